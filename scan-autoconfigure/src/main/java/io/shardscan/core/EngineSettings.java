@@ -1,0 +1,46 @@
+package io.shardscan.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Node-wide engine settings. Immutable.
+ *
+ * @param nodeId this node's id among the members
+ * @param leaseTtl how long a lease lives without renewal
+ * @param renewInterval how often leases are renewed and membership is read
+ * @param memberTimeout how long a silent member stays in the live set
+ * @param shutdownTimeout how long shutdown waits for running rounds
+ */
+public record EngineSettings(
+        String nodeId, Duration leaseTtl, Duration renewInterval, Duration memberTimeout, Duration shutdownTimeout) {
+
+    public EngineSettings {
+        Objects.requireNonNull(nodeId, "nodeId");
+        if (nodeId.isBlank()) {
+            throw new IllegalArgumentException("scan.node-id must not be blank");
+        }
+        requirePositive("scan.lease-ttl", leaseTtl);
+        requirePositive("scan.renew-interval", renewInterval);
+        requirePositive("scan.member-timeout", memberTimeout);
+        requirePositive("scan.shutdown-timeout", shutdownTimeout);
+        if (renewInterval.multipliedBy(2).compareTo(leaseTtl) > 0) {
+            throw new IllegalArgumentException("scan.renew-interval (" + renewInterval + ") must be at most half of"
+                    + " scan.lease-ttl (" + leaseTtl + ") so that one lost renewal does not lose the lease");
+        }
+    }
+
+    /** When a lease granted or renewed at a monotonic reading must be treated as lost: a margin before expiry. */
+    public long deadlineNanos(long grantedAtNanos) {
+        Duration margin = leaseTtl.dividedBy(6).compareTo(Duration.ofMillis(200)) < 0
+                ? Duration.ofMillis(200)
+                : leaseTtl.dividedBy(6);
+        return grantedAtNanos + leaseTtl.minus(margin).toNanos();
+    }
+
+    private static void requirePositive(String property, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(property + " must be a positive duration (was " + value + ")");
+        }
+    }
+}

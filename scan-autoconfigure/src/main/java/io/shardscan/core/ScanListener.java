@@ -1,0 +1,25 @@
+package io.shardscan.core;
+
+import java.time.Duration;
+
+/**
+ * Receives what the engine does, for metrics and logs. Called on engine threads, so
+ * implementations must be thread-safe and quick; every method does nothing by default.
+ */
+public interface ScanListener {
+
+    /** A listener that ignores everything. */
+    ScanListener NONE = new ScanListener() {};
+
+    /** One row's handler finished with {@code outcome} after {@code took}. */
+    default void rowHandled(String task, Tier tier, Outcome.Kind outcome, Duration took) {}
+
+    /** A round of {@code rows} rows finished after {@code took}. */
+    default void roundCompleted(String task, int shard, int rows, Duration took) {}
+
+    /** A round's latch did not open within the task's round timeout. */
+    default void latchTimedOut(String task, int shard) {}
+
+    /** This node lost a lease it held, through a failed renewal, an expired deadline or a newer fence. */
+    default void leaseLost(String task, int shard) {}
+}

@@ -1,0 +1,60 @@
+package io.shardscan.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Leases and membership shared by every node of a task. Expiry is computed by the backend's own
+ * clock, never by comparing two machines' clocks. Every grant takes a new epoch, greater than any
+ * epoch granted before for the same shard. Implementations are thread-safe.
+ */
+public interface ShardCoordinator {
+
+    /**
+     * Records that {@code node} is alive for {@code task} and drops members silent for longer than
+     * {@code timeout}.
+     *
+     * @return the live members, sorted by node id; includes {@code node}
+     */
+    List<Member> heartbeat(String task, String node, Duration timeout);
+
+    /**
+     * Grants the shard to {@code node} if it is free or its lease expired.
+     *
+     * @return the new lease, or empty when another node holds it
+     */
+    Optional<Lease> tryAcquire(String task, int shard, String node, Duration ttl);
+
+    /**
+     * Extends, in one round trip, every lease {@code node} holds with the given epochs.
+     *
+     * @param leases shard to epoch, as granted
+     * @return the shards whose lease was extended; a missing shard is lost and must be fenced off
+     */
+    List<Integer> renew(String task, String node, Map<Integer, Long> leases, Duration ttl);
+
+    /** Gives the shard up if {@code node} still holds it with {@code epoch}; otherwise does nothing. */
+    void release(String task, int shard, String node, long epoch);
+
+    /** Removes {@code node} from the members of {@code task}. */
+    void leave(String task, String node);
+
+    /**
+     * Who holds what: one entry per shard that has or had a lease.
+     *
+     * @return the leases, expired ones with a {@code null} owner; empty when none was ever granted
+     */
+    List<LeaseInfo> leases(String task);
+
+    /**
+     * The shards {@code node} should hold among the live {@code members}. The default is the
+     * balanced, minimal-movement {@link ShardAssignment}; a static layout overrides it.
+     *
+     * @return the shard indexes, ascending; empty when none
+     */
+    default List<Integer> assign(String node, List<Member> members, int shards) {
+        return ShardAssignment.shardsOf(node, members.stream().map(Member::node).toList(), shards);
+    }
+}

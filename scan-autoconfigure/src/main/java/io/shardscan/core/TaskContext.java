@@ -1,0 +1,93 @@
+package io.shardscan.core;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+
+/**
+ * What the rounds and lanes of one task share: its definition, handler, store, clock, bounded
+ * worker pool with a permit per worker, and counters. Thread-safe.
+ */
+final class TaskContext {
+
+    private final TaskDefinition definition;
+    private final TaskHandler handler;
+    private final TaskStore store;
+    private final ScanClock clock;
+    private final ScanListener listener;
+    private final ExecutorService workers;
+    private final Semaphore workerPermits;
+    private final TaskStats stats = new TaskStats();
+    private final Runnable wakeUp;
+    private volatile int errorLength = 512;
+
+    TaskContext(
+            TaskDefinition definition,
+            TaskHandler handler,
+            TaskStore store,
+            ScanClock clock,
+            ScanListener listener,
+            ExecutorService workers,
+            Runnable wakeUp) {
+        this.definition = definition;
+        this.handler = handler;
+        this.store = store;
+        this.clock = clock;
+        this.listener = listener;
+        this.workers = workers;
+        this.workerPermits = new Semaphore(definition.workers());
+        this.wakeUp = wakeUp;
+    }
+
+    String name() {
+        return definition.name();
+    }
+
+    TaskDefinition definition() {
+        return definition;
+    }
+
+    TaskHandler handler() {
+        return handler;
+    }
+
+    TaskStore store() {
+        return store;
+    }
+
+    ScanClock clock() {
+        return clock;
+    }
+
+    ScanListener listener() {
+        return listener;
+    }
+
+    ExecutorService workers() {
+        return workers;
+    }
+
+    Semaphore workerPermits() {
+        return workerPermits;
+    }
+
+    TaskStats stats() {
+        return stats;
+    }
+
+    /** Rows one free worker may take in a fetch: the page shared evenly by all workers. */
+    int rowsPerWorker() {
+        return Math.max(1, (definition.pageSize() + definition.workers() - 1) / definition.workers());
+    }
+
+    int errorLength() {
+        return errorLength;
+    }
+
+    void errorLength(int length) {
+        this.errorLength = length;
+    }
+
+    void wakeUp() {
+        wakeUp.run();
+    }
+}

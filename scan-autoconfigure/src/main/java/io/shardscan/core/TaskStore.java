@@ -1,0 +1,44 @@
+package io.shardscan.core;
+
+import java.util.List;
+
+/**
+ * Where a task's rows live. The engine decides what to fetch and what to write; a store only runs
+ * those reads and writes against its backend. Implementations are thread-safe: rounds of different
+ * shards call them at the same time.
+ */
+public interface TaskStore {
+
+    /**
+     * Inspects the task's table: which configured columns are missing and whether the index that
+     * keeps {@link #fetch} a range scan over pending rows exists.
+     *
+     * @return the report; never {@code null}
+     */
+    SchemaReport inspect(TaskDefinition task);
+
+    /**
+     * Reads the next page of due rows of one shard and tier: pending, retry count within
+     * {@code request.minRetries()}–{@code request.maxRetries()}, last update at or before
+     * {@code request.dueBefore()}, id greater than {@code request.afterId()}, in id order,
+     * at most {@code request.limit()} rows.
+     *
+     * @return the rows, possibly empty; never {@code null}
+     */
+    List<Row> fetch(TaskDefinition task, FetchRequest request);
+
+    /**
+     * Records {@code epoch} as the shard's fence unless a greater one is there.
+     *
+     * @return {@code true} when the fence now holds {@code epoch}, {@code false} when a newer owner fenced it
+     */
+    boolean fence(TaskDefinition task, int shard, long epoch);
+
+    /**
+     * Applies a round's outcomes in one transaction, only while the shard's fence still holds
+     * {@code batch.epoch()}; rows no longer pending are left alone.
+     *
+     * @return {@code true} when written, {@code false} when a newer epoch fenced the shard and nothing changed
+     */
+    boolean writeBack(TaskDefinition task, WriteBack batch);
+}

@@ -1,0 +1,42 @@
+package io.shardscan.core;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A round's outcomes for one shard, as the engine decided them. Immutable.
+ *
+ * @param shard the shard the rows belong to
+ * @param epoch the lease epoch the round ran under; the write only happens while the fence holds it
+ * @param at the time to record as the rows' last update
+ * @param done ids to mark done
+ * @param failed rows to keep pending with a new retry count and error
+ * @param dead rows to mark dead with their error
+ */
+public record WriteBack(int shard, long epoch, Instant at, List<Long> done, List<Failure> failed, List<Failure> dead) {
+
+    public WriteBack {
+        done = List.copyOf(done);
+        failed = List.copyOf(failed);
+        dead = List.copyOf(dead);
+    }
+
+    /** Whether there is nothing to write. */
+    public boolean isEmpty() {
+        return done.isEmpty() && failed.isEmpty() && dead.isEmpty();
+    }
+
+    /** Rows written, of every kind. */
+    public int size() {
+        return done.size() + failed.size() + dead.size();
+    }
+
+    /**
+     * A failed row.
+     *
+     * @param id the row id
+     * @param retries the row's retry count after this failure
+     * @param error the error text, already cut to the column's length
+     */
+    public record Failure(long id, int retries, String error) {}
+}
