@@ -1,0 +1,152 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.FetchRequest;
+import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.Row;
+import io.shardscan.core.SchemaReport;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskStore;
+import io.shardscan.core.WriteBack;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A {@link TaskStore} over JDBC for PostgreSQL, MySQL/MariaDB and H2. The write-back runs in one
+ * transaction that first locks the shard's fence row, so a newer owner's fence and a stale
+ * owner's write-back are serialized and the stale one changes nothing. Thread-safe.
+ */
+public final class JdbcTaskStore implements TaskStore {
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+    private final SqlDialect dialect;
+    private final TableInspector inspector;
+    private final Map<String, TaskSql> statements = new ConcurrentHashMap<>();
+
+    public JdbcTaskStore(DataSource dataSource) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.dialect = SqlDialect.detect(dataSource);
+        this.inspector = new TableInspector(dataSource, dialect);
+    }
+
+    @Override
+    public SchemaReport inspect(TaskDefinition task) {
+        TableInspector.Inspection inspection = inspector.inspect(task);
+        if (inspection.names() != null) {
+            statements.put(task.name(), TaskSql.of(task, inspection.names(), dialect));
+        }
+        return inspection.report();
+    }
+
+    @Override
+    public List<Row> fetch(TaskDefinition task, FetchRequest request) {
+        TaskSql sql = sql(task);
+        return jdbc.query(
+                sql.fetch(),
+                (rs, n) -> toRow(rs, sql.names()),
+                request.shard(),
+                request.minRetries(),
+                request.maxRetries(),
+                Timestamp.from(request.dueBefore()),
+                request.afterId(),
+                request.limit());
+    }
+
+    @Override
+    public boolean fence(TaskDefinition task, int shard, long epoch) {
+        try {
+            jdbc.update("INSERT INTO scan_fence (task, shard, epoch) VALUES (?, ?, ?)", task.name(), shard, epoch);
+            return true;
+        } catch (DuplicateKeyException e) {
+            jdbc.update(
+                    "UPDATE scan_fence SET epoch = ? WHERE task = ? AND shard = ? AND epoch < ?",
+                    epoch,
+                    task.name(),
+                    shard,
+                    epoch);
+            return currentFence(task, shard) == epoch;
+        }
+    }
+
+    @Override
+    public boolean writeBack(TaskDefinition task, WriteBack batch) {
+        TaskSql sql = sql(task);
+        Timestamp at = Timestamp.from(batch.at());
+        Boolean written = transactions.execute(status -> {
+            List<Long> fence = jdbc.queryForList(
+                    "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ? FOR UPDATE",
+                    Long.class,
+                    task.name(),
+                    batch.shard());
+            if (fence.size() != 1 || fence.get(0) != batch.epoch()) {
+                return false;
+            }
+            if (!batch.done().isEmpty()) {
+                jdbc.batchUpdate(sql.markDone(), batch.done(), batch.done().size(), (ps, id) -> {
+                    ps.setTimestamp(1, at);
+                    ps.setLong(2, id);
+                });
+            }
+            updateFailures(sql.markFailed(), batch.failed(), at);
+            updateFailures(sql.markDead(), batch.dead(), at);
+            return true;
+        });
+        return Boolean.TRUE.equals(written);
+    }
+
+    private void updateFailures(String statement, List<WriteBack.Failure> failures, Timestamp at) {
+        if (failures.isEmpty()) {
+            return;
+        }
+        jdbc.batchUpdate(statement, failures, failures.size(), (ps, failure) -> {
+            ps.setInt(1, failure.retries());
+            ps.setTimestamp(2, at);
+            ps.setString(3, failure.error());
+            ps.setLong(4, failure.id());
+        });
+    }
+
+    private long currentFence(TaskDefinition task, int shard) {
+        Long epoch = jdbc.queryForObject(
+                "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ?", Long.class, task.name(), shard);
+        return epoch == null ? -1 : epoch;
+    }
+
+    private TaskSql sql(TaskDefinition task) {
+        TaskSql sql = statements.get(task.name());
+        if (sql == null) {
+            SchemaReport report = inspect(task);
+            sql = statements.get(task.name());
+            if (sql == null) {
+                throw new InvalidTaskException("scan.tasks." + task.name() + ": table " + task.table()
+                        + (report.tableExists() ? " lacks columns " + report.missingColumns() : " does not exist"));
+            }
+        }
+        return sql;
+    }
+
+    private static Row toRow(ResultSet rs, TableNames names) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        Map<String, Object> columns = new HashMap<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            Object value = rs.getObject(i);
+            if (value != null) {
+                columns.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), value);
+            }
+        }
+        return new Row(rs.getLong(names.id()), rs.getLong(names.shardKey()), rs.getInt(names.retries()), columns);
+    }
+}

@@ -1,0 +1,146 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.SchemaReport;
+import io.shardscan.core.TaskDefinition;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/** Reads a task's table from the database metadata: its real name, its columns and its indexes. */
+final class TableInspector {
+
+    private final DataSource dataSource;
+    private final SqlDialect dialect;
+
+    TableInspector(DataSource dataSource, SqlDialect dialect) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+    }
+
+    /** The resolved names and the report, or names {@code null} when the table or a column is missing. */
+    record Inspection(@Nullable TableNames names, SchemaReport report) {}
+
+    Inspection inspect(TaskDefinition task) {
+        try (Connection connection = dataSource.getConnection()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            String schema = task.table().contains(".")
+                    ? task.table().substring(0, task.table().indexOf('.'))
+                    : null;
+            String table = task.table().substring(task.table().indexOf('.') + 1);
+            Map<String, ColumnInfo> columns = columns(metaData, schema, table);
+            if (columns.isEmpty()) {
+                return new Inspection(null, new SchemaReport(false, List.of(), false, List.of(), 0, null));
+            }
+            List<String> missing = new ArrayList<>();
+            String[] required = {
+                task.idColumn(),
+                task.shardKeyColumn(),
+                task.statusColumn(),
+                task.retryColumn(),
+                task.updatedAtColumn(),
+                task.lastErrorColumn()
+            };
+            for (String column : required) {
+                if (!columns.containsKey(column.toLowerCase(Locale.ROOT))) {
+                    missing.add(column);
+                }
+            }
+            if (!missing.isEmpty()) {
+                return new Inspection(null, new SchemaReport(true, missing, false, List.of(), 0, null));
+            }
+            ColumnInfo anyColumn = columns.values().iterator().next();
+            ColumnInfo shardColumn = columns.get(task.shardColumn().toLowerCase(Locale.ROOT));
+            ColumnInfo lastError = columns.get(task.lastErrorColumn().toLowerCase(Locale.ROOT));
+            TableNames names = new TableNames(
+                    anyColumn.schema(),
+                    anyColumn.table(),
+                    name(columns, task.idColumn()),
+                    name(columns, task.shardKeyColumn()),
+                    name(columns, task.statusColumn()),
+                    name(columns, task.retryColumn()),
+                    name(columns, task.updatedAtColumn()),
+                    name(columns, task.lastErrorColumn()),
+                    dialect instanceof PostgresDialect || shardColumn == null ? null : shardColumn.name(),
+                    lastError.size());
+            boolean indexed = dialect.hasScanIndex(metaData, task, names);
+            return new Inspection(
+                    names,
+                    new SchemaReport(
+                            true,
+                            List.of(),
+                            indexed,
+                            indexed ? List.of() : dialect.scanIndexStatements(task),
+                            lastError.size(),
+                            null));
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "scan.tasks." + task.name() + ": cannot read the metadata of table " + task.table() + ": "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    private record ColumnInfo(@Nullable String schema, String table, String name, int size) {}
+
+    /** Columns by lower-case name; tries the name as written, then upper and lower case, as databases fold it. */
+    private static Map<String, ColumnInfo> columns(DatabaseMetaData metaData, @Nullable String schema, String table)
+            throws SQLException {
+        for (String[] spelling : spellings(schema, table)) {
+            Map<String, ColumnInfo> columns = new LinkedHashMap<>();
+            boolean mysql =
+                    metaData.getDatabaseProductName().toLowerCase(Locale.ROOT).matches(".*(mysql|mariadb).*");
+            // MySQL calls a database a catalog; a schema-qualified name there names the catalog.
+            try (ResultSet rs = mysql
+                    ? metaData.getColumns(
+                            spelling[0] == null ? metaData.getConnection().getCatalog() : spelling[0],
+                            null,
+                            spelling[1],
+                            null)
+                    : metaData.getColumns(null, spelling[0], spelling[1], null)) {
+                while (rs.next()) {
+                    String owner = mysql ? null : rs.getString("TABLE_SCHEM");
+                    String name = rs.getString("COLUMN_NAME");
+                    columns.put(
+                            name.toLowerCase(Locale.ROOT),
+                            new ColumnInfo(
+                                    schema == null ? null : owner,
+                                    rs.getString("TABLE_NAME"),
+                                    name,
+                                    rs.getInt("COLUMN_SIZE")));
+                }
+            }
+            if (!columns.isEmpty()) {
+                return columns;
+            }
+        }
+        return Map.of();
+    }
+
+    private static List<String[]> spellings(@Nullable String schema, String table) {
+        List<String[]> spellings = new ArrayList<>();
+        spellings.add(new String[] {schema, table});
+        spellings.add(new String[] {upper(schema), table.toUpperCase(Locale.ROOT)});
+        spellings.add(new String[] {lower(schema), table.toLowerCase(Locale.ROOT)});
+        return spellings;
+    }
+
+    private static @Nullable String upper(@Nullable String text) {
+        return text == null ? null : text.toUpperCase(Locale.ROOT);
+    }
+
+    private static @Nullable String lower(@Nullable String text) {
+        return text == null ? null : text.toLowerCase(Locale.ROOT);
+    }
+
+    private static String name(Map<String, ColumnInfo> columns, String column) {
+        return columns.get(column.toLowerCase(Locale.ROOT)).name();
+    }
+}

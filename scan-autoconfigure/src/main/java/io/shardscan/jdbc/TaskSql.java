@@ -1,0 +1,32 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.TaskDefinition;
+
+/**
+ * The statements of one task, built once from its resolved names. Status values and the shard
+ * count are validated integers and written as literals, so that PostgreSQL can match the partial
+ * index's predicate; every other value is a bind parameter.
+ */
+record TaskSql(String fetch, String markDone, String markFailed, String markDead, TableNames names) {
+
+    static TaskSql of(TaskDefinition task, TableNames names, SqlDialect dialect) {
+        String table = names.qualified(dialect);
+        String id = dialect.quote(names.id());
+        String status = dialect.quote(names.status());
+        String retries = dialect.quote(names.retries());
+        String updatedAt = dialect.quote(names.updatedAt());
+        String lastError = dialect.quote(names.lastError());
+        String pending = status + " = " + task.pendingStatus();
+        String fetch = "SELECT * FROM " + table + " WHERE " + pending + " AND " + dialect.shardCondition(task, names)
+                + " AND " + retries + " BETWEEN ? AND ? AND (" + retries + " = 0 OR " + updatedAt + " <= ?)"
+                + " AND " + id + " > ? ORDER BY " + id + " LIMIT ?";
+        String whereRow = " WHERE " + id + " = ? AND " + pending;
+        return new TaskSql(
+                fetch,
+                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ?" + whereRow,
+                "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = ?, " + lastError + " = ?" + whereRow,
+                "UPDATE " + table + " SET " + status + " = " + task.deadStatus() + ", " + retries + " = ?, " + updatedAt
+                        + " = ?, " + lastError + " = ?" + whereRow,
+                names);
+    }
+}
