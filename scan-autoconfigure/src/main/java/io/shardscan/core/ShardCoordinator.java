@@ -49,12 +49,14 @@ public interface ShardCoordinator {
     List<LeaseInfo> leases(String task);
 
     /**
-     * The shards {@code node} should hold among the live {@code members}. The default is the
-     * balanced, minimal-movement {@link ShardAssignment}; a static layout overrides it.
+     * The shards {@code node} should hold among the live {@code members}, given who holds what
+     * now. The default is the balanced, minimal-movement {@link ShardAssignment}; a static layout
+     * overrides it.
      *
+     * @param current shard index to its current owner, {@code null} when free
      * @return the shard indexes, ascending; empty when none
      */
-    default List<Integer> assign(String node, List<Member> members, int shards) {
-        return ShardAssignment.shardsOf(node, members.stream().map(Member::node).toList(), shards);
+    default List<Integer> assign(String node, List<Member> members, String[] current) {
+        return ShardAssignment.shardsOf(node, members.stream().map(Member::node).toList(), current);
     }
 }

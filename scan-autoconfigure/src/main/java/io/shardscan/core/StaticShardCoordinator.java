@@ -69,9 +69,9 @@ public final class StaticShardCoordinator implements ShardCoordinator {
     }
 
     @Override
-    public List<Integer> assign(String node, List<Member> members, int shards) {
+    public List<Integer> assign(String node, List<Member> members, String[] current) {
         List<Integer> mine = new ArrayList<>();
-        for (int shard = index; shard < shards; shard += count) {
+        for (int shard = index; shard < current.length; shard += count) {
             mine.add(shard);
         }
         return mine;

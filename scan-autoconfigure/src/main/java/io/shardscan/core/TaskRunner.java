@@ -144,8 +144,7 @@ final class TaskRunner {
             List<Member> live = coordinator.heartbeat(context.name(), settings.nodeId(), settings.memberTimeout());
             members = live;
             renew();
-            Set<Integer> target = new HashSet<>(coordinator.assign(
-                    settings.nodeId(), live, context.definition().shards()));
+            Set<Integer> target = new HashSet<>(coordinator.assign(settings.nodeId(), live, currentOwners()));
             owned.values().stream().filter(s -> !target.contains(s.shard)).forEach(this::handOver);
             if (running) {
                 target.stream()
@@ -159,6 +158,16 @@ final class TaskRunner {
         }
         expireOverdue();
         wakeUp();
+    }
+
+    private String[] currentOwners() {
+        String[] owners = new String[context.definition().shards()];
+        for (LeaseInfo lease : coordinator.leases(context.name())) {
+            if (lease.shard() >= 0 && lease.shard() < owners.length) {
+                owners[lease.shard()] = lease.owner();
+            }
+        }
+        return owners;
     }
 
     private void renew() {

@@ -1,0 +1,132 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.CuttableCoordinator;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Several engines on one PostgreSQL database, coordinated through its lease table. */
+class MultiNodeTests {
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    final DataSource dataSource = TestServers.postgresDatabase("multi_node");
+    final OrderTable table = new OrderTable(dataSource).recreate(64, true).coordinationTables();
+    final TaskDefinition task = TaskDefinition.builder("order-sms")
+            .table("tb_order")
+            .idColumn("order_id")
+            .shardKeyColumn("user_id")
+            .build();
+
+    TaskHandler.PerRow effect(String node) {
+        return (row, ctx) -> {
+            table.jdbc()
+                    .update(
+                            "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, ?, ?, 0)",
+                            row.id(),
+                            row.shardKey(),
+                            node,
+                            ctx.epoch());
+            return null;
+        };
+    }
+
+    @Test
+    void threeEnginesProcessTenThousandRowsExactlyOnce() {
+        table.insert(10_000, 3_000, Instant.now().minusSeconds(5));
+        for (String node : List.of("node-a", "node-b", "node-c")) {
+            engines.start(node, dataSource, task, effect(node));
+        }
+        await().atMost(Duration.ofSeconds(90)).until(() -> table.count("status = 1") == 10_000);
+        assertThat(table.effects()).isEqualTo(10_000);
+        assertThat(table.duplicateEffects()).isZero();
+        assertThat(table.jdbc().queryForObject("SELECT COUNT(DISTINCT node) FROM effect", Integer.class))
+                .isGreaterThan(1);
+    }
+
+    @Test
+    void threeNodesSettleOn21And21And22Shards() {
+        ScanEngine a = engines.start(
+                "node-a",
+                dataSource,
+                task,
+                effect("node-a"),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Duration.ofSeconds(6),
+                Duration.ofSeconds(2));
+        ScanEngine b = engines.start(
+                "node-b",
+                dataSource,
+                task,
+                effect("node-b"),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Duration.ofSeconds(6),
+                Duration.ofSeconds(2));
+        ScanEngine c = engines.start(
+                "node-c",
+                dataSource,
+                task,
+                effect("node-c"),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Duration.ofSeconds(6),
+                Duration.ofSeconds(2));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(owners().values()).containsExactlyInAnyOrder(21L, 21L, 22L));
+        assertThat(List.of(a, b, c).stream()
+                        .mapToInt(e -> e.task("order-sms").ownedShards().size())
+                        .sum())
+                .isEqualTo(64);
+    }
+
+    @Test
+    void aNodeThatStopsRenewingLosesItsShardsWithinAboutOneTtl() {
+        Duration ttl = Duration.ofSeconds(6);
+        Duration renew = Duration.ofSeconds(2);
+        CuttableCoordinator cut = new CuttableCoordinator(new io.shardscan.jdbc.JdbcShardCoordinator(dataSource));
+        ScanEngine a = new ScanEngine(
+                List.of(new ScanEngine.ScanTask(task, effect("node-a"))),
+                new io.shardscan.jdbc.JdbcTaskStore(dataSource),
+                cut,
+                new EngineSettings("node-a", ttl, renew, ttl, Duration.ofSeconds(5)),
+                ScanClock.system(),
+                ScanListener.NONE);
+        a.start();
+        engines.start("node-b", dataSource, task, effect("node-b"), ScanClock.system(), ScanListener.NONE, ttl, renew);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(owners())
+                .containsOnlyKeys("node-a", "node-b")
+                .containsValues(32L));
+        // node-a is cut off from the coordinator: it can neither renew nor release, as if it had died.
+        cut.cut();
+        long crashedAt = System.nanoTime();
+        await().atMost(Duration.ofSeconds(15))
+                .untilAsserted(
+                        () -> assertThat(owners()).containsOnlyKeys("node-b").containsValue(64L));
+        Duration failover = Duration.ofNanos(System.nanoTime() - crashedAt);
+        assertThat(failover).isLessThanOrEqualTo(ttl.multipliedBy(3).dividedBy(2));
+        assertThat(a.task("order-sms").ownedShards()).isEmpty();
+        a.stop();
+    }
+
+    private Map<String, Long> owners() {
+        Collection<LeaseInfo> leases = new io.shardscan.jdbc.JdbcShardCoordinator(dataSource).leases("order-sms");
+        return leases.stream()
+                .filter(l -> l.owner() != null)
+                .collect(Collectors.groupingBy(LeaseInfo::owner, Collectors.counting()));
+    }
+}

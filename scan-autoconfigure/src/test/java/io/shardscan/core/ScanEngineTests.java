@@ -1,0 +1,263 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.SettableClock;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The engine on one node against a real H2 database. */
+class ScanEngineTests {
+
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    DataSource dataSource = TestServers.h2("engine");
+    OrderTable table;
+    SettableClock clock = new SettableClock(T0.plusSeconds(1));
+
+    @BeforeEach
+    void setUp() {
+        table = new OrderTable(dataSource).recreate(8, true).coordinationTables();
+    }
+
+    TaskDefinition.Builder task() {
+        return TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(8)
+                .pageSize(50)
+                .workers(4);
+    }
+
+    ScanEngine start(TaskDefinition task, TaskHandler.PerRow handler) {
+        return engines.start(
+                "node-1", dataSource, task, handler, clock, ScanListener.NONE, Engines.FAST_TTL, Engines.FAST_RENEW);
+    }
+
+    TaskHandler.PerRow recordingEffects() {
+        AtomicLong seq = new AtomicLong();
+        return (row, ctx) -> {
+            table.jdbc()
+                    .update(
+                            "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, 'n', ?, ?)",
+                            row.id(),
+                            row.shardKey(),
+                            ctx.epoch(),
+                            seq.incrementAndGet());
+            return Outcome.done();
+        };
+    }
+
+    @Test
+    void processesEveryRowExactlyOnce() {
+        table.insert(2000, 97, T0);
+        ScanEngine engine = start(task().build(), recordingEffects());
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 2000);
+        assertThat(table.effects()).isEqualTo(2000);
+        assertThat(table.duplicateEffects()).isZero();
+        assertThat(engine.task("orders").stats().processed()).isEqualTo(2000);
+    }
+
+    @Test
+    void failedRowRestsForItsTierIntervalThenDiesAfterTheLastTier() {
+        table.insert(20, 5, T0);
+        List<Tier> tiers = List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-2", Duration.ofSeconds(30)));
+        AtomicInteger attempts = new AtomicInteger();
+        start(task().tiers(tiers).build(), (row, ctx) -> {
+            if (row.id() == 7) {
+                assertThat(ctx.attempt()).isEqualTo(attempts.incrementAndGet());
+                throw new IllegalStateException("gateway said no to " + row.id());
+            }
+            return null;
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 19 && retries(7) == 1);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
+        clock.advance(Duration.ofSeconds(29));
+        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
+        clock.advance(Duration.ofSeconds(2));
+        await().atMost(Duration.ofSeconds(5)).until(() -> retries(7) == 2);
+        clock.advance(Duration.ofSeconds(31));
+        await().atMost(Duration.ofSeconds(5)).until(() -> table.count("order_id = 7 AND status = 2") == 1);
+        assertThat(retries(7)).isEqualTo(3);
+        assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 7", String.class))
+                .isEqualTo("java.lang.IllegalStateException: gateway said no to 7");
+        assertThat(attempts.get()).isEqualTo(3);
+    }
+
+    @Test
+    void keepRetryingNeverGivesUp() {
+        table.insert(4, 4, T0);
+        List<Tier> tiers = List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-2", Duration.ofSeconds(10)));
+        start(task().tiers(tiers).onExhausted(OnExhausted.KEEP_RETRYING).build(), (row, ctx) -> {
+            throw new IllegalStateException("down");
+        });
+        for (int retries = 1; retries <= 5; retries++) {
+            int expected = retries;
+            await().atMost(Duration.ofSeconds(5)).until(() -> table.count("retry_count = " + expected) == 4);
+            clock.advance(Duration.ofSeconds(11));
+        }
+        assertThat(table.count("status = 0")).isEqualTo(4);
+    }
+
+    @Test
+    void returnedOutcomesAreWrittenBack() {
+        table.insert(30, 7, T0);
+        Map<Long, AtomicInteger> calls = new ConcurrentHashMap<>();
+        start(task().build(), (row, ctx) -> {
+            calls.computeIfAbsent(row.id(), id -> new AtomicInteger()).incrementAndGet();
+            if (row.id() == 3) {
+                return Outcome.dead("bad phone number");
+            }
+            if (row.id() == 4) {
+                return Outcome.skip();
+            }
+            return row.id() == 5 ? Outcome.retryLater("later") : Outcome.done();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 27);
+        assertThat(table.count("order_id = 3 AND status = 2 AND last_error = 'bad phone number'"))
+                .isEqualTo(1);
+        assertThat(table.count("order_id = 5 AND status = 0 AND retry_count = 1 AND last_error = 'later'"))
+                .isEqualTo(1);
+        assertThat(table.count("order_id = 4 AND status = 0 AND retry_count = 0"))
+                .isEqualTo(1);
+        clock.advance(Duration.ofSeconds(4));
+        await().atMost(Duration.ofSeconds(5)).until(() -> calls.get(4L).get() >= 2);
+    }
+
+    @Test
+    void rowsChangingStatusWhilePagingAreNeitherSkippedNorRepeated() {
+        table.insert(300, 1, T0);
+        TaskHandler.PerRow effects = recordingEffects();
+        start(task().shards(8).pageSize(10).workers(1).build(), (row, ctx) -> {
+            if (row.id() == 5) {
+                table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id BETWEEN 100 AND 149");
+            }
+            return effects.handle(row, ctx);
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 300);
+        assertThat(table.effects()).isEqualTo(250);
+        assertThat(table.duplicateEffects()).isZero();
+        assertThat(table.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM effect WHERE order_id BETWEEN 100 AND 149", Integer.class))
+                .isZero();
+    }
+
+    @Test
+    void lanesKeepOneKeysRowsInIdOrder() {
+        table.insert(1200, 6, T0);
+        start(task().workers(6).pageSize(120).build(), recordingEffects());
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 1200);
+        List<Map<String, Object>> effects = table.jdbc().queryForList("SELECT user_id, order_id, seq FROM effect");
+        Map<Long, Long> lastOrderByUser = new ConcurrentHashMap<>();
+        effects.stream()
+                .sorted((a, b) -> Long.compare(number(a, "seq"), number(b, "seq")))
+                .forEach(e -> {
+                    long user = number(e, "user_id");
+                    long order = number(e, "order_id");
+                    Long previous = lastOrderByUser.put(user, order);
+                    assertThat(previous == null || previous < order)
+                            .as("user %s ran order %s after %s", user, order, previous)
+                            .isTrue();
+                });
+        assertThat(lastOrderByUser).hasSize(6);
+    }
+
+    @Test
+    void latchTimeoutIsReportedAndTheSlowRowStillCompletes() throws Exception {
+        table.insert(16, 4, T0);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger timeouts = new AtomicInteger();
+        ScanListener listener = new ScanListener() {
+            @Override
+            public void latchTimedOut(String task, int shard) {
+                timeouts.incrementAndGet();
+            }
+        };
+        engines.start(
+                "node-1",
+                dataSource,
+                task().roundTimeout(Duration.ofMillis(200)).build(),
+                (TaskHandler.PerRow) (row, ctx) -> {
+                    if (row.id() == 2) {
+                        release.await(20, TimeUnit.SECONDS);
+                    }
+                    return Outcome.done();
+                },
+                clock,
+                listener,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> timeouts.get() >= 1 && table.count("status = 1 AND MOD(user_id, 8) <> 2") == 12);
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 16);
+    }
+
+    @Test
+    void batchHandlerGetsALanesRowsAndOneFailureFailsThemAll() {
+        table.insert(40, 40, T0);
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        engines.start(
+                "node-1",
+                dataSource,
+                task().build(),
+                (TaskHandler.Batch) (rows, ctx) -> {
+                    sizes.add(rows.size());
+                    if (rows.stream().anyMatch(r -> r.id() == 11)) {
+                        throw new IllegalArgumentException("batch rejected");
+                    }
+                    return null;
+                },
+                clock,
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1 OR retry_count = 1") == 40);
+        assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(40);
+        assertThat(table.count("order_id = 11 AND retry_count = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void stopReleasesEveryLease() {
+        table.insert(10, 10, T0);
+        ScanEngine engine = start(task().build(), recordingEffects());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> engine.task("orders").ownedShards().size() == 8);
+        engine.stop();
+        assertThat(engine.coordinator().leases("orders")).hasSize(8).allSatisfy(l -> assertThat(l.owner())
+                .isNull());
+    }
+
+    private int retries(long id) {
+        return table.jdbc().queryForObject("SELECT retry_count FROM tb_order WHERE order_id = ?", Integer.class, id);
+    }
+
+    private static long number(Map<String, Object> row, String column) {
+        return row.entrySet().stream()
+                .filter(e -> e.getKey().equalsIgnoreCase(column))
+                .findFirst()
+                .map(e -> ((Number) e.getValue()).longValue())
+                .orElseThrow();
+    }
+}

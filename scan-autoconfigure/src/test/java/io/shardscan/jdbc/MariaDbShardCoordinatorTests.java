@@ -1,0 +1,16 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.ShardCoordinator;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+
+class MariaDbShardCoordinatorTests extends ShardCoordinatorContractTests {
+
+    @Override
+    protected ShardCoordinator createCoordinator() {
+        DataSource dataSource = TestServers.mariadbDatabase("coordinator");
+        new OrderTable(dataSource).coordinationTables();
+        return new JdbcShardCoordinator(dataSource);
+    }
+}

@@ -1,0 +1,66 @@
+package io.shardscan.testsupport;
+
+import io.shardscan.core.Lease;
+import io.shardscan.core.LeaseInfo;
+import io.shardscan.core.Member;
+import io.shardscan.core.ShardCoordinator;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A real coordinator whose node can be cut off from it, as in a network partition: every call then fails. */
+public final class CuttableCoordinator implements ShardCoordinator {
+
+    private final ShardCoordinator delegate;
+    private volatile boolean cut;
+
+    public CuttableCoordinator(ShardCoordinator delegate) {
+        this.delegate = delegate;
+    }
+
+    public void cut() {
+        cut = true;
+    }
+
+    public void heal() {
+        cut = false;
+    }
+
+    private ShardCoordinator reach() {
+        if (cut) {
+            throw new IllegalStateException("coordinator unreachable (cut by the test)");
+        }
+        return delegate;
+    }
+
+    @Override
+    public List<Member> heartbeat(String task, String node, Duration timeout) {
+        return reach().heartbeat(task, node, timeout);
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(String task, int shard, String node, Duration ttl) {
+        return reach().tryAcquire(task, shard, node, ttl);
+    }
+
+    @Override
+    public List<Integer> renew(String task, String node, Map<Integer, Long> leases, Duration ttl) {
+        return reach().renew(task, node, leases, ttl);
+    }
+
+    @Override
+    public void release(String task, int shard, String node, long epoch) {
+        reach().release(task, shard, node, epoch);
+    }
+
+    @Override
+    public void leave(String task, String node) {
+        reach().leave(task, node);
+    }
+
+    @Override
+    public List<LeaseInfo> leases(String task) {
+        return reach().leases(task);
+    }
+}

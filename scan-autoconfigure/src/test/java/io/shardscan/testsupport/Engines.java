@@ -1,0 +1,61 @@
+package io.shardscan.testsupport;
+
+import io.shardscan.core.EngineSettings;
+import io.shardscan.core.ScanClock;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.ScanListener;
+import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskHandler;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/** Builds engines on one database for a test and stops them all after it (register with @RegisterExtension). */
+public final class Engines implements AfterEachCallback {
+
+    /** Short leases so that tests see handovers in seconds. */
+    public static final Duration FAST_TTL = Duration.ofSeconds(2);
+
+    public static final Duration FAST_RENEW = Duration.ofMillis(300);
+
+    private final List<ScanEngine> started = new ArrayList<>();
+
+    public ScanEngine start(String node, DataSource dataSource, TaskDefinition task, TaskHandler handler) {
+        return start(node, dataSource, task, handler, ScanClock.system(), ScanListener.NONE, FAST_TTL, FAST_RENEW);
+    }
+
+    public ScanEngine start(
+            String node,
+            DataSource dataSource,
+            TaskDefinition task,
+            TaskHandler handler,
+            ScanClock clock,
+            ScanListener listener,
+            Duration ttl,
+            Duration renew) {
+        ShardCoordinator coordinator = new JdbcShardCoordinator(dataSource);
+        EngineSettings settings = new EngineSettings(node, ttl, renew, ttl, Duration.ofSeconds(10));
+        ScanEngine engine = new ScanEngine(
+                List.of(new ScanEngine.ScanTask(task, handler)),
+                new JdbcTaskStore(dataSource),
+                coordinator,
+                settings,
+                clock,
+                listener);
+        engine.start();
+        started.add(engine);
+        return engine;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        started.forEach(ScanEngine::stop);
+        started.clear();
+    }
+}
