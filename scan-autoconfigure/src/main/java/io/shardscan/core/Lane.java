@@ -79,7 +79,7 @@ final class Lane implements Runnable {
     }
 
     private ScanContext context(Row row) {
-        return new ScanContext(task.name(), shard.shard, shard.epoch, row.retries() + 1);
+        return new ScanContext(task.name(), task.nodeId(), shard.shard, shard.epoch, row.retries() + 1);
     }
 
     private static Outcome orDone(Outcome outcome) {

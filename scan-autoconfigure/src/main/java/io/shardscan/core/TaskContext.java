@@ -18,6 +18,7 @@ final class TaskContext {
     private final Semaphore workerPermits;
     private final TaskStats stats = new TaskStats();
     private final Runnable wakeUp;
+    private final String nodeId;
     private volatile int errorLength = 512;
 
     TaskContext(
@@ -27,6 +28,7 @@ final class TaskContext {
             ScanClock clock,
             ScanListener listener,
             ExecutorService workers,
+            String nodeId,
             Runnable wakeUp) {
         this.definition = definition;
         this.handler = handler;
@@ -36,6 +38,11 @@ final class TaskContext {
         this.workers = workers;
         this.workerPermits = new Semaphore(definition.workers());
         this.wakeUp = wakeUp;
+        this.nodeId = nodeId;
+    }
+
+    String nodeId() {
+        return nodeId;
     }
 
     String name() {

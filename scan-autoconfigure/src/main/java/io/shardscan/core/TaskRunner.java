@@ -52,7 +52,8 @@ final class TaskRunner {
         String name = definition.name();
         ExecutorService workers =
                 Executors.newFixedThreadPool(definition.workers(), Threads.named("scan-" + name + "-worker-"));
-        this.context = new TaskContext(definition, handler, store, clock, listener, workers, this::wakeUp);
+        this.context =
+                new TaskContext(definition, handler, store, clock, listener, workers, settings.nodeId(), this::wakeUp);
         this.coordinator = coordinator;
         this.settings = settings;
         this.control = Executors.newSingleThreadScheduledExecutor(Threads.named("scan-" + name + "-lease-"));
