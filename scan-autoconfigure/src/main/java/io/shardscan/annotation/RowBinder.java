@@ -1,0 +1,87 @@
+package io.shardscan.annotation;
+
+import io.shardscan.core.Row;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.convert.ConversionException;
+import org.springframework.core.convert.TypeDescriptor;
+import org.springframework.core.convert.support.DefaultConversionService;
+
+/** Turns a fetched row into the object a handler method takes; thread-safe. */
+@FunctionalInterface
+interface RowBinder {
+
+    /** Binds one row; throws when a column value cannot be converted, which fails the row. */
+    Object bind(Row row);
+
+    /**
+     * The binder for a handler's row type.
+     *
+     * @throws IllegalArgumentException naming why the type cannot take a row
+     */
+    static RowBinder forType(ResolvableType type) {
+        Class<?> raw = type.resolve();
+        if (raw == null || raw == Object.class) {
+            throw new IllegalArgumentException("its row type " + type + " is not a concrete type");
+        }
+        if (raw == Row.class) {
+            return row -> row;
+        }
+        if (raw == Map.class) {
+            Class<?> key = type.getGeneric(0).resolve();
+            Class<?> value = type.getGeneric(1).resolve();
+            if ((key != null && key != String.class) || (value != null && value != Object.class)) {
+                throw new IllegalArgumentException(
+                        "its row type " + type + " is not Map<String, Object>: columns are keyed by name");
+            }
+            return Row::columns;
+        }
+        if (raw.isRecord()) {
+            return RecordRowBinder.of(raw);
+        }
+        if (raw.isPrimitive()
+                || raw.isArray()
+                || raw.isEnum()
+                || raw.isInterface()
+                || Modifier.isAbstract(raw.getModifiers())
+                || raw.getName().startsWith("java.")) {
+            throw new IllegalArgumentException("its row type " + type.toString() + " is not a record or a JavaBean");
+        }
+        return BeanRowBinder.of(raw);
+    }
+
+    /** The matching key of a column, component or property name: lower case, without underscores. */
+    static String key(String name) {
+        return name.replace("_", "").toLowerCase(Locale.ROOT);
+    }
+
+    /** The row's columns by {@link #key(String)}. */
+    static Map<String, Object> columnsByKey(Row row) {
+        Map<String, Object> columns = new HashMap<>();
+        row.columns().forEach((name, value) -> columns.putIfAbsent(key(name), value));
+        return columns;
+    }
+
+    /**
+     * Converts a column value to a component's or property's type.
+     *
+     * @throws IllegalArgumentException naming the column and the target when it cannot
+     */
+    static @Nullable Object convert(@Nullable Object value, TypeDescriptor target, String member) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return DefaultConversionService.getSharedInstance().convert(value, TypeDescriptor.forObject(value), target);
+        } catch (ConversionException e) {
+            throw new IllegalArgumentException(
+                    "cannot convert column value of type " + value.getClass().getName() + " to " + target + " for '"
+                            + member + "': " + e.getMessage(),
+                    e);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.shardscan.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as the handler of the task configured under {@code scan.tasks.<value>}.
+ * Exactly one method per task; the method is called from the task's worker threads, so it must be
+ * thread-safe.
+ *
+ * <p>Supported forms, each returning {@code void} or an {@link io.shardscan.core.Outcome}
+ * ({@code void} or {@code null} mean done, an exception fails the row):
+ * <ul>
+ *   <li>{@code m(T row)}
+ *   <li>{@code m(T row, ScanContext context)}
+ *   <li>{@code m(List<T> rows)} and {@code m(List<T> rows, ScanContext context)}: one call per lane,
+ *       one outcome for all of its rows
+ * </ul>
+ * {@code T} is a record (bound through its canonical constructor), a JavaBean (no-arg constructor and
+ * setters), {@code Map<String, Object>} (the raw columns) or {@link io.shardscan.core.Row}. Columns
+ * bind to components and properties by name, ignoring case and underscores ({@code user_id} binds
+ * {@code userId}); values are converted with Spring's conversion service.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface ScanTask {
+
+    /** The task name: the key under {@code scan.tasks} that configures the task. */
+    String value();
+
+    /**
+     * Whether the handler's own SQL and the write-back of its row commit in one transaction
+     * (exactly-once for database effects). Not yet supported: startup fails if set to {@code true}.
+     */
+    boolean transactional() default false;
+}

@@ -1,0 +1,156 @@
+package io.shardscan.annotation;
+
+import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.Outcome;
+import io.shardscan.core.Row;
+import io.shardscan.core.ScanContext;
+import io.shardscan.core.TaskHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Turns a {@link ScanTask @ScanTask} method of a bean into a core {@link TaskHandler}, checking its
+ * signature once, up front. The handlers it builds are thread-safe when the bean is.
+ */
+public final class ScanTaskMethods {
+
+    /** The supported handler forms, as named in error messages. */
+    public static final String FORMS = "supported forms, each returning void or Outcome: (T row),"
+            + " (T row, ScanContext context), (List<T> rows), (List<T> rows, ScanContext context),"
+            + " where T is a record, a JavaBean with a no-arg constructor and setters, Map<String, Object>"
+            + " or io.shardscan.core.Row";
+
+    private ScanTaskMethods() {}
+
+    /**
+     * The {@code @ScanTask} annotation of a method.
+     *
+     * @throws IllegalArgumentException when the method has none
+     */
+    public static ScanTask annotation(Method method) {
+        ScanTask annotation = AnnotatedElementUtils.findMergedAnnotation(method, ScanTask.class);
+        if (annotation == null) {
+            throw new IllegalArgumentException(describe("?", method) + " is not annotated with @ScanTask");
+        }
+        return annotation;
+    }
+
+    /**
+     * Builds the handler that calls {@code method} on {@code bean}.
+     *
+     * @param beanName the bean's name, for messages
+     * @param bean the bean, possibly an AOP proxy
+     * @param method the annotated method, as declared on the bean's user class
+     * @return a {@link TaskHandler.PerRow} or, for a {@code List} parameter, a {@link TaskHandler.Batch}
+     * @throws InvalidTaskException naming the bean, method, task and the supported forms when the
+     *     method cannot be used
+     */
+    public static TaskHandler handler(String beanName, Object bean, Method method) {
+        Objects.requireNonNull(bean, "bean");
+        ScanTask annotation = annotation(method);
+        String task = annotation.value();
+        if (annotation.transactional()) {
+            throw new InvalidTaskException("@ScanTask(\"" + task + "\") on " + describe(beanName, method)
+                    + " sets transactional = true, which is not supported yet: remove it");
+        }
+        Class<?>[] parameters = method.getParameterTypes();
+        if (Modifier.isStatic(method.getModifiers())) {
+            throw unusable(task, beanName, method, "it is static: make it an instance method");
+        }
+        if (Modifier.isPrivate(method.getModifiers())) {
+            throw unusable(task, beanName, method, "it is private: make it public");
+        }
+        Class<?> returns = method.getReturnType();
+        if (returns != void.class && returns != Void.class && returns != Outcome.class) {
+            throw unusable(
+                    task, beanName, method, "it returns " + returns.getSimpleName() + ": return void or Outcome");
+        }
+        if (parameters.length == 0 || parameters.length > 2) {
+            throw unusable(task, beanName, method, "it takes " + parameters.length + " parameters");
+        }
+        if (parameters.length == 2 && parameters[1] != ScanContext.class) {
+            throw unusable(
+                    task,
+                    beanName,
+                    method,
+                    "its second parameter is " + parameters[1].getSimpleName() + ", not ScanContext");
+        }
+        boolean batch = parameters[0] == List.class;
+        ResolvableType rowType = ResolvableType.forMethodParameter(method, 0);
+        if (batch) {
+            rowType = rowType.getGeneric(0);
+            if (rowType.resolve() == null || rowType.resolve() == Object.class) {
+                throw unusable(task, beanName, method, "its List parameter has no element type: declare it as List<T>");
+            }
+        }
+        RowBinder binder;
+        try {
+            binder = RowBinder.forType(rowType);
+        } catch (IllegalArgumentException e) {
+            throw unusable(task, beanName, method, e.getMessage());
+        }
+        Method invocable;
+        try {
+            invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+        } catch (IllegalStateException e) {
+            throw unusable(task, beanName, method, e.getMessage());
+        }
+        ReflectionUtils.makeAccessible(invocable);
+        return build(bean, invocable, binder, batch, parameters.length == 2);
+    }
+
+    /** Names a bean's method for messages: {@code bean 'orders' method OrderJobs.send(Order, ScanContext)}. */
+    public static String describe(String beanName, Method method) {
+        return "bean '" + beanName + "' method " + method.getDeclaringClass().getSimpleName() + "." + method.getName()
+                + Arrays.stream(method.getParameterTypes())
+                        .map(Class::getSimpleName)
+                        .collect(Collectors.joining(", ", "(", ")"));
+    }
+
+    private static TaskHandler build(Object bean, Method method, RowBinder binder, boolean batch, boolean withContext) {
+        if (batch) {
+            return (TaskHandler.Batch) (rows, context) -> {
+                List<Object> bound = rows.stream().map(binder::bind).toList();
+                return invoke(bean, method, withContext ? new Object[] {bound, context} : new Object[] {bound});
+            };
+        }
+        return (TaskHandler.PerRow) (Row row, ScanContext context) -> {
+            Object bound = binder.bind(row);
+            return invoke(bean, method, withContext ? new Object[] {bound, context} : new Object[] {bound});
+        };
+    }
+
+    private static @Nullable Outcome invoke(Object bean, Method method, Object[] args) throws Exception {
+        try {
+            return (Outcome) method.invoke(bean, args);
+        } catch (InvocationTargetException e) {
+            // the handler's own exception is what fails the row and becomes its last error
+            Throwable cause = e.getTargetException();
+            if (cause instanceof Exception exception) {
+                throw exception;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new UndeclaredThrowableException(cause);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot call " + method, e);
+        }
+    }
+
+    private static InvalidTaskException unusable(String task, String beanName, Method method, String problem) {
+        return new InvalidTaskException("@ScanTask(\"" + task + "\") on " + describe(beanName, method)
+                + " cannot be used: " + problem + ". Use one of the " + FORMS);
+    }
+}

@@ -1,0 +1,96 @@
+package io.shardscan.autoconfigure;
+
+import io.shardscan.core.ScanClock;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.ScanListener;
+import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.TaskStore;
+import io.shardscan.jdbc.JdbcTaskStore;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Runs the scan engine on the application's {@link DataSource}: the tasks come from
+ * {@code scan.tasks.*} and the {@link io.shardscan.annotation.ScanTask @ScanTask} methods of its
+ * beans. Every bean backs off when the application defines its own; {@code scan.enabled=false}
+ * turns it all off.
+ */
+@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
+@ConditionalOnBooleanProperty(name = "scan.enabled", matchIfMissing = true)
+@ConditionalOnSingleCandidate(DataSource.class)
+@EnableConfigurationProperties(ScanProperties.class)
+@Import(DatabaseInitializationDependencyConfigurer.class)
+public class ScanAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanClock scanClock() {
+        return ScanClock.system();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanListener scanListener() {
+        return ScanListener.NONE;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TaskStore scanTaskStore(DataSource dataSource) {
+        return new JdbcTaskStore(dataSource);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ShardCoordinator scanShardCoordinator(ScanProperties properties, DataSource dataSource, ScanClock clock) {
+        return ScanCoordinators.create(properties, dataSource, clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanSchemaInitializer scanSchemaInitializer(DataSource dataSource, ScanProperties properties) {
+        return new ScanSchemaInitializer(dataSource, properties.getJdbc().getInitializeSchema());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanTaskRegistry scanTaskRegistry(ConfigurableListableBeanFactory beanFactory) {
+        return new ScanTaskRegistry(beanFactory);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
+    ScanEngine scanEngine(
+            ScanProperties properties,
+            ScanTaskRegistry registry,
+            TaskStore store,
+            ShardCoordinator coordinator,
+            ScanClock clock,
+            ScanListener listener,
+            ObjectProvider<ScanEngineCustomizer> customizers) {
+        ScanEngineBuilder builder = new ScanEngineBuilder(properties, listener);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder.build(registry.tasks(properties.getTasks()), store, coordinator, clock);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanLifecycle scanLifecycle(ScanEngine engine) {
+        return new ScanLifecycle(engine);
+    }
+}

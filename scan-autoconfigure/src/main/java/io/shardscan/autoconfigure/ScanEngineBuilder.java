@@ -1,0 +1,92 @@
+package io.shardscan.autoconfigure;
+
+import io.shardscan.core.EngineSettings;
+import io.shardscan.core.ScanClock;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.ScanListener;
+import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.TaskStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The node-wide settings and listener of the engine the auto-configuration builds, as
+ * {@link ScanEngineCustomizer}s see them. Not thread-safe: used once, at startup.
+ */
+public final class ScanEngineBuilder {
+
+    private String nodeId;
+    private Duration leaseTtl;
+    private Duration renewInterval;
+    private Duration memberTimeout;
+    private Duration shutdownTimeout;
+    private ScanListener listener;
+
+    ScanEngineBuilder(ScanProperties properties, ScanListener listener) {
+        String configured = properties.getNodeId();
+        this.nodeId = configured == null || configured.isBlank() ? NodeId.generate() : configured;
+        this.leaseTtl = properties.getLeaseTtl();
+        this.renewInterval = properties.getRenewInterval();
+        this.memberTimeout = properties.getMemberTimeout();
+        this.shutdownTimeout = properties.getShutdownTimeout();
+        this.listener = listener;
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /** Sets this node's id among the members. */
+    public ScanEngineBuilder nodeId(String nodeId) {
+        this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
+        return this;
+    }
+
+    /** Sets how long a lease lives without renewal. */
+    public ScanEngineBuilder leaseTtl(Duration leaseTtl) {
+        this.leaseTtl = Objects.requireNonNull(leaseTtl, "leaseTtl");
+        return this;
+    }
+
+    /** Sets how often leases are renewed; at most half of the lease TTL. */
+    public ScanEngineBuilder renewInterval(Duration renewInterval) {
+        this.renewInterval = Objects.requireNonNull(renewInterval, "renewInterval");
+        return this;
+    }
+
+    /** Sets how long a silent member stays in the live set. */
+    public ScanEngineBuilder memberTimeout(Duration memberTimeout) {
+        this.memberTimeout = Objects.requireNonNull(memberTimeout, "memberTimeout");
+        return this;
+    }
+
+    /** Sets how long shutdown waits for running rounds. */
+    public ScanEngineBuilder shutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+        return this;
+    }
+
+    public ScanListener listener() {
+        return listener;
+    }
+
+    /** Replaces the listener, e.g. with one that also calls {@link #listener()}. */
+    public ScanEngineBuilder listener(ScanListener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /**
+     * The settings as they stand.
+     *
+     * @throws IllegalArgumentException naming the property when a value cannot work
+     */
+    public EngineSettings settings() {
+        return new EngineSettings(nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout);
+    }
+
+    ScanEngine build(List<ScanEngine.ScanTask> tasks, TaskStore store, ShardCoordinator coordinator, ScanClock clock) {
+        return new ScanEngine(tasks, store, coordinator, settings(), clock, listener);
+    }
+}

@@ -1,0 +1,157 @@
+package io.shardscan.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+
+/** Configuration of the scan engine and its tasks, under {@code scan.*}. */
+@ConfigurationProperties("scan")
+public class ScanProperties {
+
+    /** Whether to start the scan engine. */
+    private boolean enabled = true;
+
+    /** This node's id among the members; defaults to host name, process id and 4 random hex digits. */
+    private @Nullable String nodeId;
+
+    /** Which coordinator hands out shard leases. */
+    private Coordinator coordinator = Coordinator.AUTO;
+
+    /** This node's index among scan.node-count nodes in static mode, from 0. */
+    private @Nullable Integer nodeIndex;
+
+    /** The number of nodes in static mode; setting it turns static mode on under coordinator auto. */
+    private @Nullable Integer nodeCount;
+
+    /** How long a shard lease lives without renewal. */
+    private Duration leaseTtl = Duration.ofSeconds(6);
+
+    /** How often leases are renewed and members heartbeat; at most half of lease-ttl. */
+    private Duration renewInterval = Duration.ofSeconds(2);
+
+    /** How long a silent member stays in the live set. */
+    private Duration memberTimeout = Duration.ofSeconds(6);
+
+    /** How long shutdown waits for running rounds before releasing leases. */
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    /** Settings of the JDBC coordinator and store. */
+    private final Jdbc jdbc = new Jdbc();
+
+    /** The tasks by name. */
+    private Map<String, TaskProperties> tasks = new LinkedHashMap<>();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public @Nullable String getNodeId() {
+        return nodeId;
+    }
+
+    public void setNodeId(@Nullable String nodeId) {
+        this.nodeId = nodeId;
+    }
+
+    public Coordinator getCoordinator() {
+        return coordinator;
+    }
+
+    public void setCoordinator(Coordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    public @Nullable Integer getNodeIndex() {
+        return nodeIndex;
+    }
+
+    public void setNodeIndex(@Nullable Integer nodeIndex) {
+        this.nodeIndex = nodeIndex;
+    }
+
+    public @Nullable Integer getNodeCount() {
+        return nodeCount;
+    }
+
+    public void setNodeCount(@Nullable Integer nodeCount) {
+        this.nodeCount = nodeCount;
+    }
+
+    public Duration getLeaseTtl() {
+        return leaseTtl;
+    }
+
+    public void setLeaseTtl(Duration leaseTtl) {
+        this.leaseTtl = leaseTtl;
+    }
+
+    public Duration getRenewInterval() {
+        return renewInterval;
+    }
+
+    public void setRenewInterval(Duration renewInterval) {
+        this.renewInterval = renewInterval;
+    }
+
+    public Duration getMemberTimeout() {
+        return memberTimeout;
+    }
+
+    public void setMemberTimeout(Duration memberTimeout) {
+        this.memberTimeout = memberTimeout;
+    }
+
+    public Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
+    }
+
+    public Map<String, TaskProperties> getTasks() {
+        return tasks;
+    }
+
+    public void setTasks(Map<String, TaskProperties> tasks) {
+        this.tasks = tasks;
+    }
+
+    /** Which coordinator hands out shard leases. */
+    public enum Coordinator {
+        /** Static mode when scan.node-count is set, otherwise the JDBC coordinator. */
+        AUTO,
+        /** Leases in Redis; not available yet. */
+        REDIS,
+        /** Leases in tables of the application's database. */
+        JDBC,
+        /** Shards split by scan.node-index and scan.node-count, with no coordinator traffic. */
+        STATIC
+    }
+
+    /** Settings of the JDBC coordinator and store. */
+    public static class Jdbc {
+
+        /** When to create the lease, member and fence tables: embedded databases only, always or never. */
+        private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+        public DatabaseInitializationMode getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+    }
+}

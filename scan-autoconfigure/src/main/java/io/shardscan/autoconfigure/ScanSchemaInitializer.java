@@ -1,0 +1,33 @@
+package io.shardscan.autoconfigure;
+
+import io.shardscan.jdbc.SqlDialect;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.sql.init.DatabaseInitializationSettings;
+
+/**
+ * Creates Shardscan's own tables (leases, members, fences) from the detected dialect's
+ * {@code schema-<dialect>.sql} when the context starts, per {@code scan.jdbc.initialize-schema}:
+ * {@code embedded} (only on H2, HSQLDB or Derby), {@code always} or {@code never}. The scripts use
+ * {@code IF NOT EXISTS}, so running them on every start is safe. Beans annotated with
+ * {@code @DependsOnDatabaseInitialization} are created after it.
+ */
+public class ScanSchemaInitializer extends DataSourceScriptDatabaseInitializer {
+
+    public ScanSchemaInitializer(DataSource dataSource, DatabaseInitializationMode mode) {
+        super(dataSource, settings(dataSource, mode));
+    }
+
+    private static DatabaseInitializationSettings settings(DataSource dataSource, DatabaseInitializationMode mode) {
+        DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
+        settings.setMode(mode);
+        // with NEVER nothing runs, so do not open a connection to detect the dialect
+        settings.setSchemaLocations(
+                mode == DatabaseInitializationMode.NEVER
+                        ? List.of()
+                        : List.of(SqlDialect.detect(dataSource).schemaLocation()));
+        return settings;
+    }
+}

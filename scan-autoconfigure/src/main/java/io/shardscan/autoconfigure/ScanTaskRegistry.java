@@ -1,0 +1,138 @@
+package io.shardscan.autoconfigure;
+
+import io.shardscan.annotation.ScanTask;
+import io.shardscan.annotation.ScanTaskMethods;
+import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskHandler;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Finds the {@link ScanTask @ScanTask} methods of the application's beans and pairs each with its
+ * {@code scan.tasks.<name>} configuration. Reads bean classes without wrapping beans, so proxies
+ * stay as they are; meant to be called once, when the engine is built.
+ */
+public class ScanTaskRegistry {
+
+    private final ConfigurableListableBeanFactory beanFactory;
+
+    public ScanTaskRegistry(ConfigurableListableBeanFactory beanFactory) {
+        this.beanFactory = Objects.requireNonNull(beanFactory, "beanFactory");
+    }
+
+    /**
+     * The configured tasks with their handlers, in configuration order.
+     *
+     * @param configured the {@code scan.tasks} properties by task name
+     * @throws InvalidTaskException listing every problem found, each naming the task, bean or property
+     *     and the fix: a task without a handler, a handler without a task, two handlers for one task,
+     *     an unusable handler signature or an invalid task setting
+     */
+    public List<ScanEngine.ScanTask> tasks(Map<String, TaskProperties> configured) {
+        Map<String, List<HandlerMethod>> handlers = discover();
+        List<String> problems = new ArrayList<>();
+        handlers.forEach((task, methods) -> {
+            if (methods.size() > 1) {
+                problems.add("@ScanTask(\"" + task + "\") is on " + methods.size() + " methods: "
+                        + methods.stream().map(HandlerMethod::describe).collect(Collectors.joining(" and "))
+                        + ": keep one handler per task");
+            } else if (!configured.containsKey(task)) {
+                problems.add("@ScanTask(\"" + task + "\") on " + methods.get(0).describe() + " has no scan.tasks."
+                        + task + " configuration: add scan.tasks." + task + ".table=<the table to scan> (with its"
+                        + " column settings) or remove the annotation");
+            }
+        });
+        List<ScanEngine.ScanTask> tasks = new ArrayList<>();
+        configured.forEach((task, properties) -> {
+            List<HandlerMethod> methods = handlers.getOrDefault(task, List.of());
+            if (methods.isEmpty()) {
+                problems.add("scan.tasks." + task + " is configured but no bean has a @ScanTask(\"" + task
+                        + "\") method: add one or remove the configuration");
+            }
+            try {
+                TaskDefinition definition = properties.toDefinition(task);
+                if (methods.size() == 1) {
+                    tasks.add(new ScanEngine.ScanTask(definition, methods.get(0).handler()));
+                }
+            } catch (InvalidTaskException e) {
+                problems.add(e.getMessage());
+            }
+        });
+        if (problems.size() == 1) {
+            throw new InvalidTaskException(problems.get(0));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidTaskException(
+                    problems.size() + " scan task problems:\n - " + String.join("\n - ", problems));
+        }
+        return tasks;
+    }
+
+    private Map<String, List<HandlerMethod>> discover() {
+        Map<String, List<HandlerMethod>> handlers = new LinkedHashMap<>();
+        for (String beanName : beanFactory.getBeanNamesForType(Object.class)) {
+            if (ScopedProxyUtils.isScopedTarget(beanName)) {
+                continue;
+            }
+            Class<?> type = targetClass(beanName);
+            if (type == null || !AnnotationUtils.isCandidateClass(type, ScanTask.class)) {
+                continue;
+            }
+            Map<Method, ScanTask> methods =
+                    MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<ScanTask>)
+                            method -> AnnotatedElementUtils.findMergedAnnotation(method, ScanTask.class));
+            methods.forEach((method, annotation) -> handlers.computeIfAbsent(annotation.value(), t -> new ArrayList<>())
+                    .add(new HandlerMethod(beanName, method)));
+        }
+        return handlers;
+    }
+
+    private @Nullable Class<?> targetClass(String beanName) {
+        try {
+            // a bean created already tells its real class; others are judged by their definition
+            Object singleton = beanFactory.containsSingleton(beanName) ? beanFactory.getSingleton(beanName) : null;
+            Class<?> type = singleton != null && !(singleton instanceof FactoryBean<?>)
+                    ? AopUtils.getTargetClass(singleton)
+                    : AutoProxyUtils.determineTargetClass(beanFactory, beanName);
+            return type == null ? null : ClassUtils.getUserClass(type);
+        } catch (RuntimeException e) {
+            // like @EventListener discovery: a bean whose type cannot be resolved has no handlers we can see
+            return null;
+        }
+    }
+
+    private final class HandlerMethod {
+        private final String beanName;
+        private final Method method;
+
+        private HandlerMethod(String beanName, Method method) {
+            this.beanName = beanName;
+            this.method = method;
+        }
+
+        String describe() {
+            return ScanTaskMethods.describe(beanName, method);
+        }
+
+        TaskHandler handler() {
+            return ScanTaskMethods.handler(beanName, beanFactory.getBean(beanName), method);
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package io.shardscan.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardscan.annotation.ScanTask;
+import io.shardscan.core.FetchRequest;
+import io.shardscan.core.OnExhausted;
+import io.shardscan.core.Row;
+import io.shardscan.core.ScanClock;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.ScanListener;
+import io.shardscan.core.SchemaReport;
+import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.StaticShardCoordinator;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskStore;
+import io.shardscan.core.Tier;
+import io.shardscan.core.WriteBack;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.annotation.Order;
+
+class ScanAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, ScanAutoConfiguration.class))
+            .withPropertyValues(
+                    "spring.datasource.url=" + OrderDatabase.create(),
+                    "scan.lease-ttl=1s",
+                    "scan.renew-interval=200ms");
+
+    private final ApplicationContextRunner withTask = runner.withBean(OrderHandlers.class)
+            .withPropertyValues(
+                    "scan.tasks.order-sms.table=tb_order",
+                    "scan.tasks.order-sms.id-column=order_id",
+                    "scan.tasks.order-sms.shard-key-column=user_id");
+
+    @Test
+    void backsOffWhenDisabled() {
+        runner.withPropertyValues("scan.enabled=false")
+                .run(context ->
+                        assertThat(context).doesNotHaveBean(ScanEngine.class).doesNotHaveBean(ScanProperties.class));
+    }
+
+    @Test
+    void backsOffWithoutDataSource() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(ScanAutoConfiguration.class))
+                .run(context -> assertThat(context).doesNotHaveBean(ScanEngine.class));
+    }
+
+    @Test
+    void runsOnJdbcByDefault() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(ScanEngine.class);
+            assertThat(context).getBean(ShardCoordinator.class).isInstanceOf(JdbcShardCoordinator.class);
+            assertThat(context).getBean(TaskStore.class).isInstanceOf(JdbcTaskStore.class);
+            assertThat(context).getBean(ScanClock.class).isSameAs(ScanClock.system());
+            assertThat(context).getBean(ScanListener.class).isSameAs(ScanListener.NONE);
+            assertThat(context.getBean(ScanEngine.class).nodeId()).matches(".+-\\d+-[0-9a-f]{4}");
+        });
+    }
+
+    @Test
+    void shardsStaticallyWhenNodeCountIsSet() {
+        runner.withPropertyValues("scan.node-index=1", "scan.node-count=3").run(context -> {
+            assertThat(context).getBean(ShardCoordinator.class).isInstanceOf(StaticShardCoordinator.class);
+            assertThat(context.getBean(ShardCoordinator.class).assign("n", List.of(), new String[7]))
+                    .containsExactly(1, 4);
+        });
+    }
+
+    @Test
+    void failsWhenStaticModeLacksNodeIndex() {
+        runner.withPropertyValues("scan.coordinator=static", "scan.node-count=2")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .hasMessageContaining("static sharding needs both scan.node-index and scan.node-count"));
+    }
+
+    @Test
+    void failsOnRedisCoordinatorUntilSupported() {
+        runner.withPropertyValues("scan.coordinator=redis").run(context -> assertThat(context.getStartupFailure())
+                .rootCause()
+                .hasMessageContaining("scan.coordinator=redis is not supported yet"));
+    }
+
+    @Test
+    void keepsUserDefinedBeans() {
+        ShardCoordinator coordinator = new StaticShardCoordinator(0, 1, ScanClock.system());
+        TaskStore store = new AcceptingStore();
+        ScanClock clock = new FixedClock();
+        ScanListener listener = new ScanListener() {};
+        runner.withBean(ShardCoordinator.class, () -> coordinator)
+                .withBean(TaskStore.class, () -> store)
+                .withBean(ScanClock.class, () -> clock)
+                .withBean(ScanListener.class, () -> listener)
+                .run(context -> {
+                    assertThat(context).getBean(ShardCoordinator.class).isSameAs(coordinator);
+                    assertThat(context).getBean(TaskStore.class).isSameAs(store);
+                    assertThat(context).getBean(ScanClock.class).isSameAs(clock);
+                    assertThat(context).getBean(ScanListener.class).isSameAs(listener);
+                    assertThat(context.getBean(ScanEngine.class).coordinator()).isSameAs(coordinator);
+                });
+    }
+
+    @Test
+    void appliesCustomizersInOrder() {
+        runner.withPropertyValues("scan.node-id=configured")
+                .withBean("second", ScanEngineCustomizer.class, () -> new Rename("second", "first"))
+                .withBean("first", ScanEngineCustomizer.class, () -> new FirstRename())
+                .run(context ->
+                        assertThat(context.getBean(ScanEngine.class).nodeId()).isEqualTo("second"));
+    }
+
+    @Test
+    void startsAnnotatedTaskAfterRefreshAndStopsItOnClose() {
+        AtomicReference<ScanEngine> engine = new AtomicReference<>();
+        withTask.withPropertyValues(
+                        "scan.tasks.order-sms.on-exhausted=keep-retrying",
+                        "scan.tasks.order-sms.tiers[0].retries=0",
+                        "scan.tasks.order-sms.tiers[0].interval=1s",
+                        "scan.tasks.order-sms.tiers[1].retries=1-3",
+                        "scan.tasks.order-sms.tiers[1].interval=10s")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    engine.set(context.getBean(ScanEngine.class));
+                    assertThat(engine.get().isRunning()).isTrue();
+                    assertThat(context.getBean(ScanLifecycle.class).isRunning()).isTrue();
+                    TaskDefinition definition = engine.get().task("order-sms").definition();
+                    assertThat(definition.shardKeyColumn()).isEqualTo("user_id");
+                    assertThat(definition.onExhausted()).isEqualTo(OnExhausted.KEEP_RETRYING);
+                    assertThat(definition.tiers())
+                            .containsExactly(
+                                    new Tier(0, 0, Duration.ofSeconds(1)), new Tier(1, 3, Duration.ofSeconds(10)));
+                });
+        assertThat(engine.get().isRunning()).isFalse();
+    }
+
+    @Test
+    void createsSchemaOnEmbeddedDatabase() {
+        runner.run(context -> assertThat(ScanTables.present(context)).isTrue());
+    }
+
+    @Test
+    void skipsSchemaWhenToldNever() {
+        runner.withPropertyValues("scan.jdbc.initialize-schema=never")
+                .run(context -> assertThat(ScanTables.present(context)).isFalse());
+    }
+
+    static class OrderHandlers {
+        @ScanTask("order-sms")
+        public void send(OrderRow order) {}
+    }
+
+    record OrderRow(long orderId, long userId) {}
+
+    static class Rename implements ScanEngineCustomizer {
+        private final String name;
+        private final String expectedBefore;
+
+        Rename(String name, String expectedBefore) {
+            this.name = name;
+            this.expectedBefore = expectedBefore;
+        }
+
+        @Override
+        public void customize(ScanEngineBuilder builder) {
+            assertThat(builder.nodeId()).isEqualTo(expectedBefore);
+            builder.nodeId(name);
+        }
+    }
+
+    @Order(1)
+    static class FirstRename extends Rename {
+        FirstRename() {
+            super("first", "configured");
+        }
+    }
+
+    static final class FixedClock implements ScanClock {
+        @Override
+        public Instant now() {
+            return Instant.parse("2024-05-01T12:00:00Z");
+        }
+
+        @Override
+        public long nanos() {
+            return System.nanoTime();
+        }
+    }
+
+    static final class AcceptingStore implements TaskStore {
+        @Override
+        public SchemaReport inspect(TaskDefinition task) {
+            return new SchemaReport(true, List.of(), true, List.of(), 0, null);
+        }
+
+        @Override
+        public List<Row> fetch(TaskDefinition task, FetchRequest request) {
+            return List.of();
+        }
+
+        @Override
+        public boolean fence(TaskDefinition task, int shard, long epoch) {
+            return true;
+        }
+
+        @Override
+        public boolean writeBack(TaskDefinition task, WriteBack batch) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.shardscan.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.shardscan.core.IndexCheck;
+import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.OnExhausted;
+import io.shardscan.core.TaskDefinition;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+class TaskPropertiesTests {
+
+    @Test
+    void defaultsMatchTheCoreDefaults() {
+        TaskProperties properties = new TaskProperties();
+        properties.setTable("tb_order");
+
+        assertThat(properties.toDefinition("orders"))
+                .isEqualTo(TaskDefinition.builder("orders").table("tb_order").build());
+    }
+
+    @Test
+    void bindsRelaxedNamesAndEnumValues() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                "scan.tasks.order-sms.table", "tb_order",
+                "scan.tasks.order-sms.on-exhausted", "keep-retrying",
+                "scan.tasks.order-sms.index-check", "fail",
+                "scan.tasks.order-sms.round-timeout", "90s",
+                "scan.jdbc.initialize-schema", "always")));
+
+        ScanProperties properties = binder.bind("scan", ScanProperties.class).get();
+        TaskDefinition definition = properties.getTasks().get("order-sms").toDefinition("order-sms");
+
+        assertThat(definition.onExhausted()).isEqualTo(OnExhausted.KEEP_RETRYING);
+        assertThat(definition.indexCheck()).isEqualTo(IndexCheck.FAIL);
+        assertThat(definition.roundTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(properties.getJdbc().getInitializeSchema().name()).isEqualTo("ALWAYS");
+    }
+
+    @Test
+    void namesTheTierWhoseRetriesDoNotParse() {
+        TaskProperties properties = new TaskProperties();
+        properties.setTable("tb_order");
+        properties.setTiers(List.of(
+                new TierProperties("0", Duration.ofSeconds(3)), new TierProperties("5-1", Duration.ofSeconds(30))));
+
+        assertThatThrownBy(() -> properties.toDefinition("orders"))
+                .isInstanceOf(InvalidTaskException.class)
+                .hasMessageStartingWith(
+                        "scan.tasks.orders.tiers[1].retries is invalid: retries '5-1' ends before it" + " starts");
+    }
+
+    @Test
+    void namesTheTierWithoutInterval() {
+        TaskProperties properties = new TaskProperties();
+        properties.setTable("tb_order");
+        properties.setTiers(List.of(new TierProperties()));
+
+        assertThatThrownBy(() -> properties.toDefinition("orders"))
+                .isInstanceOf(InvalidTaskException.class)
+                .hasMessageStartingWith("scan.tasks.orders.tiers[0].interval must be set");
+    }
+}
