@@ -1,0 +1,37 @@
+package io.shardscan.sample;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/** Logs how far the demo got, every few seconds, so a run can be watched from its console. */
+@Component
+public class ProgressLog {
+
+    private static final Logger log = LoggerFactory.getLogger(ProgressLog.class);
+
+    private final JdbcTemplate jdbc;
+    private String last = "";
+
+    public ProgressLog(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Scheduled(
+            initialDelayString = "${sample.progress-interval:5s}",
+            fixedDelayString = "${sample.progress-interval:5s}")
+    public void report() {
+        String line = jdbc.queryForObject(
+                "SELECT 'orders pending=' || SUM(CASE WHEN status = 0 THEN 1 ELSE 0 END)"
+                        + " || ' done=' || SUM(CASE WHEN status = 1 THEN 1 ELSE 0 END)"
+                        + " || ' dead=' || SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END)"
+                        + " || ', sms_outbox=' || (SELECT COUNT(*) FROM sms_outbox) FROM tb_order",
+                String.class);
+        if (!line.equals(last)) {
+            log.info("order-sms progress: {}", line);
+            last = line;
+        }
+    }
+}
