@@ -1,0 +1,39 @@
+package io.shardscan.redis;
+
+/**
+ * The keys of one task. The task name in braces is a Redis Cluster hash tag: every key of a task
+ * lands in one slot, so a script may touch several of them.
+ */
+record TaskKeys(String task) {
+
+    TaskKeys {
+        // "{}" would not be a hash tag: the keys of the task would spread over the cluster's slots
+        if (task.isEmpty()) {
+            throw new IllegalArgumentException("The task name must not be empty");
+        }
+    }
+
+    /** The lease of a shard: a string "epoch:node" that expires with the lease (PX). */
+    String lease(int shard) {
+        return prefix() + "lease:" + shard;
+    }
+
+    /** The counter every grant of the task takes its epoch from. */
+    String epoch() {
+        return prefix() + "epoch";
+    }
+
+    /** A hash of shard to its last granted epoch: also the list of the shards ever granted. */
+    String epochs() {
+        return prefix() + "epochs";
+    }
+
+    /** A sorted set of the members scored by their last heartbeat, in ms of the server's clock. */
+    String members() {
+        return prefix() + "members";
+    }
+
+    private String prefix() {
+        return "scan:{" + task + "}:";
+    }
+}
