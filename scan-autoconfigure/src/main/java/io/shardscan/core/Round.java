@@ -107,6 +107,7 @@ final class Round {
             if (latch.await(task.definition().roundTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 return;
             }
+            task.stats().latchTimedOut();
             task.listener().latchTimedOut(task.name(), shard.shard);
             log.log(
                     Level.WARNING,

@@ -11,6 +11,7 @@ public final class TaskStats {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong dead = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
+    private final AtomicLong latchTimeouts = new AtomicLong();
     private final AtomicReference<Instant> lastRoundAt = new AtomicReference<>();
 
     void recorded(WriteBack batch) {
@@ -18,6 +19,10 @@ public final class TaskStats {
         failed.addAndGet(batch.failed().size());
         dead.addAndGet(batch.dead().size());
         lastRoundAt.set(batch.at());
+    }
+
+    void latchTimedOut() {
+        latchTimeouts.incrementAndGet();
     }
 
     void inFlight(int delta) {
@@ -42,6 +47,11 @@ public final class TaskStats {
     /** Rows whose handler runs right now. */
     public long inFlight() {
         return inFlight.get();
+    }
+
+    /** Rounds whose latch did not open within the task's round timeout. */
+    public long latchTimeouts() {
+        return latchTimeouts.get();
     }
 
     /** When this node last wrote a round back, or {@code null} before the first. */

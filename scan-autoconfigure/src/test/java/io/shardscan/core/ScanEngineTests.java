@@ -194,7 +194,7 @@ class ScanEngineTests {
                 timeouts.incrementAndGet();
             }
         };
-        engines.start(
+        ScanEngine engine = engines.start(
                 "node-1",
                 dataSource,
                 task().roundTimeout(Duration.ofMillis(200)).build(),
@@ -212,6 +212,7 @@ class ScanEngineTests {
                 .until(() -> timeouts.get() >= 1 && table.count("status = 1 AND MOD(user_id, 8) <> 2") == 12);
         release.countDown();
         await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 16);
+        assertThat(engine.task("orders").stats().latchTimeouts()).isEqualTo(timeouts.get());
     }
 
     @Test

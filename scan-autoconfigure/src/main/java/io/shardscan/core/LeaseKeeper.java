@@ -1,0 +1,212 @@
+package io.shardscan.core;
+
+import java.lang.System.Logger.Level;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps one task's leases on this node, on the task's control thread: each tick heartbeats,
+ * renews every held lease in one call, computes the assignment, hands over shards assigned away
+ * (after their running round) and claims free shards assigned here, fencing each new epoch in the
+ * store before the first round. A lease that cannot be renewed, or whose local deadline passed, is
+ * fenced off at once.
+ */
+final class LeaseKeeper {
+
+    private static final System.Logger log = System.getLogger(LeaseKeeper.class.getName());
+
+    private final TaskContext context;
+    private final ShardCoordinator coordinator;
+    private final EngineSettings settings;
+    private final Map<Integer, OwnedShard> owned = new ConcurrentHashMap<>();
+    private volatile List<Member> members = List.of();
+    private volatile boolean coordinatorReachable = true;
+
+    LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
+        this.context = context;
+        this.coordinator = coordinator;
+        this.settings = settings;
+    }
+
+    /** The shards held, lost ones included until their round ends. */
+    Collection<OwnedShard> owned() {
+        return owned.values();
+    }
+
+    /** The shards this node holds a usable lease on, ascending, with their epochs. */
+    Map<Integer, Long> usable() {
+        Map<Integer, Long> shards = new TreeMap<>();
+        long now = context.clock().nanos();
+        owned.values().stream().filter(s -> s.canDispatch(now)).forEach(s -> shards.put(s.shard, s.epoch));
+        return shards;
+    }
+
+    List<Member> members() {
+        return members;
+    }
+
+    boolean coordinatorReachable() {
+        return coordinatorReachable;
+    }
+
+    /** One renew interval's work; {@code claim} is false once the task stops. */
+    void tick(boolean claim) {
+        try {
+            List<Member> live = coordinator.heartbeat(context.name(), settings.nodeId(), settings.memberTimeout());
+            members = live;
+            renew();
+            Set<Integer> target = new HashSet<>(coordinator.assign(settings.nodeId(), live, currentOwners()));
+            owned.values().stream().filter(s -> !target.contains(s.shard)).forEach(this::handOver);
+            if (claim) {
+                target.stream()
+                        .filter(shard -> !owned.containsKey(shard))
+                        .sorted()
+                        .forEach(this::claim);
+            }
+            reachable(true, null);
+        } catch (RuntimeException e) {
+            reachable(false, e);
+        }
+        expireOverdue();
+    }
+
+    /** After a round: a shard being handed over or fenced off is let go, any other becomes idle. */
+    void roundEnded(OwnedShard shard) {
+        if (!shard.isReleasing() && !shard.isLost()) {
+            shard.idle();
+            return;
+        }
+        try {
+            releaseNow(shard);
+        } catch (RuntimeException e) {
+            log.log(
+                    Level.WARNING,
+                    "Task " + context.name() + ": release of shard " + shard.shard
+                            + " failed, it expires within scan.lease-ttl: " + e);
+        }
+    }
+
+    /** Releases every lease and leaves the members; on failure the leases expire by themselves. */
+    void releaseAll() {
+        try {
+            owned.values().forEach(s -> coordinator.release(context.name(), s.shard, settings.nodeId(), s.epoch));
+            coordinator.leave(context.name(), settings.nodeId());
+        } catch (RuntimeException e) {
+            log.log(
+                    Level.WARNING,
+                    "Task " + context.name() + ": could not release leases on shutdown; they expire"
+                            + " within scan.lease-ttl (" + settings.leaseTtl() + "): " + e);
+        }
+        owned.clear();
+    }
+
+    private String[] currentOwners() {
+        String[] owners = new String[context.definition().shards()];
+        for (LeaseInfo lease : coordinator.leases(context.name())) {
+            if (lease.shard() >= 0 && lease.shard() < owners.length) {
+                owners[lease.shard()] = lease.owner();
+            }
+        }
+        return owners;
+    }
+
+    private void renew() {
+        Map<Integer, Long> epochs = new HashMap<>();
+        owned.values().stream().filter(s -> !s.isLost()).forEach(s -> epochs.put(s.shard, s.epoch));
+        if (epochs.isEmpty()) {
+            return;
+        }
+        long sentAt = context.clock().nanos();
+        Set<Integer> renewed =
+                new HashSet<>(coordinator.renew(context.name(), settings.nodeId(), epochs, settings.leaseTtl()));
+        for (OwnedShard shard : owned.values()) {
+            if (shard.isLost()) {
+                continue;
+            }
+            if (renewed.contains(shard.shard)) {
+                shard.renewed(settings.deadlineNanos(sentAt));
+            } else {
+                lose(shard, "its lease renewal was refused");
+            }
+        }
+    }
+
+    private void claim(int shard) {
+        Optional<Lease> lease = coordinator.tryAcquire(context.name(), shard, settings.nodeId(), settings.leaseTtl());
+        if (lease.isEmpty()) {
+            return;
+        }
+        long grantedAt = context.clock().nanos();
+        Lease granted = lease.get();
+        if (!context.store().fence(context.definition(), shard, granted.epoch())) {
+            coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
+            return;
+        }
+        owned.put(
+                shard,
+                new OwnedShard(
+                        shard,
+                        granted.epoch(),
+                        settings.deadlineNanos(grantedAt),
+                        context.definition().tiers(),
+                        context.clock().now()));
+        log.log(Level.DEBUG, () -> "Task " + context.name() + ": claimed shard " + shard + " epoch " + granted.epoch());
+    }
+
+    /** Two-phase handover: a shard assigned away is released once its running round has written back. */
+    private void handOver(OwnedShard shard) {
+        shard.markReleasing();
+        if (shard.tryBusy()) {
+            releaseNow(shard);
+        }
+    }
+
+    private void releaseNow(OwnedShard shard) {
+        owned.remove(shard.shard, shard);
+        if (!shard.isLost()) {
+            coordinator.release(context.name(), shard.shard, settings.nodeId(), shard.epoch);
+        }
+    }
+
+    private void expireOverdue() {
+        long now = context.clock().nanos();
+        for (OwnedShard shard : owned.values()) {
+            if (!shard.isLost() && !shard.canDispatch(now)) {
+                lose(shard, "its lease deadline passed without a renewal");
+            }
+        }
+    }
+
+    private void lose(OwnedShard shard, String why) {
+        shard.fenceOff();
+        context.listener().leaseLost(context.name(), shard.shard);
+        log.log(
+                Level.WARNING,
+                "Task " + context.name() + ": shard " + shard.shard + " fenced off, " + why
+                        + "; no more of its rows are dispatched here");
+        if (shard.tryBusy()) {
+            owned.remove(shard.shard, shard);
+        }
+    }
+
+    private void reachable(boolean reachable, RuntimeException cause) {
+        if (reachable != coordinatorReachable) {
+            if (reachable) {
+                log.log(Level.INFO, "Task " + context.name() + ": coordinator reachable again");
+            } else {
+                log.log(
+                        Level.WARNING,
+                        "Task " + context.name() + ": coordinator unreachable, leases lapse and"
+                                + " this node stops dispatching until it returns: " + cause);
+            }
+        }
+        coordinatorReachable = reachable;
+    }
+}
