@@ -33,8 +33,9 @@ public @interface ScanTask {
     String value();
 
     /**
-     * Whether the handler's own SQL and the write-back of its row commit in one transaction
-     * (exactly-once for database effects). Not yet supported: startup fails if set to {@code true}.
+     * Whether the handler's own SQL (on the application's data source) and the write-back of its
+     * row commit in one transaction that checks the shard's fence: a handler whose lease was taken
+     * over while it ran is rolled back, so database effects happen exactly once.
      */
     boolean transactional() default false;
 }

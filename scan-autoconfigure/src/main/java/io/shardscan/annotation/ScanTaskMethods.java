@@ -60,10 +60,6 @@ public final class ScanTaskMethods {
         Objects.requireNonNull(bean, "bean");
         ScanTask annotation = annotation(method);
         String task = annotation.value();
-        if (annotation.transactional()) {
-            throw new InvalidTaskException("@ScanTask(\"" + task + "\") on " + describe(beanName, method)
-                    + " sets transactional = true, which is not supported yet: remove it");
-        }
         Class<?>[] parameters = method.getParameterTypes();
         if (Modifier.isStatic(method.getModifiers())) {
             throw unusable(task, beanName, method, "it is static: make it an instance method");

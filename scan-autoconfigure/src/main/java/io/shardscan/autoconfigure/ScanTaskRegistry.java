@@ -69,7 +69,8 @@ public class ScanTaskRegistry {
             try {
                 TaskDefinition definition = properties.toDefinition(task);
                 if (methods.size() == 1) {
-                    tasks.add(new ScanEngine.ScanTask(definition, methods.get(0).handler()));
+                    HandlerMethod method = methods.get(0);
+                    tasks.add(new ScanEngine.ScanTask(definition, method.handler(), method.transactional()));
                 }
             } catch (InvalidTaskException e) {
                 problems.add(e.getMessage());
@@ -129,6 +130,11 @@ public class ScanTaskRegistry {
 
         String describe() {
             return ScanTaskMethods.describe(beanName, method);
+        }
+
+        boolean transactional() {
+            return AnnotatedElementUtils.findMergedAnnotation(method, ScanTask.class)
+                    .transactional();
         }
 
         TaskHandler handler() {

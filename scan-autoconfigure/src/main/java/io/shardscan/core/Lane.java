@@ -28,62 +28,79 @@ final class Lane implements Runnable {
 
     @Override
     public void run() {
-        if (task.handler() instanceof TaskHandler.Batch batch) {
-            runBatch(batch);
-            return;
-        }
-        TaskHandler.PerRow handler = (TaskHandler.PerRow) task.handler();
-        for (Row row : rows) {
+        List<List<Row>> units = task.handler() instanceof TaskHandler.Batch
+                ? List.of(rows)
+                : rows.stream().map(List::of).toList();
+        for (List<Row> unit : units) {
             if (!shard.canDispatch(task.clock().nanos())) {
                 return;
             }
             long started = task.clock().nanos();
-            task.stats().inFlight(1);
+            task.stats().inFlight(unit.size());
             Outcome outcome;
+            boolean written = false;
             try {
-                outcome = orDone(handler.handle(row, context(row)));
+                if (task.transactional()) {
+                    outcome = handleInTransaction(unit);
+                    written = true;
+                } else {
+                    outcome = call(unit);
+                }
             } catch (Exception | LinkageError | AssertionError e) {
-                outcome = failed(row, e);
+                outcome = failed(unit.get(0), e);
             } finally {
-                task.stats().inFlight(-1);
+                task.stats().inFlight(-unit.size());
             }
-            outcomes.put(row, outcome);
-            task.listener()
-                    .rowHandled(
-                            task.name(),
-                            tier,
-                            outcome.kind(),
-                            Duration.ofNanos(task.clock().nanos() - started));
+            if (outcome == null) {
+                return;
+            }
+            Duration each = Duration.ofNanos((task.clock().nanos() - started) / unit.size());
+            for (Row row : unit) {
+                if (!written) {
+                    outcomes.put(row, outcome);
+                }
+                task.listener().rowHandled(task.name(), tier, outcome.kind(), each);
+            }
         }
     }
 
-    private void runBatch(TaskHandler.Batch handler) {
-        if (!shard.canDispatch(task.clock().nanos())) {
-            return;
+    private Outcome call(List<Row> unit) throws Exception {
+        Outcome outcome = task.handler() instanceof TaskHandler.Batch batch
+                ? batch.handle(unit, context(unit.get(0)))
+                : ((TaskHandler.PerRow) task.handler()).handle(unit.get(0), context(unit.get(0)));
+        return outcome == null ? Outcome.done() : outcome;
+    }
+
+    /**
+     * Runs the handler and writes its rows back in one transaction that commits only while the
+     * fence holds this lease's epoch; returns {@code null}, with everything rolled back and the
+     * shard fenced off here, when a newer owner took the shard meanwhile.
+     */
+    private Outcome handleInTransaction(List<Row> unit) throws Exception {
+        Outcome[] outcome = new Outcome[1];
+        WriteBack[] written = new WriteBack[1];
+        boolean committed = task.store().inTransaction(() -> {
+            outcome[0] = call(unit);
+            Outcomes own = new Outcomes(task.definition(), unit, task.errorLength());
+            unit.forEach(row -> own.put(row, outcome[0]));
+            written[0] = own.toWriteBack(shard.shard, shard.epoch, task.clock().now());
+            return task.store().writeBack(task.definition(), written[0]);
+        });
+        if (!committed) {
+            shard.fenceOff();
+            task.listener().leaseLost(task.name(), shard.shard);
+            log.log(
+                    Level.WARNING,
+                    "Task " + task.name() + " shard " + shard.shard + ": epoch " + shard.epoch
+                            + " was superseded while a handler ran; its transaction was rolled back");
+            return null;
         }
-        long started = task.clock().nanos();
-        task.stats().inFlight(rows.size());
-        Outcome outcome;
-        try {
-            outcome = orDone(handler.handle(rows, context(rows.get(0))));
-        } catch (Exception | LinkageError | AssertionError e) {
-            outcome = failed(rows.get(0), e);
-        } finally {
-            task.stats().inFlight(-rows.size());
-        }
-        Duration each = Duration.ofNanos((task.clock().nanos() - started) / rows.size());
-        for (Row row : rows) {
-            outcomes.put(row, outcome);
-            task.listener().rowHandled(task.name(), tier, outcome.kind(), each);
-        }
+        task.stats().recorded(written[0]);
+        return outcome[0];
     }
 
     private ScanContext context(Row row) {
         return new ScanContext(task.name(), task.nodeId(), shard.shard, shard.epoch, row.retries() + 1);
-    }
-
-    private static Outcome orDone(Outcome outcome) {
-        return outcome == null ? Outcome.done() : outcome;
     }
 
     private Outcome failed(Row row, Throwable e) {

@@ -36,8 +36,7 @@ public final class ScanEngine {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         for (ScanTask task : tasks) {
-            TaskRunner runner =
-                    new TaskRunner(task.definition(), task.handler(), store, coordinator, settings, clock, listener);
+            TaskRunner runner = new TaskRunner(task, store, coordinator, settings, clock, listener);
             if (runners.putIfAbsent(task.definition().name(), runner) != null) {
                 throw new InvalidTaskException(
                         "scan.tasks." + task.definition().name() + " has two handlers: keep one @ScanTask(\""
@@ -51,8 +50,16 @@ public final class ScanEngine {
      *
      * @param definition the task
      * @param handler the user's code
+     * @param transactional whether each handler call and its row's write-back commit in one
+     *     transaction checked against the fence: exactly-once for the handler's database effects
      */
-    public record ScanTask(TaskDefinition definition, TaskHandler handler) {}
+    public record ScanTask(TaskDefinition definition, TaskHandler handler, boolean transactional) {
+
+        /** A task whose handler runs outside the write-back's transaction. */
+        public ScanTask(TaskDefinition definition, TaskHandler handler) {
+            this(definition, handler, false);
+        }
+    }
 
     /**
      * Checks every task's table, then starts them.

@@ -11,6 +11,7 @@ final class TaskContext {
 
     private final TaskDefinition definition;
     private final TaskHandler handler;
+    private final boolean transactional;
     private final TaskStore store;
     private final ScanClock clock;
     private final ScanListener listener;
@@ -22,21 +23,21 @@ final class TaskContext {
     private volatile int errorLength = 512;
 
     TaskContext(
-            TaskDefinition definition,
-            TaskHandler handler,
+            ScanEngine.ScanTask task,
             TaskStore store,
             ScanClock clock,
             ScanListener listener,
             ExecutorService workers,
             String nodeId,
             Runnable wakeUp) {
-        this.definition = definition;
-        this.handler = handler;
+        this.definition = task.definition();
+        this.handler = task.handler();
+        this.transactional = task.transactional();
         this.store = store;
         this.clock = clock;
         this.listener = listener;
         this.workers = workers;
-        this.workerPermits = new Semaphore(definition.workers());
+        this.workerPermits = new Semaphore(task.definition().workers());
         this.wakeUp = wakeUp;
         this.nodeId = nodeId;
     }
@@ -55,6 +56,11 @@ final class TaskContext {
 
     TaskHandler handler() {
         return handler;
+    }
+
+    /** Whether each handler call commits with its row's write-back in one fenced transaction. */
+    boolean transactional() {
+        return transactional;
     }
 
     TaskStore store() {

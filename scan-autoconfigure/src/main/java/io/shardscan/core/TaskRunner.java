@@ -33,18 +33,17 @@ final class TaskRunner {
     private int rotation;
 
     TaskRunner(
-            TaskDefinition definition,
-            TaskHandler handler,
+            ScanEngine.ScanTask task,
             TaskStore store,
             ShardCoordinator coordinator,
             EngineSettings settings,
             ScanClock clock,
             ScanListener listener) {
+        TaskDefinition definition = task.definition();
         String name = definition.name();
         ExecutorService workers =
                 Executors.newFixedThreadPool(definition.workers(), Threads.named("scan-" + name + "-worker-"));
-        this.context =
-                new TaskContext(definition, handler, store, clock, listener, workers, settings.nodeId(), this::wakeUp);
+        this.context = new TaskContext(task, store, clock, listener, workers, settings.nodeId(), this::wakeUp);
         this.settings = settings;
         this.leases = new LeaseKeeper(context, coordinator, settings);
         this.control = Executors.newSingleThreadScheduledExecutor(Threads.named("scan-" + name + "-lease-"));

@@ -41,4 +41,22 @@ public interface TaskStore {
      * @return {@code true} when written, {@code false} when a newer epoch fenced the shard and nothing changed
      */
     boolean writeBack(TaskDefinition task, WriteBack batch);
+
+    /**
+     * Runs {@code work} in one transaction of this store, which the handler's own database writes
+     * on the same data source join: it commits when {@code work} returns {@code true} and rolls
+     * back when it returns {@code false} or throws.
+     *
+     * @return whether it committed
+     * @throws Exception what {@code work} threw, after the rollback
+     */
+    boolean inTransaction(TransactionalWork work) throws Exception;
+
+    /** Work that decides at its end whether its transaction commits. */
+    @FunctionalInterface
+    interface TransactionalWork {
+
+        /** Does the work; {@code true} to commit, {@code false} to roll back. */
+        boolean run() throws Exception;
+    }
 }

@@ -11,6 +11,12 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     }
 
     @Override
+    String shareLock() {
+        // H2 has no shared row lock; an exclusive one serializes this node's write-backs of a shard
+        return " FOR UPDATE";
+    }
+
+    @Override
     String nowPlusMillis() {
         return "DATEADD(MILLISECOND, ?, LOCALTIMESTAMP)";
     }

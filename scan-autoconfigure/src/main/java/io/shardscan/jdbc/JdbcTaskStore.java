@@ -87,7 +87,7 @@ public final class JdbcTaskStore implements TaskStore {
         Timestamp at = Timestamp.from(batch.at());
         Boolean written = transactions.execute(status -> {
             List<Long> fence = jdbc.queryForList(
-                    "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ? FOR UPDATE",
+                    "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ?" + dialect.shareLock(),
                     Long.class,
                     task.name(),
                     batch.shard());
@@ -105,6 +105,33 @@ public final class JdbcTaskStore implements TaskStore {
             return true;
         });
         return Boolean.TRUE.equals(written);
+    }
+
+    @Override
+    public boolean inTransaction(TransactionalWork work) throws Exception {
+        try {
+            Boolean committed = transactions.execute(status -> {
+                try {
+                    if (work.run()) {
+                        return true;
+                    }
+                } catch (Exception e) {
+                    throw new WorkFailed(e);
+                }
+                status.setRollbackOnly();
+                return false;
+            });
+            return Boolean.TRUE.equals(committed);
+        } catch (WorkFailed e) {
+            throw (Exception) e.getCause();
+        }
+    }
+
+    /** Carries the work's checked exception out of the transaction callback, which rolls back on it. */
+    private static final class WorkFailed extends RuntimeException {
+        WorkFailed(Exception cause) {
+            super(cause);
+        }
     }
 
     private void updateFailures(String statement, List<WriteBack.Failure> failures, Timestamp at) {

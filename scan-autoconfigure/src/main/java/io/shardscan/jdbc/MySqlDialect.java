@@ -16,6 +16,11 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
     }
 
     @Override
+    String shareLock() {
+        return " LOCK IN SHARE MODE";
+    }
+
+    @Override
     String nowPlusMillis() {
         return "TIMESTAMPADD(MICROSECOND, ? * 1000, NOW(3))";
     }

@@ -55,6 +55,14 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return '"' + identifier + '"';
     }
 
+    /**
+     * The clause that takes a shared row lock in a SELECT: write-backs of one owner share the fence
+     * row, while a new owner's fence update waits for them to commit.
+     */
+    String shareLock() {
+        return " FOR SHARE";
+    }
+
     /** The database's current time plus the milliseconds bound to one parameter. */
     abstract String nowPlusMillis();
 

@@ -49,7 +49,7 @@ final class TableInspector {
                 task.lastErrorColumn()
             };
             for (String column : required) {
-                if (!columns.containsKey(column.toLowerCase(Locale.ROOT))) {
+                if (!columns.containsKey(column.toLowerCase(Locale.ROOT)) && !missing.contains(column)) {
                     missing.add(column);
                 }
             }

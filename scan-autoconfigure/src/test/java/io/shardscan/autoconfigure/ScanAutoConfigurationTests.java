@@ -218,5 +218,10 @@ class ScanAutoConfigurationTests {
         public boolean writeBack(TaskDefinition task, WriteBack batch) {
             return true;
         }
+
+        @Override
+        public boolean inTransaction(TransactionalWork work) throws Exception {
+            return work.run();
+        }
     }
 }

@@ -68,10 +68,16 @@ class ScanTaskRegistryTests {
     }
 
     @Test
-    void failsOnTransactionalHandler() {
+    void passesTheTransactionalFlagToTheEngine() {
         runner.withBean("txJobs", TransactionalJobs.class)
-                .withPropertyValues("scan.tasks.order-sms.table=tb_order")
-                .run(context -> assertFailure(context, "transactional = true, which is not supported yet"));
+                .withPropertyValues(
+                        "scan.tasks.order-sms.table=tb_order",
+                        "scan.tasks.order-sms.id-column=order_id",
+                        "scan.tasks.order-sms.shard-key-column=user_id")
+                .run(context -> assertThat(context.getBean(ScanTaskRegistry.class)
+                                .tasks(context.getBean(ScanProperties.class).getTasks()))
+                        .singleElement()
+                        .satisfies(task -> assertThat(task.transactional()).isTrue()));
     }
 
     @Test
