@@ -6,10 +6,12 @@ import io.shardscan.core.ScanListener;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskStore;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.redis.RedisShardCoordinator;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -20,7 +22,10 @@ import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Runs the scan engine on the application's {@link DataSource}: the tasks come from
@@ -28,13 +33,29 @@ import org.springframework.context.annotation.Import;
  * beans. Every bean backs off when the application defines its own; {@code scan.enabled=false}
  * turns it all off.
  */
-@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@AutoConfiguration(
+        after = DataSourceAutoConfiguration.class,
+        afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
 @ConditionalOnBooleanProperty(name = "scan.enabled", matchIfMissing = true)
 @ConditionalOnSingleCandidate(DataSource.class)
 @EnableConfigurationProperties(ScanProperties.class)
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public class ScanAutoConfiguration {
+
+    /** Leases in Redis when it is configured; registered before the JDBC and static fallbacks. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(RedisConnectionFactory.class)
+    @Conditional(RedisCoordinatorCondition.class)
+    static class RedisCoordinatorConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(ShardCoordinator.class)
+        @ConditionalOnBean(RedisConnectionFactory.class)
+        ShardCoordinator scanRedisShardCoordinator(RedisConnectionFactory connectionFactory) {
+            return new RedisShardCoordinator(connectionFactory);
+        }
+    }
 
     @Bean
     @ConditionalOnMissingBean

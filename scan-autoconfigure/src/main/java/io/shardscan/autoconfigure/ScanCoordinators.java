@@ -20,9 +20,9 @@ final class ScanCoordinators {
                         ? staticCoordinator(properties, clock)
                         : new JdbcShardCoordinator(dataSource);
             case REDIS ->
-                throw new IllegalStateException("scan.coordinator=redis is not supported yet: use"
-                        + " scan.coordinator=jdbc (leases in this database) or static with scan.node-index and"
-                        + " scan.node-count");
+                throw new IllegalStateException("scan.coordinator=redis needs a RedisConnectionFactory bean: add"
+                        + " spring-boot-starter-data-redis and set spring.data.redis.host (or url), or choose"
+                        + " scan.coordinator=jdbc");
         };
     }
 

@@ -130,9 +130,9 @@ public class ScanProperties {
 
     /** Which coordinator hands out shard leases. */
     public enum Coordinator {
-        /** Static mode when scan.node-count is set, otherwise the JDBC coordinator. */
+        /** Static mode when scan.node-count is set, else Redis when spring.data.redis is configured, else JDBC. */
         AUTO,
-        /** Leases in Redis; not available yet. */
+        /** Leases in Redis, through the application's RedisConnectionFactory. */
         REDIS,
         /** Leases in tables of the application's database. */
         JDBC,

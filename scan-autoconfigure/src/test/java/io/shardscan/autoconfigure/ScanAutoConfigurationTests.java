@@ -18,12 +18,16 @@ import io.shardscan.core.Tier;
 import io.shardscan.core.WriteBack;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.redis.RedisShardCoordinator;
+import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.annotation.Order;
@@ -87,10 +91,34 @@ class ScanAutoConfigurationTests {
     }
 
     @Test
-    void failsOnRedisCoordinatorUntilSupported() {
+    void coordinatesThroughRedisWhenItIsConfigured() {
+        RedisServerHandle redis = TestServers.redis();
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port())
+                .run(context ->
+                        assertThat(context).getBean(ShardCoordinator.class).isInstanceOf(RedisShardCoordinator.class));
+    }
+
+    @Test
+    void staysOnJdbcWhenRedisIsOnlyOnTheClasspath() {
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .run(context ->
+                        assertThat(context).getBean(ShardCoordinator.class).isInstanceOf(JdbcShardCoordinator.class));
+    }
+
+    @Test
+    void jdbcCoordinatorWinsWhenAskedForDespiteRedis() {
+        runner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+                .withPropertyValues("scan.coordinator=jdbc", "spring.data.redis.host=127.0.0.1")
+                .run(context ->
+                        assertThat(context).getBean(ShardCoordinator.class).isInstanceOf(JdbcShardCoordinator.class));
+    }
+
+    @Test
+    void failsWhenRedisIsAskedForWithoutAConnectionFactory() {
         runner.withPropertyValues("scan.coordinator=redis").run(context -> assertThat(context.getStartupFailure())
                 .rootCause()
-                .hasMessageContaining("scan.coordinator=redis is not supported yet"));
+                .hasMessageContaining("scan.coordinator=redis needs a RedisConnectionFactory bean"));
     }
 
     @Test

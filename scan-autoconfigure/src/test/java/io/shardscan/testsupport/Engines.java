@@ -39,15 +39,30 @@ public final class Engines implements AfterEachCallback {
             ScanListener listener,
             Duration ttl,
             Duration renew) {
-        ShardCoordinator coordinator = new JdbcShardCoordinator(dataSource);
-        EngineSettings settings = new EngineSettings(node, ttl, renew, ttl, Duration.ofSeconds(10));
-        ScanEngine engine = new ScanEngine(
-                List.of(new ScanEngine.ScanTask(task, handler)),
-                new JdbcTaskStore(dataSource),
-                coordinator,
-                settings,
+        return start(
+                node,
+                dataSource,
+                new JdbcShardCoordinator(dataSource),
+                new ScanEngine.ScanTask(task, handler),
                 clock,
-                listener);
+                listener,
+                ttl,
+                renew);
+    }
+
+    /** Starts an engine with any coordinator and task; it is stopped after the test. */
+    public ScanEngine start(
+            String node,
+            DataSource dataSource,
+            ShardCoordinator coordinator,
+            ScanEngine.ScanTask task,
+            ScanClock clock,
+            ScanListener listener,
+            Duration ttl,
+            Duration renew) {
+        EngineSettings settings = new EngineSettings(node, ttl, renew, ttl, Duration.ofSeconds(10));
+        ScanEngine engine =
+                new ScanEngine(List.of(task), new JdbcTaskStore(dataSource), coordinator, settings, clock, listener);
         engine.start();
         started.add(engine);
         return engine;
