@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -59,36 +60,20 @@ class MultiNodeTests {
 
     @Test
     void threeNodesSettleOn21And21And22Shards() {
-        ScanEngine a = engines.start(
-                "node-a",
-                dataSource,
-                task,
-                effect("node-a"),
-                ScanClock.system(),
-                ScanListener.NONE,
-                Duration.ofSeconds(6),
-                Duration.ofSeconds(2));
-        ScanEngine b = engines.start(
-                "node-b",
-                dataSource,
-                task,
-                effect("node-b"),
-                ScanClock.system(),
-                ScanListener.NONE,
-                Duration.ofSeconds(6),
-                Duration.ofSeconds(2));
-        ScanEngine c = engines.start(
-                "node-c",
-                dataSource,
-                task,
-                effect("node-c"),
-                ScanClock.system(),
-                ScanListener.NONE,
-                Duration.ofSeconds(6),
-                Duration.ofSeconds(2));
+        List<ScanEngine> nodes = Stream.of("node-a", "node-b", "node-c")
+                .map(node -> engines.start(
+                        node,
+                        dataSource,
+                        task,
+                        effect(node),
+                        ScanClock.system(),
+                        ScanListener.NONE,
+                        Duration.ofSeconds(6),
+                        Duration.ofSeconds(2)))
+                .toList();
         await().atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertThat(owners().values()).containsExactlyInAnyOrder(21L, 21L, 22L));
-        assertThat(List.of(a, b, c).stream()
+        assertThat(nodes.stream()
                         .mapToInt(e -> e.task("order-sms").ownedShards().size())
                         .sum())
                 .isEqualTo(64);
