@@ -1,6 +1,8 @@
 package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -56,8 +58,14 @@ final class LeaseKeeper {
         return coordinatorReachable;
     }
 
-    /** One renew interval's work; {@code claim} is false once the task stops. */
-    void tick(boolean claim) {
+    /**
+     * One renew interval's work; {@code claim} is false once the task stops.
+     *
+     * @return whether the layout is settled: every shard assigned here is held, none is being
+     *     handed over, and no member missed its last heartbeat
+     */
+    boolean tick(boolean claim) {
+        boolean settled = false;
         try {
             List<Member> live = coordinator.heartbeat(context.name(), settings.nodeId(), settings.memberTimeout());
             members = live;
@@ -70,11 +78,24 @@ final class LeaseKeeper {
                         .sorted()
                         .forEach(this::claim);
             }
+            settled = owned.keySet().equals(target)
+                    && owned.values().stream().noneMatch(OwnedShard::isReleasing)
+                    && noMemberSilent(live);
             reachable(true, null);
         } catch (RuntimeException e) {
             reachable(false, e);
         }
         expireOverdue();
+        return settled;
+    }
+
+    /** Whether every member heartbeat within 1.5 renew intervals of the newest one (all coordinator time). */
+    private boolean noMemberSilent(List<Member> live) {
+        Instant newest =
+                live.stream().map(Member::lastHeartbeat).max(Instant::compareTo).orElse(Instant.EPOCH);
+        Duration allowed =
+                settings.renewInterval().plus(settings.renewInterval().dividedBy(2));
+        return live.stream().allMatch(m -> !m.lastHeartbeat().plus(allowed).isBefore(newest));
     }
 
     /** After a round: a shard being handed over or fenced off is let go, any other becomes idle. */

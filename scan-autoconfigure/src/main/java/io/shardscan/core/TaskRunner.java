@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,7 +47,11 @@ final class TaskRunner {
         this.context = new TaskContext(task, store, clock, listener, workers, settings.nodeId(), this::wakeUp);
         this.settings = settings;
         this.leases = new LeaseKeeper(context, coordinator, settings);
-        this.control = Executors.newSingleThreadScheduledExecutor(Threads.named("scan-" + name + "-lease-"));
+        ScheduledThreadPoolExecutor control =
+                new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
+        // a tick scheduled for later must not run after stop() released the leases
+        control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.control = control;
         this.rounds = Executors.newCachedThreadPool(Threads.named("scan-" + name + "-round-"));
         this.dispatcher = Threads.named("scan-" + name + "-dispatch-").newThread(this::dispatchLoop);
     }
@@ -57,7 +62,7 @@ final class TaskRunner {
 
     void start() {
         running = true;
-        control.scheduleWithFixedDelay(this::tick, 0, settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
+        control.execute(this::tick);
         dispatcher.start();
     }
 
@@ -118,9 +123,25 @@ final class TaskRunner {
         }
     }
 
+    /**
+     * One lease tick, then the next: after the renew interval while the layout is settled, four
+     * times as often while it is not (a shard assigned here is not held yet, one is being handed
+     * over, or a member fell silent), so that failover and rebalancing follow a lease expiry at
+     * once instead of up to a renew interval later.
+     */
     private void tick() {
-        leases.tick(running);
-        wakeUp();
+        boolean settled = true;
+        try {
+            settled = leases.tick(running);
+        } finally {
+            wakeUp();
+            if (running && !control.isShutdown()) {
+                Duration next = settled
+                        ? settings.renewInterval()
+                        : settings.renewInterval().dividedBy(4);
+                control.schedule(this::tick, next.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     private void dispatchLoop() {
