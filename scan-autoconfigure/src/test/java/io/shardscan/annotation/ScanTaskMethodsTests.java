@@ -140,11 +140,8 @@ class ScanTaskMethodsTests {
     }
 
     @Test
-    void rejectsTransactionalUntilSupported() {
-        assertThatThrownBy(() -> handler("transactional", Order.class))
-                .isInstanceOf(InvalidTaskException.class)
-                .hasMessageContaining("@ScanTask(\"orders\") on bean 'handlers' method Handlers.transactional(Order)")
-                .hasMessageContaining("transactional = true, which is not supported yet: remove it");
+    void acceptsTransactionalHandlers() {
+        assertThat(handler("transactional", Order.class)).isInstanceOf(TaskHandler.PerRow.class);
     }
 
     private void assertUnusable(String name, String problem, Class<?>... parameters) {
