@@ -1,5 +1,6 @@
 package io.shardscan.autoconfigure;
 
+import io.shardscan.core.CompositeScanListener;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
@@ -65,12 +66,6 @@ public class ScanAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ScanListener scanListener() {
-        return ScanListener.NONE;
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
     TaskStore scanTaskStore(DataSource dataSource) {
         return new JdbcTaskStore(dataSource);
     }
@@ -102,9 +97,10 @@ public class ScanAutoConfiguration {
             TaskStore store,
             ShardCoordinator coordinator,
             ScanClock clock,
-            ScanListener listener,
+            ObjectProvider<ScanListener> listeners,
             ObjectProvider<ScanEngineCustomizer> customizers) {
-        ScanEngineBuilder builder = new ScanEngineBuilder(properties, listener);
+        ScanEngineBuilder builder = new ScanEngineBuilder(
+                properties, CompositeScanListener.of(listeners.orderedStream().toList()));
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build(registry.tasks(properties.getTasks()), store, coordinator, clock);
     }

@@ -29,6 +29,7 @@ final class LeaseKeeper {
     private final EngineSettings settings;
     private final Map<Integer, OwnedShard> owned = new ConcurrentHashMap<>();
     private volatile List<Member> members = List.of();
+    private volatile List<LeaseInfo> leases = List.of();
     private volatile boolean coordinatorReachable = true;
 
     LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
@@ -52,6 +53,15 @@ final class LeaseKeeper {
 
     List<Member> members() {
         return members;
+    }
+
+    /** Every shard's lease as the coordinator showed it at the last tick. */
+    List<LeaseInfo> leases() {
+        return leases;
+    }
+
+    String coordinatorKind() {
+        return coordinator.kind();
     }
 
     boolean coordinatorReachable() {
@@ -130,7 +140,8 @@ final class LeaseKeeper {
 
     private String[] currentOwners() {
         String[] owners = new String[context.definition().shards()];
-        for (LeaseInfo lease : coordinator.leases(context.name())) {
+        leases = List.copyOf(coordinator.leases(context.name()));
+        for (LeaseInfo lease : leases) {
             if (lease.shard() >= 0 && lease.shard() < owners.length) {
                 owners[lease.shard()] = lease.owner();
             }

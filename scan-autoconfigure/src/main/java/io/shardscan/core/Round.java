@@ -40,6 +40,7 @@ final class Round {
             Instant now = task.clock().now();
             int limit = Math.min(task.definition().pageSize(), permits * task.rowsPerWorker());
             List<Row> page = task.store().fetch(task.definition(), request(now, limit));
+            task.stats().storeReached(true);
             if (page.isEmpty() || !shard.canDispatch(task.clock().nanos())) {
                 cursor.advance(List.of(), limit, now);
                 return;
@@ -59,6 +60,7 @@ final class Round {
                             page.size(),
                             Duration.ofNanos(task.clock().nanos() - started));
         } catch (RuntimeException e) {
+            task.stats().storeReached(false);
             log.log(
                     Level.WARNING,
                     "Task " + task.name() + " shard " + shard.shard + ": round failed, its rows stay"
@@ -89,9 +91,11 @@ final class Round {
         Semaphore permits = task.workerPermits();
         Executor workers = task.workers();
         for (List<Row> lane : lanes) {
+            Runnable work = task.listener()
+                    .around(task.name(), shard.shard, shard.epoch, new Lane(task, shard, cursor.tier, lane, outcomes));
             workers.execute(() -> {
                 try {
-                    new Lane(task, shard, cursor.tier, lane, outcomes).run();
+                    work.run();
                 } finally {
                     permits.release();
                     latch.countDown();

@@ -8,6 +8,16 @@ import java.time.Duration;
  */
 public interface ScanListener {
 
+    /**
+     * Wraps work the engine runs for one shard under one lease (a round, or a lane of it) on the
+     * thread that runs it, e.g. to put the task, shard and epoch in a logging context.
+     *
+     * @return the work to run instead; by default {@code work} itself
+     */
+    default Runnable around(String task, int shard, long epoch, Runnable work) {
+        return work;
+    }
+
     /** A listener that ignores everything. */
     ScanListener NONE = new ScanListener() {};
 

@@ -48,6 +48,11 @@ public interface ShardCoordinator {
      */
     List<LeaseInfo> leases(String task);
 
+    /** A short name of the kind of coordinator, e.g. {@code redis}, {@code jdbc} or {@code static}. */
+    default String kind() {
+        return getClass().getSimpleName();
+    }
+
     /**
      * The shards {@code node} should hold among the live {@code members}, given who holds what
      * now. The default is the balanced, minimal-movement {@link ShardAssignment}; a static layout

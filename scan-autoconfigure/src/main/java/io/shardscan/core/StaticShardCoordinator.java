@@ -69,6 +69,11 @@ public final class StaticShardCoordinator implements ShardCoordinator {
     }
 
     @Override
+    public String kind() {
+        return "static";
+    }
+
+    @Override
     public List<Integer> assign(String node, List<Member> members, String[] current) {
         List<Integer> mine = new ArrayList<>();
         for (int shard = index; shard < current.length; shard += count) {

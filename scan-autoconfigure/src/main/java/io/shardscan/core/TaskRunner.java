@@ -112,6 +112,14 @@ final class TaskRunner {
         return leases.members();
     }
 
+    List<LeaseInfo> leases() {
+        return leases.leases();
+    }
+
+    String coordinatorKind() {
+        return leases.coordinatorKind();
+    }
+
     boolean coordinatorReachable() {
         return leases.coordinatorReachable();
     }
@@ -179,7 +187,8 @@ final class TaskRunner {
                 context.workerPermits().release(permits);
                 continue;
             }
-            rounds.execute(() -> runRound(shard, due, permits));
+            rounds.execute(context.listener()
+                    .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, permits)));
         }
     }
 

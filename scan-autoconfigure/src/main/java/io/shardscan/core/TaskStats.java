@@ -13,12 +13,22 @@ public final class TaskStats {
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong latchTimeouts = new AtomicLong();
     private final AtomicReference<Instant> lastRoundAt = new AtomicReference<>();
+    private volatile boolean storeReachable = true;
 
     void recorded(WriteBack batch) {
         processed.addAndGet(batch.done().size());
         failed.addAndGet(batch.failed().size());
         dead.addAndGet(batch.dead().size());
         lastRoundAt.set(batch.at());
+    }
+
+    void storeReached(boolean reached) {
+        storeReachable = reached;
+    }
+
+    /** Whether the last round on this node reached the database; {@code true} before the first. */
+    public boolean storeReachable() {
+        return storeReachable;
     }
 
     void latchTimedOut() {

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -41,6 +42,21 @@ public interface TaskStore {
      * @return {@code true} when written, {@code false} when a newer epoch fenced the shard and nothing changed
      */
     boolean writeBack(TaskDefinition task, WriteBack batch);
+
+    /**
+     * Counts the task's pending rows by retry count, with the oldest last update of each group,
+     * and its dead rows, with queries that read the pending-row index rather than the whole table.
+     *
+     * @return the counts; empty groups when nothing is pending
+     */
+    BacklogCounts countBacklog(TaskDefinition task);
+
+    /**
+     * Puts every dead row back to pending with retry count 0.
+     *
+     * @return how many rows were requeued
+     */
+    int requeueDead(TaskDefinition task, Instant at);
 
     /**
      * Runs {@code work} in one transaction of this store, which the handler's own database writes

@@ -30,6 +30,55 @@ public final class TaskView {
         return runner.members();
     }
 
+    /** What a task is doing on this node. */
+    public enum State {
+        /** Claiming shards and running rounds. */
+        RUNNING,
+        /** Holding its shards but starting no rounds. */
+        PAUSED,
+        /** Not started, or stopped. */
+        STOPPED
+    }
+
+    public State state() {
+        if (!runner.isRunning()) {
+            return State.STOPPED;
+        }
+        return runner.isPaused() ? State.PAUSED : State.RUNNING;
+    }
+
+    /** The kind of coordinator, e.g. {@code redis}, {@code jdbc} or {@code static}. */
+    public String coordinatorKind() {
+        return runner.coordinatorKind();
+    }
+
+    /** Every shard's lease as the coordinator showed it at the last lease tick; no call of its own. */
+    public List<LeaseInfo> leases() {
+        return runner.leases();
+    }
+
+    /** Counts the backlog now, with the store's queries; callers cache it. */
+    public Backlog countBacklog() {
+        TaskContext context = runner.context();
+        return Backlog.of(
+                context.definition(),
+                context.store().countBacklog(context.definition()),
+                context.clock().now());
+    }
+
+    /**
+     * Puts every dead row back to pending with retry count 0 and scans at once.
+     *
+     * @return how many rows were requeued
+     */
+    public int requeueDead() {
+        TaskContext context = runner.context();
+        int requeued = context.store()
+                .requeueDead(context.definition(), context.clock().now());
+        runner.trigger();
+        return requeued;
+    }
+
     /** Whether the last heartbeat reached the coordinator. */
     public boolean coordinatorReachable() {
         return runner.coordinatorReachable();

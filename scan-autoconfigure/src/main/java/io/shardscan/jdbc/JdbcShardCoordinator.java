@@ -30,6 +30,11 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
     }
 
     @Override
+    public String kind() {
+        return "jdbc";
+    }
+
+    @Override
     public List<Member> heartbeat(String task, String node, Duration timeout) {
         String now = dialect.now();
         if (jdbc.update("UPDATE scan_member SET heartbeat_at = " + now + " WHERE task = ? AND node = ?", task, node)

@@ -1,5 +1,6 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.Row;
@@ -11,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -105,6 +107,22 @@ public final class JdbcTaskStore implements TaskStore {
             return true;
         });
         return Boolean.TRUE.equals(written);
+    }
+
+    @Override
+    public BacklogCounts countBacklog(TaskDefinition task) {
+        TaskSql sql = sql(task);
+        List<BacklogCounts.Group> groups = jdbc.query(sql.countPending(), (rs, n) -> {
+            Timestamp oldest = rs.getTimestamp(3);
+            return new BacklogCounts.Group(rs.getInt(1), rs.getLong(2), oldest == null ? null : oldest.toInstant());
+        });
+        Long dead = jdbc.queryForObject(sql.countDead(), Long.class);
+        return new BacklogCounts(groups, dead == null ? 0 : dead);
+    }
+
+    @Override
+    public int requeueDead(TaskDefinition task, Instant at) {
+        return jdbc.update(sql(task).requeueDead(), Timestamp.from(at));
     }
 
     @Override

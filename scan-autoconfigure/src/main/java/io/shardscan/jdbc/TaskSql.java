@@ -7,7 +7,15 @@ import io.shardscan.core.TaskDefinition;
  * count are validated integers and written as literals, so that PostgreSQL can match the partial
  * index's predicate; every other value is a bind parameter.
  */
-record TaskSql(String fetch, String markDone, String markFailed, String markDead, TableNames names) {
+record TaskSql(
+        String fetch,
+        String markDone,
+        String markFailed,
+        String markDead,
+        String countPending,
+        String countDead,
+        String requeueDead,
+        TableNames names) {
 
     static TaskSql of(TaskDefinition task, TableNames names, SqlDialect dialect) {
         String table = names.qualified(dialect);
@@ -27,6 +35,11 @@ record TaskSql(String fetch, String markDone, String markFailed, String markDead
                 "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = ?, " + lastError + " = ?" + whereRow,
                 "UPDATE " + table + " SET " + status + " = " + task.deadStatus() + ", " + retries + " = ?, " + updatedAt
                         + " = ?, " + lastError + " = ?" + whereRow,
+                "SELECT " + retries + ", COUNT(*), MIN(" + updatedAt + ") FROM " + table + " WHERE " + pending
+                        + " GROUP BY " + retries,
+                "SELECT COUNT(*) FROM " + table + " WHERE " + status + " = " + task.deadStatus(),
+                "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
+                        + updatedAt + " = ? WHERE " + status + " = " + task.deadStatus(),
                 names);
     }
 }

@@ -46,6 +46,11 @@ public final class RedisShardCoordinator implements ShardCoordinator {
     }
 
     @Override
+    public String kind() {
+        return "redis";
+    }
+
+    @Override
     public List<Member> heartbeat(String task, String node, Duration timeout) {
         Objects.requireNonNull(node, "node");
         List<Object> reply = run(HEARTBEAT, List.of(keys(task).members()), node, millis(timeout));

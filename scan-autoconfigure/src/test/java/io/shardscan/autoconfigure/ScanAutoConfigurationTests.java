@@ -3,6 +3,7 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
+import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Row;
@@ -68,7 +69,7 @@ class ScanAutoConfigurationTests {
             assertThat(context).getBean(ShardCoordinator.class).isInstanceOf(JdbcShardCoordinator.class);
             assertThat(context).getBean(TaskStore.class).isInstanceOf(JdbcTaskStore.class);
             assertThat(context).getBean(ScanClock.class).isSameAs(ScanClock.system());
-            assertThat(context).getBean(ScanListener.class).isSameAs(ScanListener.NONE);
+            assertThat(context).doesNotHaveBean(ScanListener.class);
             assertThat(context.getBean(ScanEngine.class).nodeId()).matches(".+-\\d+-[0-9a-f]{4}");
         });
     }
@@ -245,6 +246,16 @@ class ScanAutoConfigurationTests {
         @Override
         public boolean writeBack(TaskDefinition task, WriteBack batch) {
             return true;
+        }
+
+        @Override
+        public BacklogCounts countBacklog(TaskDefinition task) {
+            return new BacklogCounts(List.of(), 0);
+        }
+
+        @Override
+        public int requeueDead(TaskDefinition task, Instant at) {
+            return 0;
         }
 
         @Override

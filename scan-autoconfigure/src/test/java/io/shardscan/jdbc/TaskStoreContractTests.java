@@ -1,7 +1,10 @@
 package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.shardscan.core.Backlog;
+import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.IndexCheck;
 import io.shardscan.core.Row;
@@ -153,6 +156,42 @@ abstract class TaskStoreContractTests {
         assertThat(fresh.fetch(warn, fresh(3, Long.MIN_VALUE, 10)))
                 .extracting(Row::id)
                 .containsExactly(3L, 7L);
+    }
+
+    @Test
+    void countsPendingRowsByRetryCountAndDeadRows() {
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id <= 10");
+        table.jdbc().update("UPDATE tb_order SET status = 2 WHERE order_id BETWEEN 11 AND 13");
+        table.jdbc()
+                .update(
+                        "UPDATE tb_order SET retry_count = 3, updated_at = ? WHERE order_id BETWEEN 14 AND 15",
+                        java.sql.Timestamp.from(T0.minusSeconds(60)));
+        BacklogCounts counts = store.countBacklog(task);
+        assertThat(counts.dead()).isEqualTo(3);
+        assertThat(counts.pending())
+                .extracting(BacklogCounts.Group::retries, BacklogCounts.Group::count)
+                .containsExactlyInAnyOrder(tuple(0, 25L), tuple(3, 2L));
+        assertThat(counts.pending())
+                .filteredOn(g -> g.retries() == 3)
+                .singleElement()
+                .satisfies(g -> assertThat(g.oldestUpdatedAt()).isEqualTo(T0.minusSeconds(60)));
+        Backlog backlog = Backlog.of(task, counts, T0);
+        assertThat(backlog.total()).isEqualTo(27);
+        assertThat(backlog.tiers())
+                .extracting(
+                        Backlog.TierBacklog::retries,
+                        Backlog.TierBacklog::pending,
+                        Backlog.TierBacklog::oldestPendingAgeSeconds)
+                .containsExactly(tuple("0", 25L, 0L), tuple("1-5", 2L, 60L), tuple("6-15", 0L, 0L));
+    }
+
+    @Test
+    void requeuesDeadRowsAsFresh() {
+        table.jdbc().update("UPDATE tb_order SET status = 2, retry_count = 16 WHERE order_id IN (3, 4)");
+        assertThat(store.requeueDead(task, T0.plusSeconds(5))).isEqualTo(2);
+        assertThat(table.count("order_id IN (3, 4) AND status = 0 AND retry_count = 0"))
+                .isEqualTo(2);
+        assertThat(store.countBacklog(task).dead()).isZero();
     }
 
     private static FetchRequest fresh(int shard, long afterId, int limit) {
