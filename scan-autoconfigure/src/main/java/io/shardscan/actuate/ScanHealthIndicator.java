@@ -1,5 +1,6 @@
 package io.shardscan.actuate;
 
+import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskView;
 import java.util.LinkedHashMap;
@@ -9,9 +10,11 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * The scan engine's health on this node, from what its lease keepers last saw (no query of its
- * own): DOWN when a task's coordinator could not be reached at the last heartbeat, so this node
- * processes nothing of it; OUT_OF_SERVICE while a task is paused; UP otherwise. Details per task.
+ * The scan engine's health on this node, from what its lease keepers and rounds last saw (no query
+ * of its own): DOWN when a task's coordinator or database could not be reached, so this node
+ * processes nothing of it; OUT_OF_SERVICE while a task is paused; UNKNOWN while some shard has no
+ * live owner (a failover or rebalance in progress); UP when every task is reachable and every
+ * shard owned. Details per task.
  */
 public class ScanHealthIndicator extends AbstractHealthIndicator {
 
@@ -28,18 +31,48 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
         Map<String, Object> tasks = new LinkedHashMap<>();
         for (String name : engine.taskNames()) {
             TaskView task = engine.task(name);
+            long owned = task.leases().stream()
+                    .filter(l -> l.owner() != null)
+                    .map(LeaseInfo::shard)
+                    .distinct()
+                    .count();
+            long unowned = task.definition().shards() - owned;
             Map<String, Object> details = new LinkedHashMap<>();
+            details.put("state", task.state());
+            details.put("coordinator", task.coordinatorKind());
             details.put("coordinatorReachable", task.coordinatorReachable());
-            details.put("paused", task.isPaused());
-            details.put("ownedShards", task.ownedShards().size());
+            details.put("databaseReachable", task.stats().storeReachable());
+            details.put("ownedShardsHere", task.ownedShards().size());
+            details.put("unownedShards", unowned);
             details.put("members", task.members().size());
             tasks.put(name, details);
-            if (!task.coordinatorReachable()) {
-                status = Status.DOWN;
-            } else if (task.isPaused() && status == Status.UP) {
-                status = Status.OUT_OF_SERVICE;
-            }
+            status = worse(status, statusOf(task, unowned));
         }
         builder.status(status).withDetail("node", engine.nodeId()).withDetail("tasks", tasks);
+    }
+
+    private static Status statusOf(TaskView task, long unowned) {
+        if (!task.coordinatorReachable() || !task.stats().storeReachable()) {
+            return Status.DOWN;
+        }
+        if (task.isPaused()) {
+            return Status.OUT_OF_SERVICE;
+        }
+        return unowned > 0 ? Status.UNKNOWN : Status.UP;
+    }
+
+    /** DOWN before OUT_OF_SERVICE before UNKNOWN before UP. */
+    private static Status worse(Status a, Status b) {
+        return rank(b) > rank(a) ? b : a;
+    }
+
+    private static int rank(Status status) {
+        if (status.equals(Status.DOWN)) {
+            return 3;
+        }
+        if (status.equals(Status.OUT_OF_SERVICE)) {
+            return 2;
+        }
+        return status.equals(Status.UNKNOWN) ? 1 : 0;
     }
 }

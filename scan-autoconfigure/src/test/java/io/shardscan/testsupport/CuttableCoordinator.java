@@ -35,6 +35,11 @@ public final class CuttableCoordinator implements ShardCoordinator {
     }
 
     @Override
+    public String kind() {
+        return delegate.kind();
+    }
+
+    @Override
     public List<Member> heartbeat(String task, String node, Duration timeout) {
         return reach().heartbeat(task, node, timeout);
     }

@@ -1,0 +1,77 @@
+package io.shardscan.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.core.ScanClock;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.ScanListener;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskHandler;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.CuttableCoordinator;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+/** The health of a real engine on H2 as its coordinator comes and goes and its task is paused. */
+class ScanHealthIndicatorTests {
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    final DataSource dataSource = TestServers.h2("health");
+    final OrderTable table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
+    final CuttableCoordinator coordinator = new CuttableCoordinator(new JdbcShardCoordinator(dataSource));
+
+    @Test
+    void followsTheCoordinatorAndThePause() {
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(4)
+                .build();
+        ScanEngine engine = engines.start(
+                "node-1",
+                dataSource,
+                coordinator,
+                new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        ScanHealthIndicator health = new ScanHealthIndicator(engine);
+        await().atMost(Duration.ofSeconds(10)).until(() -> status(health).equals(Status.UP));
+        assertThat(details(health.health(true)))
+                .containsEntry("coordinator", "jdbc")
+                .containsEntry("unownedShards", 0L)
+                .containsEntry("ownedShardsHere", 4);
+
+        engine.task("orders").pause();
+        assertThat(status(health)).isEqualTo(Status.OUT_OF_SERVICE);
+        engine.task("orders").resume();
+
+        coordinator.cut();
+        await().atMost(Duration.ofSeconds(5)).until(() -> status(health).equals(Status.DOWN));
+        assertThat(details(health.health(true))).containsEntry("coordinatorReachable", false);
+        coordinator.heal();
+        await().atMost(Duration.ofSeconds(10)).until(() -> status(health).equals(Status.UP));
+    }
+
+    private static Status status(ScanHealthIndicator health) {
+        return health.health(false).getStatus();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> details(Health health) {
+        return (Map<String, Object>) ((Map<String, Object>) health.getDetails().get("tasks")).get("orders");
+    }
+}
