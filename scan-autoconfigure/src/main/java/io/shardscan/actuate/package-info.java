@@ -1,4 +1,4 @@
-/** Actuator glue: health of the scan engine. */
+/** Actuator glue: health of the scan engine and the {@code scan} endpoint. */
 @NullMarked
 package io.shardscan.actuate;
 

@@ -38,8 +38,14 @@ public class ScanProperties {
     /** How long shutdown waits for running rounds before releasing leases. */
     private Duration shutdownTimeout = Duration.ofSeconds(30);
 
+    /** How often the scan endpoint's background thread recounts every task's backlog. */
+    private Duration backlogRefresh = Duration.ofSeconds(10);
+
     /** Settings of the JDBC coordinator and store. */
     private final Jdbc jdbc = new Jdbc();
+
+    /** Settings of the scan actuator endpoint. */
+    private final Endpoint endpoint = new Endpoint();
 
     /** The tasks by name. */
     private Map<String, TaskProperties> tasks = new LinkedHashMap<>();
@@ -116,8 +122,20 @@ public class ScanProperties {
         this.shutdownTimeout = shutdownTimeout;
     }
 
+    public Duration getBacklogRefresh() {
+        return backlogRefresh;
+    }
+
+    public void setBacklogRefresh(Duration backlogRefresh) {
+        this.backlogRefresh = backlogRefresh;
+    }
+
     public Jdbc getJdbc() {
         return jdbc;
+    }
+
+    public Endpoint getEndpoint() {
+        return endpoint;
     }
 
     public Map<String, TaskProperties> getTasks() {
@@ -152,6 +170,21 @@ public class ScanProperties {
 
         public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
             this.initializeSchema = initializeSchema;
+        }
+    }
+
+    /** Settings of the scan actuator endpoint. */
+    public static class Endpoint {
+
+        /** Whether the scan endpoint accepts pause, resume, trigger and requeue-dead. */
+        private boolean writeEnabled = false;
+
+        public boolean isWriteEnabled() {
+            return writeEnabled;
+        }
+
+        public void setWriteEnabled(boolean writeEnabled) {
+            this.writeEnabled = writeEnabled;
         }
     }
 }

@@ -1,0 +1,20 @@
+package io.shardscan.actuate;
+
+import io.shardscan.core.TaskView;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a write operation on {@code /actuator/scan/{task}} did. Immutable.
+ *
+ * @param node this node's id
+ * @param task the task
+ * @param action the action as the client named it
+ * @param state the task's state on this node afterwards
+ * @param requeued the rows put back to pending by {@code requeue-dead}, {@code null} for other actions
+ */
+public record ActionDescriptor(
+        String node,
+        String task,
+        String action,
+        TaskView.State state,
+        @Nullable Integer requeued) {}

@@ -1,0 +1,118 @@
+package io.shardscan.actuate;
+
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.TaskView;
+import java.lang.System.Logger.Level;
+import java.security.Principal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * The {@code scan} actuator endpoint: every task's state, members, shard ownership, cached backlog
+ * and totals on this node, and, when {@code scan.endpoint.write-enabled=true}, pause, resume, trigger
+ * and requeue-dead. Reading runs no query: leases and members are those of the last lease tick, the
+ * backlog that of the last background count. Over HTTP {@link ScanEndpointWebExtension} answers
+ * errors with status codes; over JMX they are exceptions. Thread-safe.
+ */
+@Endpoint(id = "scan")
+public class ScanEndpoint {
+
+    /** The property that turns write operations on, named in refusals. */
+    public static final String WRITE_ENABLED_PROPERTY = "scan.endpoint.write-enabled";
+
+    private static final System.Logger log = System.getLogger(ScanEndpoint.class.getName());
+
+    private final ScanEngine engine;
+    private final ScanBacklogs backlogs;
+    private final boolean writeEnabled;
+
+    /**
+     * @param writeEnabled whether write operations are accepted
+     */
+    public ScanEndpoint(ScanEngine engine, ScanBacklogs backlogs, boolean writeEnabled) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.backlogs = Objects.requireNonNull(backlogs, "backlogs");
+        this.writeEnabled = writeEnabled;
+    }
+
+    /** This node and all of its tasks. */
+    @ReadOperation
+    public ScanDescriptor scan() {
+        Map<String, TaskDescriptor> tasks = new LinkedHashMap<>();
+        for (String name : engine.taskNames()) {
+            tasks.put(name, describe(engine.task(name)));
+        }
+        return new ScanDescriptor(engine.nodeId(), tasks);
+    }
+
+    /** One task, or {@code null} when this node has no task of that name. */
+    @ReadOperation
+    public @Nullable TaskDescriptor task(@Selector String task) {
+        TaskView view = view(task);
+        return view == null ? null : describe(view);
+    }
+
+    /**
+     * Pauses, resumes or triggers a task, or requeues its dead rows, and logs who asked.
+     *
+     * @param action {@code pause}, {@code resume}, {@code trigger} or {@code requeue-dead}
+     * @throws IllegalStateException when write operations are off
+     * @throws IllegalArgumentException for an unknown task or action
+     */
+    @WriteOperation
+    public ActionDescriptor act(@Selector String task, String action, SecurityContext securityContext) {
+        if (!writeEnabled) {
+            throw new IllegalStateException(writeDisabledMessage());
+        }
+        TaskView view = view(task);
+        if (view == null) {
+            throw new IllegalArgumentException(unknownTaskMessage(task));
+        }
+        ScanAction known =
+                ScanAction.of(action).orElseThrow(() -> new IllegalArgumentException(unknownActionMessage(action)));
+        return perform(task, view, known, securityContext);
+    }
+
+    boolean writeEnabled() {
+        return writeEnabled;
+    }
+
+    @Nullable
+    TaskView view(String task) {
+        return engine.taskNames().contains(task) ? engine.task(task) : null;
+    }
+
+    TaskDescriptor describe(TaskView task) {
+        return TaskDescriptor.of(task, backlogs.backlog(task.definition().name()));
+    }
+
+    ActionDescriptor perform(String task, TaskView view, ScanAction action, SecurityContext securityContext) {
+        Principal principal = securityContext.getPrincipal();
+        String who = principal == null ? "anonymous" : principal.getName();
+        Integer requeued = action.apply(view);
+        log.log(
+                Level.INFO,
+                "Scan endpoint: " + action.value() + " of task " + task + " on node " + engine.nodeId() + " by " + who
+                        + (requeued == null ? "" : ", " + requeued + " dead rows requeued"));
+        return new ActionDescriptor(engine.nodeId(), task, action.value(), view.state(), requeued);
+    }
+
+    static String writeDisabledMessage() {
+        return "Write operations of the scan endpoint are off: set " + WRITE_ENABLED_PROPERTY + "=true to allow them";
+    }
+
+    String unknownTaskMessage(String task) {
+        return "No task '" + task + "' on node " + engine.nodeId() + "; known: " + engine.taskNames();
+    }
+
+    static String unknownActionMessage(@Nullable String action) {
+        return "Unknown action '" + action + "': use one of " + ScanAction.names();
+    }
+}

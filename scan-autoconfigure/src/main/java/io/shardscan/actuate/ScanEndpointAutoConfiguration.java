@@ -1,0 +1,46 @@
+package io.shardscan.actuate;
+
+import io.shardscan.autoconfigure.ScanAutoConfiguration;
+import io.shardscan.autoconfigure.ScanProperties;
+import io.shardscan.core.ScanEngine;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Registers the {@code scan} actuator endpoint, its HTTP extension and the background backlog
+ * counter it reads, when the endpoint is available (enabled and exposed over HTTP or JMX).
+ */
+@AutoConfiguration(after = ScanAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnBean(ScanEngine.class)
+@ConditionalOnAvailableEndpoint(ScanEndpoint.class)
+@EnableConfigurationProperties(ScanProperties.class)
+public class ScanEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanBacklogs scanBacklogs(ScanEngine engine, ScanProperties properties) {
+        return new ScanBacklogs(engine, properties.getBacklogRefresh());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanEndpoint scanEndpoint(ScanEngine engine, ScanBacklogs backlogs, ScanProperties properties) {
+        return new ScanEndpoint(engine, backlogs, properties.getEndpoint().isWriteEnabled());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ScanEndpoint.class)
+    @ConditionalOnAvailableEndpoint(endpoint = ScanEndpoint.class, exposure = EndpointExposure.WEB)
+    ScanEndpointWebExtension scanEndpointWebExtension(ScanEndpoint endpoint) {
+        return new ScanEndpointWebExtension(endpoint);
+    }
+}

@@ -1,0 +1,66 @@
+package io.shardscan.actuate;
+
+import io.shardscan.core.TaskView;
+import java.util.Optional;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+
+/**
+ * The HTTP side of {@link ScanEndpoint}: 404 with a message for an unknown task, 403 naming
+ * {@code scan.endpoint.write-enabled} for a write while writes are off, 400 for an unknown action.
+ */
+@EndpointWebExtension(endpoint = ScanEndpoint.class)
+public class ScanEndpointWebExtension {
+
+    static final int STATUS_FORBIDDEN = 403;
+
+    private final ScanEndpoint endpoint;
+
+    public ScanEndpointWebExtension(ScanEndpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** {@code GET /actuator/scan/{task}}: the task, or 404. */
+    @ReadOperation
+    public WebEndpointResponse<Object> task(@Selector String task) {
+        TaskView view = endpoint.view(task);
+        if (view == null) {
+            return refusal(WebEndpointResponse.STATUS_NOT_FOUND, task, endpoint.unknownTaskMessage(task));
+        }
+        return new WebEndpointResponse<>(endpoint.describe(view));
+    }
+
+    /** {@code POST /actuator/scan/{task}} with {@code {"action": "..."}}: 200 with what was done, or 403, 404, 400. */
+    @WriteOperation
+    public WebEndpointResponse<Object> act(@Selector String task, String action, SecurityContext securityContext) {
+        if (!endpoint.writeEnabled()) {
+            return refusal(STATUS_FORBIDDEN, task, ScanEndpoint.writeDisabledMessage());
+        }
+        TaskView view = endpoint.view(task);
+        if (view == null) {
+            return refusal(WebEndpointResponse.STATUS_NOT_FOUND, task, endpoint.unknownTaskMessage(task));
+        }
+        Optional<ScanAction> known = ScanAction.of(action);
+        if (known.isEmpty()) {
+            return refusal(WebEndpointResponse.STATUS_BAD_REQUEST, task, ScanEndpoint.unknownActionMessage(action));
+        }
+        return new WebEndpointResponse<>(endpoint.perform(task, view, known.get(), securityContext));
+    }
+
+    private static WebEndpointResponse<Object> refusal(int status, String task, String message) {
+        return new WebEndpointResponse<>(new Refusal(status, task, message), status);
+    }
+
+    /**
+     * Why a request was refused. Immutable.
+     *
+     * @param status the HTTP status
+     * @param task the task named in the path
+     * @param message what is wrong and how to fix it
+     */
+    public record Refusal(int status, String task, String message) {}
+}

@@ -1,0 +1,92 @@
+package io.shardscan.actuate;
+
+import io.shardscan.core.Backlog;
+import io.shardscan.core.LeaseInfo;
+import io.shardscan.core.Member;
+import io.shardscan.core.TaskStats;
+import io.shardscan.core.TaskView;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One task as this node sees it, from what it already holds: the lease view of its last lease tick,
+ * the members of its last heartbeat, the cached backlog and its running totals. Immutable.
+ *
+ * @param state what the task is doing on this node
+ * @param coordinator the kind of coordinator: {@code redis}, {@code jdbc} or {@code static}
+ * @param shards the number of logical shards
+ * @param members the live members, each with the number of shards it owns
+ * @param ownership every shard from 0 to {@code shards - 1}; never granted shards have no owner and epoch 0
+ * @param backlog the last background count, or {@code null} before the first one
+ * @param processed rows this node marked done
+ * @param failed failures this node wrote back that left the row pending
+ * @param dead rows this node marked dead
+ * @param inFlight rows whose handler runs on this node right now
+ * @param lastRoundAt when this node last wrote a round back, or {@code null} before the first
+ */
+public record TaskDescriptor(
+        TaskView.State state,
+        String coordinator,
+        int shards,
+        List<MemberDescriptor> members,
+        List<ShardDescriptor> ownership,
+        @Nullable BacklogDescriptor backlog,
+        long processed,
+        long failed,
+        long dead,
+        long inFlight,
+        @Nullable Instant lastRoundAt) {
+
+    public TaskDescriptor {
+        members = List.copyOf(members);
+        ownership = List.copyOf(ownership);
+    }
+
+    /** Describes {@code task} with its cached {@code backlog}; runs no query. */
+    static TaskDescriptor of(TaskView task, @Nullable Backlog backlog) {
+        int shards = task.definition().shards();
+        List<LeaseInfo> leases = task.leases();
+        TaskStats stats = task.stats();
+        return new TaskDescriptor(
+                task.state(),
+                task.coordinatorKind(),
+                shards,
+                members(task.members(), leases),
+                ownership(shards, leases),
+                backlog == null ? null : BacklogDescriptor.of(backlog),
+                stats.processed(),
+                stats.failed(),
+                stats.dead(),
+                stats.inFlight(),
+                stats.lastRoundAt());
+    }
+
+    private static List<MemberDescriptor> members(List<Member> members, List<LeaseInfo> leases) {
+        Map<String, Integer> owned = new HashMap<>();
+        for (LeaseInfo lease : leases) {
+            if (lease.owner() != null) {
+                owned.merge(lease.owner(), 1, Integer::sum);
+            }
+        }
+        return members.stream()
+                .map(m -> new MemberDescriptor(m.node(), m.lastHeartbeat(), owned.getOrDefault(m.node(), 0)))
+                .toList();
+    }
+
+    private static List<ShardDescriptor> ownership(int shards, List<LeaseInfo> leases) {
+        List<ShardDescriptor> ownership = new ArrayList<>(shards);
+        for (int shard = 0; shard < shards; shard++) {
+            ownership.add(ShardDescriptor.free(shard));
+        }
+        for (LeaseInfo lease : leases) {
+            if (lease.shard() >= 0 && lease.shard() < shards) {
+                ownership.set(lease.shard(), ShardDescriptor.of(lease));
+            }
+        }
+        return ownership;
+    }
+}
