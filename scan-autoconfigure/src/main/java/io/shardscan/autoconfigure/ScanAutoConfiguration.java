@@ -58,6 +58,18 @@ public class ScanAutoConfiguration {
         }
     }
 
+    /** Task, shard and epoch in the logging context of every round, where SLF4J is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.slf4j.MDC")
+    static class MdcConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        MdcScanListener scanMdcListener() {
+            return new MdcScanListener();
+        }
+    }
+
     @Bean
     @ConditionalOnMissingBean
     ScanClock scanClock() {

@@ -47,7 +47,7 @@ final class Lane implements Runnable {
                     outcome = call(unit);
                 }
             } catch (Exception | LinkageError | AssertionError e) {
-                outcome = failed(unit.get(0), e);
+                outcome = failed(unit, e);
             } finally {
                 task.stats().inFlight(-unit.size());
             }
@@ -103,10 +103,24 @@ final class Lane implements Runnable {
         return new ScanContext(task.name(), task.nodeId(), shard.shard, shard.epoch, row.retries() + 1);
     }
 
-    private Outcome failed(Row row, Throwable e) {
+    /**
+     * Logs a handler failure once per distinct message at WARN, with the row id and cause, and
+     * then at most once a minute with how many rows failed the same way meanwhile; every other
+     * occurrence goes to DEBUG, so that a failing dependency does not log once per row and retry.
+     */
+    private Outcome failed(List<Row> unit, Throwable e) {
+        Row row = unit.get(0);
         String reason = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-        if (row.retries() == 0) {
-            log.log(Level.WARNING, "Task " + task.name() + " row " + row.id() + " failed: " + reason, e);
+        long suppressed =
+                task.failures().record(reason, unit.size(), task.clock().nanos());
+        if (suppressed >= 0) {
+            String batch = unit.size() > 1 ? " (with the " + (unit.size() - 1) + " other rows of its batch)" : "";
+            String more = suppressed > 0 ? "; and " + suppressed + " more rows failed the same way" : "";
+            log.log(
+                    Level.WARNING,
+                    "Task " + task.name() + " row " + row.id() + batch + " failed at attempt " + (row.retries() + 1)
+                            + ": " + reason + more,
+                    e);
         } else {
             log.log(
                     Level.DEBUG,

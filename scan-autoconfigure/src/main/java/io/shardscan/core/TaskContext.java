@@ -18,6 +18,7 @@ final class TaskContext {
     private final ExecutorService workers;
     private final Semaphore workerPermits;
     private final TaskStats stats = new TaskStats();
+    private final FailureLog failures = new FailureLog();
     private final Runnable wakeUp;
     private final String nodeId;
     private volatile int errorLength = 512;
@@ -85,6 +86,11 @@ final class TaskContext {
 
     TaskStats stats() {
         return stats;
+    }
+
+    /** Which handler failures of this task are logged at WARN. */
+    FailureLog failures() {
+        return failures;
     }
 
     /** Rows one free worker may take in a fetch: the page shared evenly by all workers. */

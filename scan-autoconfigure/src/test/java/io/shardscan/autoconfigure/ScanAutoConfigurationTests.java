@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.annotation.Order;
 
@@ -69,7 +70,7 @@ class ScanAutoConfigurationTests {
             assertThat(context).getBean(ShardCoordinator.class).isInstanceOf(JdbcShardCoordinator.class);
             assertThat(context).getBean(TaskStore.class).isInstanceOf(JdbcTaskStore.class);
             assertThat(context).getBean(ScanClock.class).isSameAs(ScanClock.system());
-            assertThat(context).doesNotHaveBean(ScanListener.class);
+            assertThat(context).getBean(ScanListener.class).isInstanceOf(MdcScanListener.class);
             assertThat(context.getBean(ScanEngine.class).nodeId()).matches(".+-\\d+-[0-9a-f]{4}");
         });
     }
@@ -136,9 +137,17 @@ class ScanAutoConfigurationTests {
                     assertThat(context).getBean(ShardCoordinator.class).isSameAs(coordinator);
                     assertThat(context).getBean(TaskStore.class).isSameAs(store);
                     assertThat(context).getBean(ScanClock.class).isSameAs(clock);
-                    assertThat(context).getBean(ScanListener.class).isSameAs(listener);
+                    assertThat(context.getBeansOfType(ScanListener.class).values())
+                            .containsExactlyInAnyOrder(listener, context.getBean(MdcScanListener.class));
                     assertThat(context.getBean(ScanEngine.class).coordinator()).isSameAs(coordinator);
                 });
+    }
+
+    @Test
+    void putsNoMdcListenerWithoutSlf4j() {
+        runner.withClassLoader(new FilteredClassLoader("org.slf4j"))
+                .run(context ->
+                        assertThat(context).hasSingleBean(ScanEngine.class).doesNotHaveBean(ScanListener.class));
     }
 
     @Test
