@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>No tag carries a row id, and a scrape runs no query: the gauges read the engine's memory and
- * the backlog cache given to the constructor. The outcome is what the handler said: a failure
- * that exhausts the last tier counts as {@code failed}, though the engine writes the row dead.
+ * the backlog cache given to the constructor. The outcome is what the write-back records: a
+ * failure that exhausts the last tier counts as {@code dead}.
  *
  * <p>Thread-safe; may be bound to several registries, each of which then gets every meter.
  */

@@ -3,6 +3,7 @@ package io.shardscan.actuate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
+import io.shardscan.autoconfigure.ScanProperties;
 import io.shardscan.core.ScanEngine;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,7 +17,7 @@ import org.springframework.context.annotation.Bean;
  * application has a {@link MeterRegistry}.
  */
 @AutoConfiguration(
-        after = ScanAutoConfiguration.class,
+        after = {ScanAutoConfiguration.class, ScanEndpointAutoConfiguration.class},
         afterName = {
             "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
             "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -26,11 +27,21 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean({ScanEngine.class, MeterRegistry.class})
 public class ScanMetricsAutoConfiguration {
 
-    // The engine is built with this listener in it, so the metrics reach the engine only when bound;
-    // no backlog is cached here, so scan.backlog reads NaN until a cache is passed in.
+    /** The same background backlog counter the endpoint reads, when the endpoint is off. */
     @Bean
     @ConditionalOnMissingBean
-    ScanMetrics scanMetrics(ObjectProvider<ScanEngine> engine) {
-        return new ScanMetrics(engine::getIfAvailable, task -> null);
+    ScanBacklogs scanBacklogs(ScanEngine engine, ScanProperties properties) {
+        return new ScanBacklogs(engine, properties.getBacklogRefresh());
+    }
+
+    // The engine is built with this listener in it, so the metrics reach the engine only when bound;
+    // the backlog gauges read the background counter's last result, never the database.
+    @Bean
+    @ConditionalOnMissingBean
+    ScanMetrics scanMetrics(ObjectProvider<ScanEngine> engine, ObjectProvider<ScanBacklogs> backlogs) {
+        return new ScanMetrics(engine::getIfAvailable, task -> {
+            ScanBacklogs counter = backlogs.getIfAvailable();
+            return counter == null ? null : counter.backlog(task);
+        });
     }
 }

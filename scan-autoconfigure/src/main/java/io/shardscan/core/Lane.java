@@ -59,9 +59,16 @@ final class Lane implements Runnable {
                 if (!written) {
                     outcomes.put(row, outcome);
                 }
-                task.listener().rowHandled(task.name(), tier, outcome.kind(), each);
+                task.listener().rowHandled(task.name(), tier, written(row, outcome), each);
             }
         }
+    }
+
+    /** The kind the write-back records: a failure past the last tier is written dead. */
+    private Outcome.Kind written(Row row, Outcome outcome) {
+        return outcome.kind() == Outcome.Kind.RETRY && task.definition().exhausted(row.retries() + 1)
+                ? Outcome.Kind.DEAD
+                : outcome.kind();
     }
 
     private Outcome call(List<Row> unit) throws Exception {

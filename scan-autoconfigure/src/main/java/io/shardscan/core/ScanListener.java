@@ -21,7 +21,10 @@ public interface ScanListener {
     /** A listener that ignores everything. */
     ScanListener NONE = new ScanListener() {};
 
-    /** One row's handler finished with {@code outcome} after {@code took}. */
+    /**
+     * One row's handler finished after {@code took}; {@code outcome} is what its write-back records
+     * (a failure past the last tier is {@link Outcome.Kind#DEAD}).
+     */
     default void rowHandled(String task, Tier tier, Outcome.Kind outcome, Duration took) {}
 
     /** A round of {@code rows} rows finished after {@code took}. */
