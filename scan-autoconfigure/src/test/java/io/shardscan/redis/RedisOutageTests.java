@@ -3,34 +3,22 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.ScanListener;
 import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskHandler;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Collectors;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Two engines on PostgreSQL and the tests' Redis, with Redis stopped for 10 s mid-run (and, as it
@@ -38,8 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 class RedisOutageTests {
 
-    static final Duration TTL = Duration.ofSeconds(6);
-    static final Duration RENEW = Duration.ofSeconds(2);
+    static final Duration TTL = RedisNodes.TTL;
     static final Duration OUTAGE = Duration.ofSeconds(10);
     static final int ROWS = 20_000;
 
@@ -47,19 +34,12 @@ class RedisOutageTests {
     final Engines engines = new Engines();
 
     final RedisServerHandle server = TestServers.redis();
-    final DataSource dataSource = TestServers.postgresDatabase("redis_outage");
-    final OrderTable table = new OrderTable(dataSource).recreate(64, true).coordinationTables();
-    final String name = "redis-outage-" + System.nanoTime();
-    final TaskDefinition task = TaskDefinition.builder(name)
-            .table("tb_order")
-            .idColumn("order_id")
-            .shardKeyColumn("user_id")
-            .build();
-    final List<ScanEngine> started = new ArrayList<>();
-    final List<LettuceConnectionFactory> connections = new ArrayList<>();
-    final RedisShardCoordinator observer = new RedisShardCoordinator(connect());
     /** Slow until the engines are back, so that rows are still pending across the whole outage. */
-    volatile long handlerPauseNanos = Duration.ofMillis(20).toNanos();
+    final RedisNodes cluster = new RedisNodes(engines, "redis_outage", Duration.ofMillis(500), Duration.ofMillis(20));
+
+    final OrderTable table = cluster.table;
+    final String name = cluster.name;
+    final TaskDefinition task = cluster.task;
 
     @BeforeAll
     static void redisCanBeStopped() {
@@ -67,24 +47,19 @@ class RedisOutageTests {
                 TestServers.redis().isManaged(), "SCAN_TEST_REDIS_URL points at a Redis these tests cannot stop");
     }
 
-    RedisOutageTests() {
-        table.jdbc().execute("CREATE SEQUENCE IF NOT EXISTS effect_seq");
-    }
-
     @AfterEach
     void restartRedisStopEnginesThenConnections() {
         server.start(); // no-op unless a failed test left it stopped
-        started.forEach(ScanEngine::stop);
-        connections.forEach(LettuceConnectionFactory::destroy);
+        cluster.close(false);
     }
 
     @Test
     void enginesFenceThemselvesOffWhileRedisIsDownThenReclaimEveryShardAndLoseNothing() {
         table.insert(ROWS, 5_000, Instant.now().minusSeconds(5));
-        ScanEngine a = startNode("node-a");
-        ScanEngine b = startNode("node-b");
+        ScanEngine a = cluster.start("node-a");
+        ScanEngine b = cluster.start("node-b");
         await().atMost(Duration.ofSeconds(25))
-                .untilAsserted(() -> assertThat(owners()).isEqualTo(Map.of("node-a", 32L, "node-b", 32L)));
+                .untilAsserted(() -> assertThat(cluster.owners()).isEqualTo(Map.of("node-a", 32L, "node-b", 32L)));
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(a.task(name).ownedShards().size()
                                 + b.task(name).ownedShards().size())
@@ -118,7 +93,7 @@ class RedisOutageTests {
 
         server.start();
         // rejoin and reclaim: the restarted, empty Redis grants every shard again, balanced
-        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(owners())
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(cluster.owners())
                 .isEqualTo(Map.of("node-a", 32L, "node-b", 32L)));
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             assertThat(a.task(name).ownedShards()).hasSize(32);
@@ -126,7 +101,7 @@ class RedisOutageTests {
         });
         assertThat(a.task(name).coordinatorReachable()).isTrue();
         assertThat(b.task(name).coordinatorReachable()).isTrue();
-        handlerPauseNanos = Duration.ofMillis(1).toNanos();
+        cluster.handlerPauseNanos = Duration.ofMillis(1).toNanos();
 
         await().atMost(Duration.ofSeconds(40)).until(() -> table.count("status = 1") == ROWS);
         // nothing lost
@@ -145,7 +120,9 @@ class RedisOutageTests {
         // newer than the one before the outage: the engines' grants passed the database fence
         Map<Integer, Long> fences = fences();
         Map<Integer, Long> granted = new TreeMap<>();
-        observer.leases(name).stream().filter(l -> l.owner() != null).forEach(l -> granted.put(l.shard(), l.epoch()));
+        cluster.observer().leases(name).stream()
+                .filter(l -> l.owner() != null)
+                .forEach(l -> granted.put(l.shard(), l.epoch()));
         assertThat(fences).isEqualTo(granted).hasSize(64);
         fences.forEach(
                 (shard, epoch) -> assertThat(epoch).as("shard %d", shard).isGreaterThan(epochsBefore.get(shard)));
@@ -168,44 +145,6 @@ class RedisOutageTests {
                 .isZero();
     }
 
-    private ScanEngine startNode(String node) {
-        ScanEngine engine = engines.start(
-                node,
-                dataSource,
-                new RedisShardCoordinator(connect()),
-                new ScanEngine.ScanTask(task, effect(node)),
-                ScanClock.system(),
-                ScanListener.NONE,
-                TTL,
-                RENEW);
-        started.add(engine);
-        return engine;
-    }
-
-    private TaskHandler.PerRow effect(String node) {
-        return (row, ctx) -> {
-            long pause = handlerPauseNanos;
-            if (pause > 0) {
-                LockSupport.parkNanos(pause);
-            }
-            table.jdbc()
-                    .update(
-                            "INSERT INTO effect (order_id, user_id, node, epoch, seq)"
-                                    + " VALUES (?, ?, ?, ?, nextval('effect_seq'))",
-                            row.id(),
-                            row.shardKey(),
-                            node,
-                            ctx.epoch());
-            return null;
-        };
-    }
-
-    private Map<String, Long> owners() {
-        return observer.leases(name).stream()
-                .filter(l -> l.owner() != null)
-                .collect(Collectors.groupingBy(LeaseInfo::owner, Collectors.counting()));
-    }
-
     private Map<Integer, Long> fences() {
         Map<Integer, Long> fences = new TreeMap<>();
         table.jdbc()
@@ -216,18 +155,5 @@ class RedisOutageTests {
                         },
                         name);
         return fences;
-    }
-
-    /** Connections with a short command timeout, so that calls fail fast while Redis is down. */
-    private LettuceConnectionFactory connect() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(server.host(), server.port()),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(Duration.ofMillis(500))
-                        .build());
-        factory.afterPropertiesSet();
-        factory.start();
-        connections.add(factory);
-        return factory;
     }
 }
