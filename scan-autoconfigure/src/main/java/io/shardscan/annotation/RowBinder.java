@@ -24,6 +24,15 @@ interface RowBinder {
      * @throws IllegalArgumentException naming why the type cannot take a row
      */
     static RowBinder forType(ResolvableType type) {
+        return forType(type, null);
+    }
+
+    /**
+     * The binder for a handler's row type, taking {@code mapper}'s mapping for the types it supports.
+     *
+     * @throws IllegalArgumentException naming why the type cannot take a row
+     */
+    static RowBinder forType(ResolvableType type, @Nullable RowTypeMapper mapper) {
         Class<?> raw = type.resolve();
         if (raw == null || raw == Object.class) {
             throw new IllegalArgumentException("its row type " + type + " is not a concrete type");
@@ -39,6 +48,9 @@ interface RowBinder {
                         "its row type " + type + " is not Map<String, Object>: columns are keyed by name");
             }
             return Row::columns;
+        }
+        if (mapper != null && mapper.supports(raw)) {
+            return row -> mapper.map(row, raw);
         }
         if (raw.isRecord()) {
             return RecordRowBinder.of(raw);

@@ -29,7 +29,7 @@ public final class ScanTaskMethods {
     public static final String FORMS = "supported forms, each returning void or Outcome: (T row),"
             + " (T row, ScanContext context), (List<T> rows), (List<T> rows, ScanContext context),"
             + " where T is a record, a JavaBean with a no-arg constructor and setters, Map<String, Object>"
-            + " or io.shardscan.core.Row";
+            + ", io.shardscan.core.Row or a MyBatis result type (when a SqlSessionFactory bean exists)";
 
     private ScanTaskMethods() {}
 
@@ -57,6 +57,18 @@ public final class ScanTaskMethods {
      *     method cannot be used
      */
     public static TaskHandler handler(String beanName, Object bean, Method method) {
+        return handler(beanName, bean, method, null);
+    }
+
+    /**
+     * Builds the handler that calls {@code method} on {@code bean}, binding rows to the types
+     * {@code mapper} supports through it.
+     *
+     * @param mapper maps rows to types the application maps elsewhere, such as MyBatis result types;
+     *     {@code null} for the built-in binding only
+     * @see #handler(String, Object, Method)
+     */
+    public static TaskHandler handler(String beanName, Object bean, Method method, @Nullable RowTypeMapper mapper) {
         Objects.requireNonNull(bean, "bean");
         ScanTask annotation = annotation(method);
         String task = annotation.value();
@@ -92,7 +104,7 @@ public final class ScanTaskMethods {
         }
         RowBinder binder;
         try {
-            binder = RowBinder.forType(rowType);
+            binder = RowBinder.forType(rowType, mapper);
         } catch (IllegalArgumentException e) {
             throw unusable(task, beanName, method, e.getMessage());
         }

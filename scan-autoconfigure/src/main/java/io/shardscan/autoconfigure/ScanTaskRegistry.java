@@ -1,5 +1,6 @@
 package io.shardscan.autoconfigure;
 
+import io.shardscan.annotation.RowTypeMapper;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.annotation.ScanTaskMethods;
 import io.shardscan.core.InvalidTaskException;
@@ -47,6 +48,8 @@ public class ScanTaskRegistry {
      */
     public List<ScanEngine.ScanTask> tasks(Map<String, TaskProperties> configured) {
         Map<String, List<HandlerMethod>> handlers = discover();
+        // a SqlSessionFactory, when there is one, maps its result types as MyBatis would
+        RowTypeMapper mapper = RowTypeMapper.mybatis(beanFactory);
         List<String> problems = new ArrayList<>();
         handlers.forEach((task, methods) -> {
             if (methods.size() > 1) {
@@ -70,7 +73,7 @@ public class ScanTaskRegistry {
                 TaskDefinition definition = properties.toDefinition(task);
                 if (methods.size() == 1) {
                     HandlerMethod method = methods.get(0);
-                    tasks.add(new ScanEngine.ScanTask(definition, method.handler(), method.transactional()));
+                    tasks.add(new ScanEngine.ScanTask(definition, method.handler(mapper), method.transactional()));
                 }
             } catch (InvalidTaskException e) {
                 problems.add(e.getMessage());
@@ -137,8 +140,8 @@ public class ScanTaskRegistry {
                     .transactional();
         }
 
-        TaskHandler handler() {
-            return ScanTaskMethods.handler(beanName, beanFactory.getBean(beanName), method);
+        TaskHandler handler(@Nullable RowTypeMapper mapper) {
+            return ScanTaskMethods.handler(beanName, beanFactory.getBean(beanName), method, mapper);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.shardscan.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -59,4 +60,29 @@ class LayeringTests {
             .dependOnClassesThat()
             .resideInAnyPackage("io.shardscan.jdbc..", "io.shardscan.mybatis..")
             .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule mybatisImportsOnlyCore = classes()
+            .that()
+            .resideInAPackage("io.shardscan.mybatis..")
+            .should()
+            .onlyDependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.shardscan.core..",
+                    "io.shardscan.mybatis..",
+                    "java..",
+                    "org.apache.ibatis..",
+                    "org.mybatis..",
+                    "org.jspecify..")
+            .because("the MyBatis adapter maps rows with MyBatis alone, so it can be reused without Spring")
+            .allowEmptyShould(true);
+
+    @ArchTest
+    static final ArchRule onlyTheMybatisAdapterAndItsGlueTouchMybatis = noClasses()
+            .that()
+            .resideOutsideOfPackages("io.shardscan.mybatis..", "io.shardscan.annotation..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("org.apache.ibatis..", "org.mybatis..")
+            .because("MyBatis is optional: everything else must load without it");
 }
