@@ -1,0 +1,50 @@
+package io.shardscan.bench;
+
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.TaskHandler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Shardscan nodes as separate {@link ScanEngine}s in this JVM, each with its own pool and Redis
+ * connection, draining {@code bench_task} from start until every row is done.
+ */
+final class EngineRun {
+
+    private EngineRun() {}
+
+    /**
+     * Starts {@code nodes} engines at once and waits until they marked {@code rows} rows done.
+     *
+     * @return the nanoseconds from the first start until then
+     */
+    static long drain(Bench bench, String task, int nodes, int workers, long rows, TaskHandler handler)
+            throws Exception {
+        bench.clearRedis(task);
+        List<ScanEngine> engines = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            engines.add(bench.engine(
+                    task + "-node-" + i,
+                    Bench.task(task, workers),
+                    handler,
+                    bench.pg(10).dataSource()));
+        }
+        long start = System.nanoTime();
+        engines.forEach(ScanEngine::start);
+        try {
+            Await.until(
+                    "Shardscan to mark " + rows + " rows done",
+                    Duration.ofHours(1),
+                    Duration.ofMillis(20),
+                    () -> processed(engines, task) >= rows);
+            return System.nanoTime() - start;
+        } finally {
+            engines.parallelStream().forEach(ScanEngine::stop);
+        }
+    }
+
+    static long processed(List<ScanEngine> engines, String task) {
+        return engines.stream().mapToLong(e -> e.task(task).stats().processed()).sum();
+    }
+}

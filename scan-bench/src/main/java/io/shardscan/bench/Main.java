@@ -1,0 +1,80 @@
+package io.shardscan.bench;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code java -jar scan-bench.jar <scenario> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N]
+ * [--pg-url URL] [--redis-url URL] [--embedded]}: runs one scenario, prints its table and then its
+ * {@code RESULT} line.
+ */
+public final class Main {
+
+    private Main() {}
+
+    /** The scenarios by name. */
+    public static Map<String, Scenario> scenarios() {
+        Map<String, Scenario> scenarios = new LinkedHashMap<>();
+        for (Scenario scenario : List.of(
+                new ThroughputScenario(),
+                new FlatnessScenario(),
+                new SkewScenario(),
+                new FailoverScenario(),
+                new RebalanceScenario(),
+                new MemoryScenario())) {
+            scenarios.put(scenario.name(), scenario);
+        }
+        return scenarios;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals(NodeProcess.COMMAND)) {
+            NodeProcess.run(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        Options options;
+        try {
+            options = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("scan-bench: " + e.getMessage());
+            System.err.println("usage: java -jar scan-bench.jar <"
+                    + String.join("|", scenarios().keySet())
+                    + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
+                    + " [--redis-url URL] [--embedded]");
+            System.exit(2);
+            return;
+        }
+        run(options, System.out);
+        System.exit(0);
+    }
+
+    /**
+     * Runs one scenario, starting embedded servers first when asked.
+     *
+     * @return the result line, also printed last on {@code out}
+     */
+    public static ResultLine run(Options options, PrintStream out) throws Exception {
+        Scenario scenario = scenarios().get(options.scenario());
+        if (scenario == null) {
+            throw new IllegalArgumentException("unknown scenario '" + options.scenario() + "'; known: "
+                    + scenarios().keySet());
+        }
+        EmbeddedServers servers = options.embedded() ? EmbeddedServers.start() : null;
+        try (Bench bench = new Bench(
+                options,
+                servers == null ? options.pgUrl() : servers.pgUrl(),
+                servers == null ? options.redisUrl() : servers.redisUrl())) {
+            ResultLine result = scenario.run(bench, out);
+            out.println(result);
+            out.flush();
+            return result;
+        } finally {
+            if (servers != null) {
+                servers.close();
+            }
+        }
+    }
+}

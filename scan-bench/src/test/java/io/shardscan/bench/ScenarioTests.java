@@ -1,0 +1,104 @@
+package io.shardscan.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A tiny run of every scenario on embedded PostgreSQL and Redis. Asserts only that each completes and
+ * ends with a well-formed {@code RESULT} line carrying its keys, never a timing.
+ */
+class ScenarioTests {
+
+    static EmbeddedServers servers;
+
+    @BeforeAll
+    static void startServers() throws Exception {
+        servers = EmbeddedServers.start();
+    }
+
+    @AfterAll
+    static void stopServers() throws Exception {
+        if (servers != null) {
+            servers.close();
+        }
+    }
+
+    @Test
+    void throughput() throws Exception {
+        assertResult(
+                run("throughput", "--rows", "2000", "--dbscheduler-rows", "500"),
+                "throughput",
+                "rows",
+                "nodes",
+                "shardscan_rows_per_s",
+                "raw_rows_per_s",
+                "dbscheduler_rows_per_s",
+                "ratio_vs_raw",
+                "ratio_vs_dbscheduler");
+    }
+
+    @Test
+    void flatness() throws Exception {
+        assertResult(
+                run("flatness", "--rows", "5000"), "flatness", "rows", "early_ms", "late_ms", "ratio_late_vs_early");
+    }
+
+    @Test
+    void skew() throws Exception {
+        assertResult(run("skew", "--rows", "400"), "skew", "rows", "workers", "utilization");
+    }
+
+    @Test
+    void failover() throws Exception {
+        assertResult(run("failover", "--rows", "3000"), "failover", "rows", "nodes", "failover_seconds", "rows_lost");
+    }
+
+    @Test
+    void rebalance() throws Exception {
+        assertResult(run("rebalance", "--nodes", "3"), "rebalance", "nodes", "excess_moves", "max_balance_seconds");
+    }
+
+    @Test
+    void memory() throws Exception {
+        assertResult(run("memory", "--rows", "5000", "--xmx", "256m"), "memory", "rows", "nodes", "peak_heap_mb");
+    }
+
+    @Test
+    void embeddedOptionStartsItsOwnServers() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Main.run(
+                Options.parse("skew", "--rows", "100", "--embedded"),
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertResult(bytes.toString(StandardCharsets.UTF_8), "skew", "utilization");
+    }
+
+    private static String run(String scenario, String... options) throws Exception {
+        List<String> args = new ArrayList<>(List.of(scenario));
+        args.addAll(Arrays.asList(options));
+        args.addAll(List.of("--pg-url", servers.pgUrl(), "--redis-url", servers.redisUrl()));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Main.run(Options.parse(args.toArray(String[]::new)), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String output = bytes.toString(StandardCharsets.UTF_8);
+        System.out.print(output);
+        return output;
+    }
+
+    private static void assertResult(String output, String scenario, String... keys) {
+        List<String> lines = output.lines().filter(l -> !l.isBlank()).toList();
+        String last = lines.get(lines.size() - 1);
+        assertThat(last).matches(ResultLine.FORMAT).startsWith("RESULT " + scenario + " ");
+        assertThat(lines.stream().filter(l -> l.startsWith("RESULT ")).count()).isOne();
+        for (String key : keys) {
+            assertThat(last).containsPattern(" " + key + "=[^ ]+");
+        }
+    }
+}
