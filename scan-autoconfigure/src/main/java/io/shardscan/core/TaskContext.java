@@ -93,11 +93,6 @@ final class TaskContext {
         return failures;
     }
 
-    /** Rows one free worker may take in a fetch: the page shared evenly by all workers. */
-    int rowsPerWorker() {
-        return Math.max(1, (definition.pageSize() + definition.workers() - 1) / definition.workers());
-    }
-
     int errorLength() {
         return errorLength;
     }

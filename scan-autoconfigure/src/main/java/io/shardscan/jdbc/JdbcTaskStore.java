@@ -87,6 +87,11 @@ public final class JdbcTaskStore implements TaskStore {
     public boolean writeBack(TaskDefinition task, WriteBack batch) {
         TaskSql sql = sql(task);
         Timestamp at = Timestamp.from(batch.at());
+        if (dialect.fencesInOneStatement()
+                && batch.failed().isEmpty()
+                && batch.dead().isEmpty()) {
+            return markDoneFenced(task, sql, batch, at);
+        }
         Boolean written = transactions.execute(status -> {
             List<Long> fence = jdbc.queryForList(
                     "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ?" + dialect.shareLock(),
@@ -97,9 +102,9 @@ public final class JdbcTaskStore implements TaskStore {
                 return false;
             }
             if (!batch.done().isEmpty()) {
-                jdbc.batchUpdate(sql.markDone(), batch.done(), batch.done().size(), (ps, id) -> {
+                jdbc.update(sql.markDone() + dialect.anyOf(batch.done().size()), ps -> {
                     ps.setTimestamp(1, at);
-                    ps.setLong(2, id);
+                    dialect.bindIds(ps, 2, batch.done());
                 });
             }
             updateFailures(sql.markFailed(), batch.failed(), at);
@@ -107,6 +112,23 @@ public final class JdbcTaskStore implements TaskStore {
             return true;
         });
         return Boolean.TRUE.equals(written);
+    }
+
+    /**
+     * The common round, every row done: one statement writes them only while the fence holds the
+     * epoch. When it changes fewer rows than asked, the fence tells a moved epoch from rows that
+     * were no longer pending.
+     */
+    private boolean markDoneFenced(TaskDefinition task, TaskSql sql, WriteBack batch, Timestamp at) {
+        int updated =
+                jdbc.update(sql.markDoneFenced() + dialect.anyOf(batch.done().size()), ps -> {
+                    ps.setTimestamp(1, at);
+                    ps.setString(2, task.name());
+                    ps.setInt(3, batch.shard());
+                    ps.setLong(4, batch.epoch());
+                    dialect.bindIds(ps, 5, batch.done());
+                });
+        return updated == batch.done().size() || currentFence(task, batch.shard()) == batch.epoch();
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.TaskDefinition;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
 
 /** MySQL and MariaDB: back-quoted names, a stored generated shard column. */
 final class MySqlDialect extends GeneratedShardColumnDialect {
@@ -13,6 +16,19 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
     @Override
     String quote(String identifier) {
         return '`' + identifier + '`';
+    }
+
+    @Override
+    String anyOf(int count) {
+        // MySQL has no array parameters: an IN list of the page's ids
+        return " IN (" + "?, ".repeat(count - 1) + "?)";
+    }
+
+    @Override
+    void bindIds(PreparedStatement statement, int index, List<Long> ids) throws SQLException {
+        for (int i = 0; i < ids.size(); i++) {
+            statement.setLong(index + i, ids.get(i));
+        }
     }
 
     @Override

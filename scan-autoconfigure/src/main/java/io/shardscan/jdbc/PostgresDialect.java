@@ -30,6 +30,11 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
+    boolean fencesInOneStatement() {
+        return true;
+    }
+
+    @Override
     String shardCondition(TaskDefinition task, TableNames names) {
         // The expression must match the partial index's expression exactly for the planner to use it.
         return "mod(" + quote(names.shardKey()) + ", " + task.shards() + ") = ?";

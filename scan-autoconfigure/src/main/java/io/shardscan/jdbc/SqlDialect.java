@@ -3,6 +3,7 @@ package io.shardscan.jdbc;
 import io.shardscan.core.TaskDefinition;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
@@ -53,6 +54,27 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     /** Quotes an identifier exactly as the database reports it. */
     String quote(String identifier) {
         return '"' + identifier + '"';
+    }
+
+    /**
+     * The condition that matches any of {@code count} ids, after the column: one array parameter
+     * here, so that a page's rows are marked done by one statement.
+     */
+    String anyOf(int count) {
+        return " = ANY(?)";
+    }
+
+    /** Binds the ids that {@link #anyOf(int)} asks for, from parameter {@code index} on. */
+    void bindIds(PreparedStatement statement, int index, List<Long> ids) throws SQLException {
+        statement.setArray(index, statement.getConnection().createArrayOf("BIGINT", ids.toArray()));
+    }
+
+    /**
+     * Whether an UPDATE may lock the fence row in its own sub-select, so that a page of done rows
+     * is written and fenced by one statement without an explicit transaction.
+     */
+    boolean fencesInOneStatement() {
+        return false;
     }
 
     /**

@@ -10,6 +10,7 @@ import io.shardscan.core.TaskDefinition;
 record TaskSql(
         String fetch,
         String markDone,
+        String markDoneFenced,
         String markFailed,
         String markDead,
         String countPending,
@@ -31,7 +32,11 @@ record TaskSql(
         String whereRow = " WHERE " + id + " = ? AND " + pending;
         return new TaskSql(
                 fetch,
-                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ?" + whereRow,
+                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ? WHERE "
+                        + pending + " AND " + id,
+                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ? WHERE "
+                        + pending + " AND EXISTS (SELECT 1 FROM scan_fence WHERE task = ? AND shard = ? AND epoch = ?"
+                        + dialect.shareLock() + ") AND " + id,
                 "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = ?, " + lastError + " = ?" + whereRow,
                 "UPDATE " + table + " SET " + status + " = " + task.deadStatus() + ", " + retries + " = ?, " + updatedAt
                         + " = ?, " + lastError + " = ?" + whereRow,
