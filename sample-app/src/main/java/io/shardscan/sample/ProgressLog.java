@@ -23,11 +23,12 @@ public class ProgressLog {
             initialDelayString = "${sample.progress-interval:5s}",
             fixedDelayString = "${sample.progress-interval:5s}")
     public void report() {
+        // CONCAT, not ||: MySQL and MariaDB read || as OR
         String line = jdbc.queryForObject(
-                "SELECT 'orders pending=' || SUM(CASE WHEN status = 0 THEN 1 ELSE 0 END)"
-                        + " || ' done=' || SUM(CASE WHEN status = 1 THEN 1 ELSE 0 END)"
-                        + " || ' dead=' || SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END)"
-                        + " || ', sms_outbox=' || (SELECT COUNT(*) FROM sms_outbox) FROM tb_order",
+                "SELECT CONCAT('orders pending=', SUM(CASE WHEN status = 0 THEN 1 ELSE 0 END),"
+                        + " ' done=', SUM(CASE WHEN status = 1 THEN 1 ELSE 0 END),"
+                        + " ' dead=', SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END),"
+                        + " ', sms_outbox=', (SELECT COUNT(*) FROM sms_outbox)) FROM tb_order",
                 String.class);
         if (!line.equals(last)) {
             log.info("order-sms progress: {}", line);
