@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * Registers the {@code scan} actuator endpoint, its HTTP extension and the background backlog
@@ -22,13 +23,8 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(ScanEngine.class)
 @ConditionalOnAvailableEndpoint(ScanEndpoint.class)
 @EnableConfigurationProperties(ScanProperties.class)
+@Import(ScanBacklogsConfiguration.class)
 public class ScanEndpointAutoConfiguration {
-
-    @Bean
-    @ConditionalOnMissingBean
-    ScanBacklogs scanBacklogs(ScanEngine engine, ScanProperties properties) {
-        return new ScanBacklogs(engine, properties.getBacklogRefresh());
-    }
 
     @Bean
     @ConditionalOnMissingBean

@@ -3,7 +3,6 @@ package io.shardscan.actuate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
-import io.shardscan.autoconfigure.ScanProperties;
 import io.shardscan.core.ScanEngine;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * Registers {@link ScanMetrics}, both the engine's listener and a {@link MeterBinder}, when the
@@ -25,14 +25,8 @@ import org.springframework.context.annotation.Bean;
         })
 @ConditionalOnClass(MeterBinder.class)
 @ConditionalOnBean({ScanEngine.class, MeterRegistry.class})
+@Import(ScanBacklogsConfiguration.class)
 public class ScanMetricsAutoConfiguration {
-
-    /** The same background backlog counter the endpoint reads, when the endpoint is off. */
-    @Bean
-    @ConditionalOnMissingBean
-    ScanBacklogs scanBacklogs(ScanEngine engine, ScanProperties properties) {
-        return new ScanBacklogs(engine, properties.getBacklogRefresh());
-    }
 
     // The engine is built with this listener in it, so the metrics reach the engine only when bound;
     // the backlog gauges read the background counter's last result, never the database.
