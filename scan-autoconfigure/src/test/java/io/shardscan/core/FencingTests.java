@@ -96,14 +96,7 @@ class FencingTests {
     }
 
     private Outcome effect(Row row, ScanContext ctx) {
-        table.jdbc()
-                .update(
-                        "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, ?, ?, 0)",
-                        row.id(),
-                        row.shardKey(),
-                        ctx.node(),
-                        ctx.epoch());
-        return Outcome.done();
+        return table.recordEffect(row, ctx, 0);
     }
 
     /** Returns node B, paused, holding the shard after node A's handler finished under a lapsed lease. */

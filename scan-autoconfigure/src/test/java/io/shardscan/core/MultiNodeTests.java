@@ -32,24 +32,13 @@ class MultiNodeTests {
             .shardKeyColumn("user_id")
             .build();
 
-    TaskHandler.PerRow effect(String node) {
-        return (row, ctx) -> {
-            table.jdbc()
-                    .update(
-                            "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, ?, ?, 0)",
-                            row.id(),
-                            row.shardKey(),
-                            node,
-                            ctx.epoch());
-            return null;
-        };
-    }
+    final TaskHandler.PerRow effect = (row, ctx) -> table.recordEffect(row, ctx, 0);
 
     @Test
     void threeEnginesProcessTenThousandRowsExactlyOnce() {
         table.insert(10_000, 3_000, Instant.now().minusSeconds(5));
         for (String node : List.of("node-a", "node-b", "node-c")) {
-            engines.start(node, dataSource, task, effect(node));
+            engines.start(node, dataSource, task, effect);
         }
         await().atMost(Duration.ofSeconds(90)).until(() -> table.count("status = 1") == 10_000);
         assertThat(table.effects()).isEqualTo(10_000);
@@ -65,7 +54,7 @@ class MultiNodeTests {
                         node,
                         dataSource,
                         task,
-                        effect(node),
+                        effect,
                         ScanClock.system(),
                         ScanListener.NONE,
                         Duration.ofSeconds(6),
@@ -85,14 +74,14 @@ class MultiNodeTests {
         Duration renew = Duration.ofSeconds(2);
         CuttableCoordinator cut = new CuttableCoordinator(new io.shardscan.jdbc.JdbcShardCoordinator(dataSource));
         ScanEngine a = new ScanEngine(
-                List.of(new ScanEngine.ScanTask(task, effect("node-a"))),
+                List.of(new ScanEngine.ScanTask(task, effect)),
                 new io.shardscan.jdbc.JdbcTaskStore(dataSource),
                 cut,
                 new EngineSettings("node-a", ttl, renew, ttl, Duration.ofSeconds(5)),
                 ScanClock.system(),
                 ScanListener.NONE);
         a.start();
-        engines.start("node-b", dataSource, task, effect("node-b"), ScanClock.system(), ScanListener.NONE, ttl, renew);
+        engines.start("node-b", dataSource, task, effect, ScanClock.system(), ScanListener.NONE, ttl, renew);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(owners())
                 .containsOnlyKeys("node-a", "node-b")
                 .containsValues(32L));

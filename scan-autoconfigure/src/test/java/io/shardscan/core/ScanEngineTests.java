@@ -56,16 +56,7 @@ class ScanEngineTests {
 
     TaskHandler.PerRow recordingEffects() {
         AtomicLong seq = new AtomicLong();
-        return (row, ctx) -> {
-            table.jdbc()
-                    .update(
-                            "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, 'n', ?, ?)",
-                            row.id(),
-                            row.shardKey(),
-                            ctx.epoch(),
-                            seq.incrementAndGet());
-            return Outcome.done();
-        };
+        return (row, ctx) -> table.recordEffect(row, ctx, seq.incrementAndGet());
     }
 
     @Test

@@ -38,16 +38,7 @@ class StaticShardingTests {
                     node,
                     dataSource,
                     new StaticShardCoordinator(i, 2, ScanClock.system()),
-                    new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> {
-                        table.jdbc()
-                                .update(
-                                        "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, ?, ?, 0)",
-                                        row.id(),
-                                        row.shardKey(),
-                                        ctx.node(),
-                                        ctx.epoch());
-                        return null;
-                    }),
+                    new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> table.recordEffect(row, ctx, 0)),
                     ScanClock.system(),
                     ScanListener.NONE,
                     Engines.FAST_TTL,

@@ -1,5 +1,8 @@
 package io.shardscan.testsupport;
 
+import io.shardscan.core.Outcome;
+import io.shardscan.core.Row;
+import io.shardscan.core.ScanContext;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,6 +74,18 @@ public final class OrderTable {
                     rows.subList(from, Math.min(rows.size(), from + 5000)));
         }
         return this;
+    }
+
+    /** Records that a handler ran for {@code row}: on which node, under which lease epoch, in which order. */
+    public Outcome recordEffect(Row row, ScanContext ctx, long seq) {
+        jdbc.update(
+                "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, ?, ?, ?)",
+                row.id(),
+                row.shardKey(),
+                ctx.node(),
+                ctx.epoch(),
+                seq);
+        return Outcome.done();
     }
 
     public int count(String where) {
