@@ -12,15 +12,19 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Instant;
-import java.util.HashMap;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.ResultSetExtractor;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -56,15 +60,16 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public List<Row> fetch(TaskDefinition task, FetchRequest request) {
         TaskSql sql = sql(task);
-        return jdbc.query(
+        List<Row> page = jdbc.query(
                 sql.fetch(),
-                (rs, n) -> toRow(rs, sql.names()),
+                (ResultSetExtractor<List<Row>>) rs -> rows(rs, sql.names(), request.limit()),
                 request.shard(),
                 request.minRetries(),
                 request.maxRetries(),
                 Timestamp.from(request.dueBefore()),
                 request.afterId(),
                 request.limit());
+        return page == null ? List.of() : page;
     }
 
     @Override
@@ -205,15 +210,50 @@ public final class JdbcTaskStore implements TaskStore {
         return sql;
     }
 
-    private static Row toRow(ResultSet rs, TableNames names) throws SQLException {
+    /** Reads a page: the column names once, then one array of values per row. */
+    private static List<Row> rows(ResultSet rs, TableNames names, int limit) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
-        Map<String, Object> columns = new HashMap<>();
-        for (int i = 1; i <= meta.getColumnCount(); i++) {
-            Object value = rs.getObject(i);
-            if (value != null) {
-                columns.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), value);
-            }
+        int count = meta.getColumnCount();
+        List<String> labels = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            labels.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
         }
-        return new Row(rs.getLong(names.id()), rs.getLong(names.shardKey()), rs.getInt(names.retries()), columns);
+        Row.Layout layout = new Row.Layout(labels);
+        boolean[] timestamps = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            timestamps[i] = meta.getColumnType(i + 1) == Types.TIMESTAMP;
+        }
+        int id = column(layout, names.id());
+        int shardKey = column(layout, names.shardKey());
+        int retries = column(layout, names.retries());
+        List<Row> page = new ArrayList<>(Math.min(limit, 1024));
+        while (rs.next()) {
+            Object[] values = new Object[count];
+            for (int i = 0; i < count; i++) {
+                values[i] = timestamps[i]
+                        ? deferredTimestamp(rs.getObject(i + 1, LocalDateTime.class))
+                        : rs.getObject(i + 1);
+            }
+            page.add(layout.row(rs.getLong(id), rs.getLong(shardKey), rs.getInt(retries), values));
+        }
+        return page;
+    }
+
+    /**
+     * A TIMESTAMP column read as the driver's cheap {@link LocalDateTime} and turned into the
+     * {@link Timestamp} that {@code getObject} returns only when the handler reads it: the
+     * {@code Calendar} arithmetic of {@code getTimestamp} was a third of a page fetch's CPU.
+     */
+    private static Row.@Nullable Deferred deferredTimestamp(@Nullable LocalDateTime value) {
+        return value == null ? null : () -> Timestamp.valueOf(value);
+    }
+
+    /** The 1-based result-set index of a task column. */
+    private static int column(Row.Layout layout, String name) throws SQLException {
+        int position = layout.position(name.toLowerCase(Locale.ROOT));
+        if (position < 0) {
+            throw new SQLException("the fetch returned no column " + name);
+        }
+        return position + 1;
     }
 }
