@@ -56,6 +56,8 @@ public class SampleSchema implements InitializingBean {
         if (postgres) {
             sql.add("CREATE INDEX IF NOT EXISTS tb_order_scan_idx ON tb_order (mod(user_id, " + SHARDS
                     + "), order_id) WHERE status = 0");
+            sql.add("CREATE INDEX IF NOT EXISTS tb_order_retry_idx ON tb_order (mod(user_id, " + SHARDS
+                    + "), order_id) WHERE status = 0 AND retry_count > 0");
         } else {
             String generated = mysql
                     ? "INT AS (MOD(user_id, " + SHARDS + ")) STORED"

@@ -33,8 +33,9 @@ final class SchemaCheck {
         if (report.indexPresent() || task.indexCheck() == IndexCheck.OFF) {
             return;
         }
-        String message = "scan.tasks." + task.name() + ": table " + task.table() + " lacks the index that keeps the"
-                + " fetch of pending rows a range scan, so each fetch reads finished rows too. Run:\n  "
+        String message = "scan.tasks." + task.name() + ": table " + task.table() + " lacks an index that keeps its"
+                + " fetches range scans, so a fetch reads finished rows, or every pending row of its shard, too."
+                + " Create the missing ones of:\n  "
                 + String.join(";\n  ", report.indexStatements()) + ";\nor set scan.tasks." + task.name()
                 + ".index-check=warn|off to start without it";
         if (task.indexCheck() == IndexCheck.FAIL) {

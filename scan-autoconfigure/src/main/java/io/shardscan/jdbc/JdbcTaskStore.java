@@ -61,14 +61,17 @@ public final class JdbcTaskStore implements TaskStore {
     public List<Row> fetch(TaskDefinition task, FetchRequest request) {
         TaskSql sql = sql(task);
         List<Row> page = jdbc.query(
-                sql.fetch(),
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, sql.names(), request.limit()),
-                request.shard(),
-                request.minRetries(),
-                request.maxRetries(),
-                Timestamp.from(request.dueBefore()),
-                request.afterId(),
-                request.limit());
+                sql.fetch().sql(request.minRetries(), request.maxRetries()),
+                ps -> {
+                    int index = 1;
+                    ps.setInt(index++, request.shard());
+                    if (TaskSql.Fetch.takesDueBound(request.maxRetries())) {
+                        ps.setTimestamp(index++, Timestamp.from(request.dueBefore()));
+                    }
+                    ps.setLong(index++, request.afterId());
+                    ps.setInt(index, request.limit());
+                },
+                (ResultSetExtractor<List<Row>>) rs -> rows(rs, sql.names(), request.limit()));
         return page == null ? List.of() : page;
     }
 

@@ -110,7 +110,15 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
 
     /** The index's name for a table, e.g. {@code tb_order_scan_idx}. */
     static String indexName(TaskDefinition task) {
-        String table = task.table().substring(task.table().indexOf('.') + 1);
-        return table + "_scan_idx";
+        return bareTable(task) + "_scan_idx";
+    }
+
+    /** The name of the index over failed pending rows, e.g. {@code tb_order_retry_idx}. */
+    static String retryIndexName(TaskDefinition task) {
+        return bareTable(task) + "_retry_idx";
+    }
+
+    private static String bareTable(TaskDefinition task) {
+        return task.table().substring(task.table().indexOf('.') + 1);
     }
 }

@@ -104,7 +104,7 @@ class BadConfigurationTests {
                         "index missing under index-check=fail",
                         Handler.class,
                         List.of("index-check=fail"),
-                        "lacks the index",
+                        "lacks an index",
                         "ADD COLUMN scan_shard",
                         "CREATE INDEX tb_order_scan_idx"),
                 bad(

@@ -1,6 +1,7 @@
 package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.shardscan.core.Backlog;
@@ -13,6 +14,7 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
 import io.shardscan.testsupport.OrderTable;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -51,7 +53,12 @@ abstract class TaskStoreContractTests {
         List<Row> rows = store.fetch(task, fresh(1, Long.MIN_VALUE, 100));
         assertThat(rows).extracting(Row::id).containsExactly(9L, 13L, 17L, 21L, 25L, 29L, 33L, 37L);
         assertThat(rows).allSatisfy(r -> assertThat(task.shardOf(r.shardKey())).isEqualTo(1));
-        assertThat(rows.get(0).columns()).containsEntry("phone", "+15559").containsKey("updated_at");
+        assertThat(rows.get(0).columns())
+                .containsEntry("phone", "+15559")
+                .containsEntry("updated_at", Timestamp.from(T0))
+                .doesNotContainKey("last_error");
+        assertThatThrownBy(() -> rows.get(0).columns().put("phone", "changed"))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test

@@ -51,6 +51,8 @@ public final class OrderTable {
             if (postgres()) {
                 jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (mod(user_id, " + shards + "), order_id)"
                         + " WHERE status = 0");
+                jdbc.execute("CREATE INDEX tb_order_retry_idx ON tb_order (mod(user_id, " + shards + "), order_id)"
+                        + " WHERE status = 0 AND retry_count > 0");
             } else {
                 String generated = product.equals("h2")
                         ? "INT GENERATED ALWAYS AS (MOD(user_id, " + shards + "))"

@@ -46,8 +46,10 @@ final class DbSchedulerRun {
                         rows);
         pg.execute("VACUUM ANALYZE " + TABLE);
         List<Scheduler> schedulers = new ArrayList<>();
+        List<Pg> pools = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
-            schedulers.add(Scheduler.create(bench.pg(threads + 2).dataSource(), task)
+            pools.add(bench.pg(threads + 2));
+            schedulers.add(Scheduler.create(pools.get(i).dataSource(), task)
                     .tableName(TABLE)
                     .schedulerName(new SchedulerName.Fixed("bench-" + i))
                     .threads(threads)
@@ -65,6 +67,8 @@ final class DbSchedulerRun {
         } finally {
             schedulers.parallelStream().forEach(Scheduler::stop);
             pg.jdbc().execute("DROP TABLE IF EXISTS " + TABLE);
+            pools.forEach(Pg::close);
+            pg.close();
         }
     }
 }

@@ -23,12 +23,14 @@ final class EngineRun {
             throws Exception {
         bench.clearRedis(task);
         List<ScanEngine> engines = new ArrayList<>();
+        List<Pg> pools = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
+            pools.add(bench.pg(10));
             engines.add(bench.engine(
                     task + "-node-" + i,
                     Bench.task(task, workers),
                     handler,
-                    bench.pg(10).dataSource()));
+                    pools.get(i).dataSource()));
         }
         long start = System.nanoTime();
         engines.forEach(ScanEngine::start);
@@ -41,6 +43,7 @@ final class EngineRun {
             return System.nanoTime() - start;
         } finally {
             engines.parallelStream().forEach(ScanEngine::stop);
+            pools.forEach(Pg::close);
         }
     }
 

@@ -38,8 +38,8 @@ public final class Options {
         }
         Map<String, String> values = new LinkedHashMap<>();
         boolean embedded = false;
-        List<String> known =
-                List.of("rows", "nodes", "workers", "dbscheduler-rows", "pg-url", "redis-url", "handler-ms", "xmx");
+        List<String> known = List.of(
+                "rows", "nodes", "workers", "dbscheduler-rows", "pg-url", "redis-url", "handler-ms", "xmx", "passes");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {

@@ -58,7 +58,7 @@ public final class Pg implements AutoCloseable {
 
     /**
      * Drops and fills {@code bench_task} with {@code rows} pending rows (ids 1..rows, shard key
-     * {@code id % keys}), due an hour ago, then adds the primary key and the README's partial scan index.
+     * {@code id % keys}), due an hour ago, then adds the primary key and the README's two partial scan indexes.
      */
     public void recreateTaskTable(long rows, long keys) {
         jdbc.execute("DROP TABLE IF EXISTS " + TABLE);
@@ -73,8 +73,21 @@ public final class Pg implements AutoCloseable {
         jdbc.execute("ALTER TABLE " + TABLE + " ADD PRIMARY KEY (id)");
         jdbc.execute("CREATE INDEX bench_task_scan_idx ON " + TABLE + " (mod(shard_key, " + SHARDS + "), id)"
                 + " WHERE status = 0");
+        jdbc.execute("CREATE INDEX bench_task_retry_idx ON " + TABLE + " (mod(shard_key, " + SHARDS + "), id)"
+                + " WHERE status = 0 AND retry_count > 0");
         jdbc.execute("VACUUM ANALYZE " + TABLE);
         coordinationTables();
+    }
+
+    /**
+     * Keeps background work out of a timed run on {@code bench_task}: turns autovacuum off for the
+     * table (it was just vacuumed) and writes a checkpoint, so that neither the table's autovacuum
+     * nor the checkpoint that its fill would trigger lands inside the measurement of one system
+     * and not the other's.
+     */
+    public void quiesce() {
+        jdbc.execute("ALTER TABLE " + TABLE + " SET (autovacuum_enabled = false)");
+        jdbc.execute("CHECKPOINT");
     }
 
     /** Rows of {@code bench_task} matching a condition. */

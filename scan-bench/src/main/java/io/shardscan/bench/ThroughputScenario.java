@@ -2,13 +2,15 @@ package io.shardscan.bench;
 
 import io.shardscan.core.TaskHandler;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Rows per second of a no-op handler: Shardscan (K in-process nodes) vs the raw JDBC limit (K threads)
+ * Rows per last of a no-op handler: Shardscan (K in-process nodes) vs the raw JDBC limit (K threads)
  * vs db-scheduler (K instances, lock-and-fetch), in turn, on the same PostgreSQL. Every system runs
  * twice, all three one after another each time: the first pass pays for class loading and the JIT
- * (a third of Shardscan's CPU in a cold 10-second run, measured with JFR), the second measures the
- * code as a running service executes it. The RESULT line's ratios come from the second pass; the
+ * (a third of Shardscan's CPU in a cold 10-last run, measured with JFR), the last measures the
+ * code as a running service executes it. The RESULT line's ratios come from the last pass; the
  * first pass's are printed beside them.
  */
 final class ThroughputScenario implements Scenario {
@@ -26,10 +28,17 @@ final class ThroughputScenario implements Scenario {
         int nodes = bench.options().intValue("nodes", 2);
         int workers = bench.options().intValue("workers", 8);
         int dbRows = bench.options().intValue("dbscheduler-rows", Math.min(rows, 100_000));
-        out.printf("throughput: %,d rows, %d nodes x %d workers, two passes%n", rows, nodes, workers);
-        Pass first = pass(bench, out, 1, rows, nodes, workers, dbRows);
-        Pass second = pass(bench, out, 2, rows, nodes, workers, dbRows);
-        bench.pg(2).jdbc().execute("DROP TABLE IF EXISTS " + Pg.TABLE);
+        int passes = Math.max(2, bench.options().intValue("passes", 3));
+        out.printf("throughput: %,d rows, %d nodes x %d workers, %d passes%n", rows, nodes, workers, passes);
+        List<Pass> all = new ArrayList<>();
+        for (int i = 1; i <= passes; i++) {
+            all.add(pass(bench, out, i, rows, nodes, workers, dbRows));
+        }
+        Pass first = all.get(0);
+        Pass last = all.get(all.size() - 1);
+        try (Pg pg = bench.pg(1)) {
+            pg.jdbc().execute("DROP TABLE IF EXISTS " + Pg.TABLE);
+        }
 
         Table table = new Table(
                 "throughput: no-op handler, same PostgreSQL, one after another",
@@ -39,7 +48,7 @@ final class ThroughputScenario implements Scenario {
                 "seconds",
                 "rows/s",
                 "not done after");
-        for (Pass pass : new Pass[] {first, second}) {
+        for (Pass pass : all) {
             table.row(
                             pass.number,
                             "Shardscan (" + nodes + " in-process engines x " + workers + " workers, Redis leases)",
@@ -64,39 +73,46 @@ final class ThroughputScenario implements Scenario {
         }
         table.note("Shardscan nodes are separate ScanEngine instances in this JVM (own pool and Redis connection);"
                         + " its time includes start-up and lease claiming")
-                .note("pass 1 runs on a cold JVM (class loading, JIT); pass 2 repeats every system on a fresh table")
+                .note(
+                        "pass 1 runs on a cold JVM (class loading, JIT); each later pass repeats every system on a fresh table")
                 .note("db-scheduler ran " + dbRows + " executions" + (dbRows < rows ? " (--dbscheduler-rows)" : "")
                         + "; its rows/s is computed from that count")
                 .note(String.format(
                         "ratio vs raw %.2f, vs db-scheduler %.2f (pass 1: %.2f and %.2f)",
-                        second.ratioVsRaw(),
-                        second.ratioVsDbScheduler(),
-                        first.ratioVsRaw(),
-                        first.ratioVsDbScheduler()))
+                        last.ratioVsRaw(), last.ratioVsDbScheduler(), first.ratioVsRaw(), first.ratioVsDbScheduler()))
                 .print(out);
         return new ResultLine(name())
                 .put("rows", rows)
                 .put("nodes", nodes)
                 .put("dbscheduler_rows", dbRows)
-                .put("shardscan_rows_per_s", second.shardscanRate())
-                .put("raw_rows_per_s", second.rawRate())
-                .put("dbscheduler_rows_per_s", second.dbSchedulerRate())
-                .put("ratio_vs_raw", second.ratioVsRaw())
-                .put("ratio_vs_dbscheduler", second.ratioVsDbScheduler())
+                .put("shardscan_rows_per_s", last.shardscanRate())
+                .put("raw_rows_per_s", last.rawRate())
+                .put("dbscheduler_rows_per_s", last.dbSchedulerRate())
+                .put("ratio_vs_raw", last.ratioVsRaw())
+                .put("ratio_vs_dbscheduler", last.ratioVsDbScheduler())
                 .put("first_pass_ratio_vs_raw", first.ratioVsRaw())
                 .put("first_pass_ratio_vs_dbscheduler", first.ratioVsDbScheduler());
     }
 
     private static Pass pass(Bench bench, PrintStream out, int number, int rows, int nodes, int workers, int dbRows)
             throws Exception {
-        Pg pg = bench.pg(nodes + 2);
+        try (Pg pg = bench.pg(nodes + 2)) {
+            return pass(bench, pg, out, number, rows, nodes, workers, dbRows);
+        }
+    }
+
+    private static Pass pass(
+            Bench bench, Pg pg, PrintStream out, int number, int rows, int nodes, int workers, int dbRows)
+            throws Exception {
         pg.recreateTaskTable(rows, Math.max(1, rows / 4));
+        pg.quiesce();
         TaskHandler.PerRow noop = (row, ctx) -> null;
         double shardscan = Await.seconds(EngineRun.drain(bench, TASK, nodes, workers, rows, noop));
         long shardscanLeft = pg.count("status <> 1");
         out.printf("  pass %d shardscan: %.2f s%n", number, shardscan);
 
         pg.recreateTaskTable(rows, Math.max(1, rows / 4));
+        pg.quiesce();
         long start = System.nanoTime();
         long rawDone = RawRun.run(pg, nodes);
         double raw = Await.seconds(System.nanoTime() - start);
