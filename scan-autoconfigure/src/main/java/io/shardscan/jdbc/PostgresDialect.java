@@ -30,6 +30,19 @@ final class PostgresDialect extends SqlDialect {
         return "LOCALTIMESTAMP";
     }
 
+    /**
+     * Binds the ids as a primitive {@code long[]}, which the driver sends in binary; the text form
+     * of {@code createArrayOf} was a fifth of a write-back's CPU (measured with JFR).
+     */
+    @Override
+    void bindIds(PreparedStatement statement, int index, List<Long> ids) throws SQLException {
+        long[] values = new long[ids.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = ids.get(i);
+        }
+        statement.setObject(index, values);
+    }
+
     @Override
     boolean fencesInOneStatement() {
         return true;

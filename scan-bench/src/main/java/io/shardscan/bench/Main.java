@@ -43,7 +43,7 @@ public final class Main {
             System.err.println("usage: java -jar scan-bench.jar <"
                     + String.join("|", scenarios().keySet())
                     + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
-                    + " [--redis-url URL] [--embedded]");
+                    + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--embedded]");
             System.exit(2);
             return;
         }

@@ -4,6 +4,7 @@ import io.shardscan.core.TaskHandler;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.DoubleStream;
 
 /**
  * Rows per last of a no-op handler: Shardscan (K in-process nodes) vs the raw JDBC limit (K threads)
@@ -28,14 +29,17 @@ final class ThroughputScenario implements Scenario {
         int nodes = bench.options().intValue("nodes", 2);
         int workers = bench.options().intValue("workers", 8);
         int dbRows = bench.options().intValue("dbscheduler-rows", Math.min(rows, 100_000));
-        int passes = Math.max(2, bench.options().intValue("passes", 3));
+        int passes = Math.max(2, bench.options().intValue("passes", 4));
         out.printf("throughput: %,d rows, %d nodes x %d workers, %d passes%n", rows, nodes, workers, passes);
         List<Pass> all = new ArrayList<>();
         for (int i = 1; i <= passes; i++) {
             all.add(pass(bench, out, i, rows, nodes, workers, dbRows));
         }
         Pass first = all.get(0);
-        Pass last = all.get(all.size() - 1);
+        List<Pass> warm = all.subList(1, all.size());
+        double shardscanRate = median(warm.stream().mapToDouble(Pass::shardscanRate));
+        double rawRate = median(warm.stream().mapToDouble(Pass::rawRate));
+        double dbRate = median(warm.stream().mapToDouble(Pass::dbSchedulerRate));
         try (Pg pg = bench.pg(1)) {
             pg.jdbc().execute("DROP TABLE IF EXISTS " + Pg.TABLE);
         }
@@ -78,20 +82,34 @@ final class ThroughputScenario implements Scenario {
                 .note("db-scheduler ran " + dbRows + " executions" + (dbRows < rows ? " (--dbscheduler-rows)" : "")
                         + "; its rows/s is computed from that count")
                 .note(String.format(
-                        "ratio vs raw %.2f, vs db-scheduler %.2f (pass 1: %.2f and %.2f)",
-                        last.ratioVsRaw(), last.ratioVsDbScheduler(), first.ratioVsRaw(), first.ratioVsDbScheduler()))
+                        "medians of passes 2-%d: Shardscan %,.0f, raw %,.0f, db-scheduler %,.0f rows/s",
+                        passes, shardscanRate, rawRate, dbRate))
+                .note(String.format(
+                        "ratio vs raw %.2f, vs db-scheduler %.2f (pass 1 alone: %.2f and %.2f)",
+                        shardscanRate / rawRate,
+                        shardscanRate / dbRate,
+                        first.ratioVsRaw(),
+                        first.ratioVsDbScheduler()))
                 .print(out);
         return new ResultLine(name())
                 .put("rows", rows)
                 .put("nodes", nodes)
                 .put("dbscheduler_rows", dbRows)
-                .put("shardscan_rows_per_s", last.shardscanRate())
-                .put("raw_rows_per_s", last.rawRate())
-                .put("dbscheduler_rows_per_s", last.dbSchedulerRate())
-                .put("ratio_vs_raw", last.ratioVsRaw())
-                .put("ratio_vs_dbscheduler", last.ratioVsDbScheduler())
+                .put("passes", passes)
+                .put("shardscan_rows_per_s", shardscanRate)
+                .put("raw_rows_per_s", rawRate)
+                .put("dbscheduler_rows_per_s", dbRate)
+                .put("ratio_vs_raw", shardscanRate / rawRate)
+                .put("ratio_vs_dbscheduler", shardscanRate / dbRate)
                 .put("first_pass_ratio_vs_raw", first.ratioVsRaw())
                 .put("first_pass_ratio_vs_dbscheduler", first.ratioVsDbScheduler());
+    }
+
+    /** The median of the rates, the mean of the middle two for an even count. */
+    static double median(DoubleStream rates) {
+        double[] sorted = rates.sorted().toArray();
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private static Pass pass(Bench bench, PrintStream out, int number, int rows, int nodes, int workers, int dbRows)

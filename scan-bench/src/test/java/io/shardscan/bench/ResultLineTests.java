@@ -3,6 +3,7 @@ package io.shardscan.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import java.util.stream.DoubleStream;
 import org.junit.jupiter.api.Test;
 
 class ResultLineTests {
@@ -30,5 +31,11 @@ class ResultLineTests {
         assertThat(options.embedded()).isTrue();
         assertThat(options.pgUrl()).isEqualTo(Options.DEFAULT_PG_URL);
         assertThatIllegalArgumentException().isThrownBy(() -> Options.parse("throughput", "--bogus", "1"));
+    }
+
+    @Test
+    void throughputRatesAreTheMedianOfTheWarmPasses() {
+        assertThat(ThroughputScenario.median(DoubleStream.of(9, 1, 5))).isEqualTo(5);
+        assertThat(ThroughputScenario.median(DoubleStream.of(4, 1, 9, 2))).isEqualTo(3);
     }
 }
