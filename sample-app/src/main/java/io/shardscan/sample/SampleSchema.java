@@ -63,7 +63,8 @@ public class SampleSchema implements InitializingBean {
                     ? "INT AS (MOD(user_id, " + SHARDS + ")) STORED"
                     : "INT GENERATED ALWAYS AS (MOD(user_id, " + SHARDS + "))";
             sql.add("ALTER TABLE tb_order ADD COLUMN IF NOT EXISTS scan_shard " + generated);
-            sql.add("CREATE INDEX IF NOT EXISTS tb_order_scan_idx ON tb_order (status, scan_shard, order_id)");
+            sql.add(
+                    "CREATE INDEX IF NOT EXISTS tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
         }
         sql.add("CREATE TABLE IF NOT EXISTS sms_outbox (id " + identity + ", order_id BIGINT NOT NULL,"
                 + " node_id VARCHAR(128) NOT NULL, epoch BIGINT NOT NULL, sent_at " + timestamp + " NOT NULL)");

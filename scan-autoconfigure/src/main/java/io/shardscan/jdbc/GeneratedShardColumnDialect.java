@@ -11,8 +11,10 @@ import java.util.TreeMap;
 
 /**
  * Databases without partial indexes: the shard lives in a generated column, and an index on
- * (status, shard, id) puts pending rows of one shard side by side in id order, so finished rows,
- * under another status prefix, are never read by the fetch.
+ * (status, shard, retries, id) puts the pending fresh rows of one shard side by side in id order,
+ * so finished rows, under another status prefix, are never read by the fetch, and a tier of
+ * failed rows reads only the failed rows of its shard. A task that never retries needs no
+ * retries column in the index.
  */
 abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MySqlDialect, H2Dialect {
 
@@ -24,7 +26,8 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
         if (names.shardColumn() == null) {
             return false;
         }
-        List<String> wanted = List.of(names.status(), names.shardColumn(), names.id());
+        List<String> wanted = List.of(names.status(), names.shardColumn(), names.retries(), names.id());
+        List<String> withoutRetries = List.of(names.status(), names.shardColumn(), names.id());
         Map<String, Map<Integer, String>> indexes = new TreeMap<>();
         try (ResultSet rs = metaData.getIndexInfo(null, names.schema(), names.table(), false, false)) {
             while (rs.next()) {
@@ -38,15 +41,19 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
         }
         for (Map<Integer, String> columns : indexes.values()) {
             List<String> leading = new ArrayList<>(columns.values());
-            if (leading.size() >= wanted.size()
-                    && leading.subList(0, wanted.size()).stream()
-                            .map(String::toLowerCase)
-                            .toList()
-                            .equals(wanted.stream().map(String::toLowerCase).toList())) {
+            if (leadsWith(leading, wanted) || (!hasRetryTiers(task) && leadsWith(leading, withoutRetries))) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean leadsWith(List<String> columns, List<String> wanted) {
+        return columns.size() >= wanted.size()
+                && columns.subList(0, wanted.size()).stream()
+                        .map(String::toLowerCase)
+                        .toList()
+                        .equals(wanted.stream().map(String::toLowerCase).toList());
     }
 
     @Override
@@ -54,6 +61,6 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
         return List.of(
                 "ALTER TABLE " + task.table() + " ADD COLUMN " + task.shardColumn() + " " + generatedColumn(task),
                 "CREATE INDEX " + indexName(task) + " ON " + task.table() + " (" + task.statusColumn() + ", "
-                        + task.shardColumn() + ", " + task.idColumn() + ")");
+                        + task.shardColumn() + ", " + task.retryColumn() + ", " + task.idColumn() + ")");
     }
 }

@@ -103,8 +103,4 @@ final class PostgresDialect extends SqlDialect {
         return List.of(
                 pendingIndex, "CREATE INDEX " + retryIndexName(task) + columns + " AND " + task.retryColumn() + " > 0");
     }
-
-    private static boolean hasRetryTiers(TaskDefinition task) {
-        return task.tiers().stream().anyMatch(tier -> tier.maxRetries() > 0);
-    }
 }

@@ -113,6 +113,11 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return bareTable(task) + "_scan_idx";
     }
 
+    /** Whether the task fetches failed rows at all: any tier above 0 retries. */
+    static boolean hasRetryTiers(TaskDefinition task) {
+        return task.tiers().stream().anyMatch(tier -> tier.maxRetries() > 0);
+    }
+
     /** The name of the index over failed pending rows, e.g. {@code tb_order_retry_idx}. */
     static String retryIndexName(TaskDefinition task) {
         return bareTable(task) + "_retry_idx";

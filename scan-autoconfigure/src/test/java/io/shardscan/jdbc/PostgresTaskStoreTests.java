@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
 import io.shardscan.testsupport.TestServers;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
@@ -24,10 +20,10 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
 
     @Test
     void aTierOfFailedRowsReadsOnlyTheIndexOfFailedRows() throws SQLException {
-        TaskSql sql = TaskSql.of(task, names(), SqlDialect.detect(dataSource()));
-        assertThat(plan(sql.fetch().sql(0, 0), false)).contains("tb_order_scan_idx");
-        assertThat(plan(sql.fetch().sql(1, 5), true)).contains("tb_order_retry_idx");
-        assertThat(plan(sql.fetch().sql(6, Integer.MAX_VALUE), true)).contains("tb_order_retry_idx");
+        assertThat(explainFetch(0, 0, "SET enable_seqscan = off")).contains("tb_order_scan_idx");
+        assertThat(explainFetch(1, 5, "SET enable_seqscan = off")).contains("tb_order_retry_idx");
+        assertThat(explainFetch(6, Integer.MAX_VALUE, "SET enable_seqscan = off"))
+                .contains("tb_order_retry_idx");
     }
 
     @Test
@@ -47,36 +43,5 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
                                 .build())
                         .indexPresent())
                 .isTrue();
-    }
-
-    private TableNames names() {
-        return new TableInspector(dataSource(), SqlDialect.detect(dataSource()))
-                .inspect(task)
-                .names();
-    }
-
-    /** The plan of a fetch with sequential scans off, as on a table too large for them. */
-    private String plan(String fetch, boolean takesDueBound) throws SQLException {
-        try (Connection connection = dataSource().getConnection()) {
-            connection.createStatement().execute("SET enable_seqscan = off");
-            try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + fetch)) {
-                int index = 1;
-                explain.setInt(index++, 1);
-                if (takesDueBound) {
-                    explain.setTimestamp(index++, Timestamp.from(T0));
-                }
-                explain.setLong(index++, Long.MIN_VALUE);
-                explain.setInt(index, 100);
-                StringBuilder plan = new StringBuilder();
-                try (ResultSet rs = explain.executeQuery()) {
-                    while (rs.next()) {
-                        plan.append(rs.getString(1)).append('\n');
-                    }
-                }
-                return plan.toString();
-            } finally {
-                connection.createStatement().execute("RESET enable_seqscan");
-            }
-        }
     }
 }

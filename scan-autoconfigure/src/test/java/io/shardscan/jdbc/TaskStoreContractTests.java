@@ -14,6 +14,10 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
 import io.shardscan.testsupport.OrderTable;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -214,5 +218,43 @@ abstract class TaskStoreContractTests {
 
     private static long number(java.util.Map<String, Object> row, String name) {
         return ((Number) row.get(key(row, name))).longValue();
+    }
+
+    /**
+     * The database's plan for the fetch of a tier's rows of shard 1, every column of every plan
+     * row joined; {@code setting} (or {@code null}) runs first on the same connection.
+     */
+    String explainFetch(int minRetries, int maxRetries, String setting) throws SQLException {
+        TaskSql sql = TaskSql.of(
+                task,
+                new TableInspector(dataSource(), SqlDialect.detect(dataSource()))
+                        .inspect(task)
+                        .names(),
+                SqlDialect.detect(dataSource()));
+        try (Connection connection = dataSource().getConnection()) {
+            if (setting != null) {
+                connection.createStatement().execute(setting);
+            }
+            try (PreparedStatement explain =
+                    connection.prepareStatement("EXPLAIN " + sql.fetch().sql(minRetries, maxRetries))) {
+                int index = 1;
+                explain.setInt(index++, 1);
+                if (TaskSql.Fetch.takesDueBound(maxRetries)) {
+                    explain.setTimestamp(index++, Timestamp.from(T0));
+                }
+                explain.setLong(index++, Long.MIN_VALUE);
+                explain.setInt(index, 100);
+                StringBuilder plan = new StringBuilder();
+                try (ResultSet rs = explain.executeQuery()) {
+                    while (rs.next()) {
+                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                            plan.append(rs.getString(i)).append(' ');
+                        }
+                        plan.append('\n');
+                    }
+                }
+                return plan.toString();
+            }
+        }
     }
 }

@@ -58,7 +58,7 @@ public final class OrderTable {
                         ? "INT GENERATED ALWAYS AS (MOD(user_id, " + shards + "))"
                         : "INT AS (MOD(user_id, " + shards + ")) STORED";
                 jdbc.execute("ALTER TABLE tb_order ADD COLUMN scan_shard " + generated);
-                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (status, scan_shard, order_id)");
+                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
             }
         }
         return this;
