@@ -225,12 +225,9 @@ abstract class TaskStoreContractTests {
      * row joined; {@code setting} (or {@code null}) runs first on the same connection.
      */
     String explainFetch(int minRetries, int maxRetries, String setting) throws SQLException {
+        SqlDialect dialect = SqlDialect.detect(dataSource());
         TaskSql sql = TaskSql.of(
-                task,
-                new TableInspector(dataSource(), SqlDialect.detect(dataSource()))
-                        .inspect(task)
-                        .names(),
-                SqlDialect.detect(dataSource()));
+                task, new TableInspector(dataSource(), dialect).inspect(task).names(), dialect);
         try (Connection connection = dataSource().getConnection()) {
             if (setting != null) {
                 connection.createStatement().execute(setting);
