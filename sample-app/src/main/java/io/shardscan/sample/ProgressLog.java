@@ -30,9 +30,24 @@ public class ProgressLog {
                         + " ' dead=', SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END),"
                         + " ', sms_outbox=', (SELECT COUNT(*) FROM sms_outbox)) FROM tb_order",
                 String.class);
-        if (!line.equals(last)) {
+        String closing = jdbc.queryForObject(
+                "SELECT CONCAT('unpaid orders pending=', SUM(CASE WHEN status = 0 THEN 1 ELSE 0 END),"
+                        + " ' closed=', SUM(CASE WHEN status = 1 THEN 1 ELSE 0 END),"
+                        + " ' dead=', SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END),"
+                        + " ', closed_order=', (SELECT COUNT(*) FROM closed_order)) FROM tb_payment_due",
+                String.class);
+        String syncing = jdbc.queryForObject(
+                "SELECT CONCAT('orders to push pending=', SUM(CASE WHEN status = 0 THEN 1 ELSE 0 END),"
+                        + " ' synced=', SUM(CASE WHEN status = 1 THEN 1 ELSE 0 END),"
+                        + " ' dead=', SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END),"
+                        + " ', store_received=', (SELECT COUNT(*) FROM store_received)) FROM tb_order_sync",
+                String.class);
+        if (!(syncing + closing + line).equals(last)) {
+            // every line whenever one changed, order-sms last, so the log ends with it
+            log.info("order-sync progress: {}", syncing);
+            log.info("order-close progress: {}", closing);
             log.info("order-sms progress: {}", line);
-            last = line;
+            last = syncing + closing + line;
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.shardscan.sample;
 
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -9,14 +10,29 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param seedOrders orders inserted at startup when tb_order is empty
  * @param failureRate the fraction of sends, 0.0 to 1.0, that throw
  * @param sendLatency how long one send takes
+ * @param stores how many simulated stores {@code order-sync} pushes orders to, each a small HTTP server
+ * @param storesDown the stores whose port refuses connections
+ * @param storesSlow the stores that answer each call after 2 s
  */
 @ConfigurationProperties("sample")
-public record SampleProperties(Integer seedOrders, Double failureRate, Duration sendLatency) {
+public record SampleProperties(
+        Integer seedOrders,
+        Double failureRate,
+        Duration sendLatency,
+        Integer stores,
+        List<Integer> storesDown,
+        List<Integer> storesSlow) {
 
     public SampleProperties {
         seedOrders = seedOrders == null ? 1000 : seedOrders;
         failureRate = failureRate == null ? 0.0 : failureRate;
         sendLatency = sendLatency == null ? Duration.ZERO : sendLatency;
+        stores = stores == null ? 8 : stores;
+        storesDown = storesDown == null ? List.of() : List.copyOf(storesDown);
+        storesSlow = storesSlow == null ? List.of() : List.copyOf(storesSlow);
+        if (stores < 1) {
+            throw new IllegalArgumentException("sample.stores must be 1 or more (was " + stores + ")");
+        }
         if (seedOrders < 0) {
             throw new IllegalArgumentException("sample.seed-orders must be 0 or more (was " + seedOrders + ")");
         }

@@ -14,9 +14,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Creates tb_order (with its scan index) and sms_outbox when missing, for H2, PostgreSQL and
- * MariaDB, and seeds orders into an empty tb_order. Runs while the context starts, before the scan
- * engine does.
+ * Creates tb_order (with its scan index) and sms_outbox, tb_payment_due (with its due index) and
+ * closed_order, tb_order_sync (with its scan index) and store_received when missing, for H2, PostgreSQL and MariaDB, and seeds orders into an empty
+ * tb_order, with a payment deadline for the unpaid ones. Runs while the context starts, before the
+ * scan engine does.
  */
 @Component
 public class SampleSchema implements InitializingBean {
@@ -68,6 +69,42 @@ public class SampleSchema implements InitializingBean {
         }
         sql.add("CREATE TABLE IF NOT EXISTS sms_outbox (id " + identity + ", order_id BIGINT NOT NULL,"
                 + " node_id VARCHAR(128) NOT NULL, epoch BIGINT NOT NULL, sent_at " + timestamp + " NOT NULL)");
+        // order-close: one payment deadline per unpaid order, due at created_at + the task's delay
+        sql.add("CREATE TABLE IF NOT EXISTS tb_payment_due (order_id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL,"
+                + " created_at " + timestamp + " NOT NULL, status SMALLINT NOT NULL DEFAULT 0,"
+                + " retry_count INT NOT NULL DEFAULT 0, updated_at " + timestamp + " NOT NULL,"
+                + " last_error VARCHAR(512))");
+        if (postgres) {
+            String columns = " ON tb_payment_due (mod(user_id, " + SHARDS + "), created_at, order_id) WHERE status = 0";
+            sql.add("CREATE INDEX IF NOT EXISTS tb_payment_due_due_idx" + columns);
+            sql.add("CREATE INDEX IF NOT EXISTS tb_payment_due_due_retry_idx" + columns + " AND retry_count > 0");
+        } else {
+            String generated = mysql
+                    ? "INT AS (MOD(user_id, " + SHARDS + ")) STORED"
+                    : "INT GENERATED ALWAYS AS (MOD(user_id, " + SHARDS + "))";
+            sql.add("ALTER TABLE tb_payment_due ADD COLUMN IF NOT EXISTS scan_shard " + generated);
+            sql.add("CREATE INDEX IF NOT EXISTS tb_payment_due_due_idx ON tb_payment_due"
+                    + " (status, scan_shard, retry_count, created_at, order_id)");
+        }
+        // order-sync: one row per order to push to its store; the store is the shard key and the endpoint
+        sql.add("CREATE TABLE IF NOT EXISTS tb_order_sync (order_id BIGINT PRIMARY KEY, store_id INT NOT NULL,"
+                + " status SMALLINT NOT NULL DEFAULT 0, retry_count INT NOT NULL DEFAULT 0, updated_at " + timestamp
+                + " NOT NULL, last_error VARCHAR(512))");
+        if (postgres) {
+            String columns = " ON tb_order_sync (mod(store_id, " + SHARDS + "), order_id) WHERE status = 0";
+            sql.add("CREATE INDEX IF NOT EXISTS tb_order_sync_scan_idx" + columns);
+            sql.add("CREATE INDEX IF NOT EXISTS tb_order_sync_retry_idx" + columns + " AND retry_count > 0");
+        } else {
+            String generated = mysql
+                    ? "INT AS (MOD(store_id, " + SHARDS + ")) STORED"
+                    : "INT GENERATED ALWAYS AS (MOD(store_id, " + SHARDS + "))";
+            sql.add("ALTER TABLE tb_order_sync ADD COLUMN IF NOT EXISTS scan_shard " + generated);
+            sql.add("CREATE INDEX IF NOT EXISTS tb_order_sync_scan_idx ON tb_order_sync"
+                    + " (status, scan_shard, retry_count, order_id)");
+        }
+        sql.add("CREATE TABLE IF NOT EXISTS store_received (store_id INT NOT NULL, order_id BIGINT NOT NULL)");
+        sql.add("CREATE TABLE IF NOT EXISTS closed_order (order_id BIGINT NOT NULL, node_id VARCHAR(128) NOT NULL,"
+                + " epoch BIGINT NOT NULL, closed_at " + timestamp + " NOT NULL)");
         return sql;
     }
 
@@ -87,16 +124,33 @@ public class SampleSchema implements InitializingBean {
         }
         Timestamp now = Timestamp.from(Instant.now());
         List<Object[]> rows = new ArrayList<>();
+        List<Object[]> unpaid = new ArrayList<>();
+        List<Object[]> sync = new ArrayList<>();
         for (long id = 1; id <= properties.seedOrders(); id++) {
             // about five orders per user, so that one user's orders share a shard and a lane
             long user = 1 + (id * 7919) % Math.max(1, properties.seedOrders() / 5);
             rows.add(new Object[] {id, user, "+86138" + String.format("%08d", id), "product-" + (id % 17), now});
+            sync.add(new Object[] {id, (int) (id % properties.stores()), now});
+            if (id % 10 >= 7) {
+                // three orders in ten are not paid: each gets a payment deadline, counted from its creation
+                unpaid.add(new Object[] {id, user});
+            }
         }
         try {
-            transactions.executeWithoutResult(status -> jdbc.batchUpdate(
-                    "INSERT INTO tb_order (order_id, user_id, phone, product_name, updated_at) VALUES (?, ?, ?, ?, ?)",
-                    rows));
-            log.info("Seeded {} orders into tb_order", rows.size());
+            transactions.executeWithoutResult(status -> {
+                jdbc.batchUpdate(
+                        "INSERT INTO tb_order (order_id, user_id, phone, product_name, updated_at) VALUES (?, ?, ?, ?, ?)",
+                        rows);
+                jdbc.batchUpdate(
+                        "INSERT INTO tb_payment_due (order_id, user_id, created_at, updated_at)"
+                                + " VALUES (?, ?, LOCALTIMESTAMP(3), LOCALTIMESTAMP(3))",
+                        unpaid);
+                jdbc.batchUpdate("INSERT INTO tb_order_sync (order_id, store_id, updated_at) VALUES (?, ?, ?)", sync);
+            });
+            log.info(
+                    "Seeded {} orders into tb_order, {} of them unpaid into tb_payment_due",
+                    rows.size(),
+                    unpaid.size());
         } catch (DataAccessException e) {
             log.info(
                     "tb_order was seeded by another node ({})",

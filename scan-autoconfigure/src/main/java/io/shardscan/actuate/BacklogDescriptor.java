@@ -9,10 +9,21 @@ import java.util.List;
  *
  * @param tiers pending rows per tier, in tier order
  * @param dead dead rows
- * @param total pending rows of every tier
+ * @param total pending rows of every tier, due or not
+ * @param notYetDue pending rows whose due time has not come (a task with a due-at column), in {@code total} too
+ * @param withoutShardKey pending rows whose shard key is NULL, which no shard fetches: give them a key
+ * @param withoutDueTime pending rows whose due time is NULL (a task with a due-at column), which
+ *     are never due: give them one; in {@code total} too, not in {@code notYetDue}
  * @param countedAt when the counts were taken
  */
-public record BacklogDescriptor(List<TierDescriptor> tiers, long dead, long total, Instant countedAt) {
+public record BacklogDescriptor(
+        List<TierDescriptor> tiers,
+        long dead,
+        long total,
+        long notYetDue,
+        long withoutShardKey,
+        long withoutDueTime,
+        Instant countedAt) {
 
     public BacklogDescriptor {
         tiers = List.copyOf(tiers);
@@ -20,17 +31,27 @@ public record BacklogDescriptor(List<TierDescriptor> tiers, long dead, long tota
 
     static BacklogDescriptor of(Backlog backlog) {
         List<TierDescriptor> tiers = backlog.tiers().stream()
-                .map(t -> new TierDescriptor(t.retries(), t.pending(), t.oldestPendingAgeSeconds()))
+                .map(t -> new TierDescriptor(t.retries(), t.pending(), t.notYetDue(), t.oldestPendingAgeSeconds()))
                 .toList();
-        return new BacklogDescriptor(tiers, backlog.dead(), backlog.total(), backlog.countedAt());
+        return new BacklogDescriptor(
+                tiers,
+                backlog.dead(),
+                backlog.total(),
+                backlog.notYetDue(),
+                backlog.withoutShardKey(),
+                backlog.withoutDueTime(),
+                backlog.countedAt());
     }
 
     /**
      * One tier's pending rows.
      *
      * @param retries the tier's retry range, e.g. {@code "1-5"}
-     * @param pending how many rows
-     * @param oldestPendingAgeSeconds seconds since the least recently updated of them was updated, 0 when none
+     * @param pending how many rows, due or not
+     * @param notYetDue how many of them are not due yet (a task with a due-at column); the rest are due
+     * @param oldestPendingAgeSeconds seconds since the least recently updated of them was updated; for
+     *     the fresh rows of a task with a due-at column, since the earliest due time (plus delay) of
+     *     those that are due; 0 when none
      */
-    public record TierDescriptor(String retries, long pending, long oldestPendingAgeSeconds) {}
+    public record TierDescriptor(String retries, long pending, long notYetDue, long oldestPendingAgeSeconds) {}
 }

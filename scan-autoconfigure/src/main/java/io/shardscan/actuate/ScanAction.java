@@ -9,14 +9,20 @@ import org.jspecify.annotations.Nullable;
 /** What the scan endpoint's write operation can do to a task, by the name a client sends. */
 public enum ScanAction {
 
-    /** Stop starting rounds; running ones finish and leases are kept. */
+    /** Stop starting rounds on every node, also after restarts and joins; running ones finish, leases are kept. */
     PAUSE("pause"),
-    /** Start rounds again. */
+    /** Start rounds again on every node. */
     RESUME("resume"),
+    /** Stop starting rounds on this node only, until it restarts. */
+    PAUSE_NODE("pause-node"),
+    /** Undo {@code pause-node} on this node. */
+    RESUME_NODE("resume-node"),
     /** Scan every owned shard now, skipping the tiers' waits. */
     TRIGGER("trigger"),
     /** Put every dead row back to pending with retry count 0, then scan. */
-    REQUEUE_DEAD("requeue-dead");
+    REQUEUE_DEAD("requeue-dead"),
+    /** Lift the level-2 ban of the endpoint given as {@code endpoint}, on every node. */
+    LIFT_BAN("lift-ban");
 
     private final String value;
 
@@ -42,13 +48,24 @@ public enum ScanAction {
     /**
      * Applies this action to {@code task}.
      *
-     * @return the number of rows requeued for {@link #REQUEUE_DEAD}, otherwise {@code null}
+     * @return the number of rows requeued for {@link #REQUEUE_DEAD}, 1 or 0 (whether there was a ban)
+     *     for {@link #LIFT_BAN}, otherwise {@code null}
+     * @throws IllegalArgumentException for {@link #LIFT_BAN} without an endpoint or on a task without endpoints
      */
     @Nullable
-    Integer apply(TaskView task) {
+    Integer apply(TaskView task, @Nullable String endpoint) {
         switch (this) {
-            case PAUSE -> task.pause();
-            case RESUME -> task.resume();
+            case LIFT_BAN -> {
+                if (endpoint == null || endpoint.isBlank()) {
+                    throw new IllegalArgumentException(
+                            "lift-ban needs the endpoint to lift: {\"action\": \"lift-ban\", \"endpoint\": \"...\"}");
+                }
+                return task.liftBan(endpoint) ? 1 : 0;
+            }
+            case PAUSE -> task.pauseEverywhere();
+            case RESUME -> task.resumeEverywhere();
+            case PAUSE_NODE -> task.pause();
+            case RESUME_NODE -> task.resume();
             case TRIGGER -> task.trigger();
             case REQUEUE_DEAD -> {
                 return task.requeueDead();

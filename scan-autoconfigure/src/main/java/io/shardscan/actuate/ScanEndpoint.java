@@ -62,12 +62,14 @@ public class ScanEndpoint {
     /**
      * Pauses, resumes or triggers a task, or requeues its dead rows, and logs who asked.
      *
-     * @param action {@code pause}, {@code resume}, {@code trigger} or {@code requeue-dead}
+     * @param action {@code pause}, {@code resume}, {@code trigger}, {@code requeue-dead} or {@code lift-ban}
+     * @param endpoint the endpoint whose ban {@code lift-ban} lifts; unused by the other actions
      * @throws IllegalStateException when write operations are off
      * @throws IllegalArgumentException for an unknown task or action
      */
     @WriteOperation
-    public ActionDescriptor act(@Selector String task, String action, SecurityContext securityContext) {
+    public ActionDescriptor act(
+            @Selector String task, String action, @Nullable String endpoint, SecurityContext securityContext) {
         if (!writeEnabled) {
             throw new IllegalStateException(writeDisabledMessage());
         }
@@ -77,7 +79,7 @@ public class ScanEndpoint {
         }
         ScanAction known =
                 ScanAction.of(action).orElseThrow(() -> new IllegalArgumentException(unknownActionMessage(action)));
-        return perform(task, view, known, securityContext);
+        return perform(task, view, known, endpoint, securityContext);
     }
 
     boolean writeEnabled() {
@@ -93,13 +95,15 @@ public class ScanEndpoint {
         return TaskDescriptor.of(task, backlogs.backlog(task.definition().name()));
     }
 
-    ActionDescriptor perform(String task, TaskView view, ScanAction action, SecurityContext securityContext) {
+    ActionDescriptor perform(
+            String task, TaskView view, ScanAction action, @Nullable String endpoint, SecurityContext securityContext) {
         Principal principal = securityContext.getPrincipal();
         String who = principal == null ? "anonymous" : principal.getName();
-        Integer requeued = action.apply(view);
+        Integer requeued = action.apply(view, endpoint);
         log.log(
                 Level.INFO,
-                "Scan endpoint: " + action.value() + " of task " + task + " on node " + engine.nodeId() + " by " + who
+                "Scan endpoint: " + action.value() + (endpoint == null ? "" : " " + endpoint) + " of task " + task
+                        + " on node " + engine.nodeId() + " by " + who
                         + (requeued == null ? "" : ", " + requeued + " dead rows requeued"));
         return new ActionDescriptor(engine.nodeId(), task, action.value(), view.state(), requeued);
     }

@@ -2,6 +2,7 @@ package io.shardscan.actuate;
 
 import io.shardscan.core.TaskView;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -36,19 +37,29 @@ public class ScanEndpointWebExtension {
 
     /** {@code POST /actuator/scan/{task}} with {@code {"action": "..."}}: 200 with what was done, or 403, 404, 400. */
     @WriteOperation
-    public WebEndpointResponse<Object> act(@Selector String task, String action, SecurityContext securityContext) {
-        if (!endpoint.writeEnabled()) {
+    public WebEndpointResponse<Object> act(
+            @Selector String task, String action, @Nullable String endpoint, SecurityContext securityContext) {
+        if (!this.endpoint.writeEnabled()) {
             return refusal(STATUS_FORBIDDEN, task, ScanEndpoint.writeDisabledMessage());
         }
-        TaskView view = endpoint.view(task);
+        TaskView view = this.endpoint.view(task);
         if (view == null) {
-            return refusal(WebEndpointResponse.STATUS_NOT_FOUND, task, endpoint.unknownTaskMessage(task));
+            return refusal(WebEndpointResponse.STATUS_NOT_FOUND, task, this.endpoint.unknownTaskMessage(task));
         }
         Optional<ScanAction> known = ScanAction.of(action);
         if (known.isEmpty()) {
             return refusal(WebEndpointResponse.STATUS_BAD_REQUEST, task, ScanEndpoint.unknownActionMessage(action));
         }
-        return new WebEndpointResponse<>(endpoint.perform(task, view, known.get(), securityContext));
+        if (known.get() == ScanAction.LIFT_BAN
+                && (endpoint == null || view.definition().endpoints() == null)) {
+            return refusal(
+                    WebEndpointResponse.STATUS_BAD_REQUEST,
+                    task,
+                    endpoint == null
+                            ? "lift-ban needs the endpoint to lift: {\"action\": \"lift-ban\", \"endpoint\": \"...\"}"
+                            : "task " + task + " has no endpoint column, so nothing is banned");
+        }
+        return new WebEndpointResponse<>(this.endpoint.perform(task, view, known.get(), endpoint, securityContext));
     }
 
     private static WebEndpointResponse<Object> refusal(int status, String task, String message) {

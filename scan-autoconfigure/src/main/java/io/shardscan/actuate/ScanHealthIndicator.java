@@ -12,9 +12,10 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * The scan engine's health on this node, from what its lease keepers and rounds last saw (no query
  * of its own): DOWN when a task's coordinator or database could not be reached, so this node
- * processes nothing of it; OUT_OF_SERVICE while a task is paused; UNKNOWN while some shard has no
- * live owner (a failover or rebalance in progress); UP when every task is reachable and every
- * shard owned. Details per task.
+ * processes nothing of it; UNKNOWN while some shard has no live owner (a failover or rebalance in
+ * progress); UP when every task is reachable and every shard owned. A paused task is a detail
+ * ({@code state: PAUSED}), never a status: the indicator sits in the web node's health, and a load
+ * balancer must not drop the node because a background task was paused. Details per task.
  */
 public class ScanHealthIndicator extends AbstractHealthIndicator {
 
@@ -39,12 +40,32 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
             long unowned = task.definition().shards() - owned;
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("state", task.state());
+            details.put("pausedEverywhere", task.isPausedEverywhere());
             details.put("coordinator", task.coordinatorKind());
             details.put("coordinatorReachable", task.coordinatorReachable());
             details.put("databaseReachable", task.stats().storeReachable());
             details.put("ownedShardsHere", task.ownedShards().size());
             details.put("unownedShards", unowned);
             details.put("members", task.members().size());
+            details.put("waitingKeys", task.waitingKeys());
+            long abandoned = task.stats().abandonedThreads();
+            details.put("abandonedThreads", abandoned);
+            if (abandoned > 0) {
+                // not DOWN: the task keeps its workers; but a thread per hung call is a leak to fix
+                details.put(
+                        "abandonedThreadsCause",
+                        abandoned + " worker threads are stuck in handler calls that ran past scan.tasks." + name
+                                + ".handler-timeout (" + task.definition().handlerTimeout() + ") or round-timeout ("
+                                + task.definition().roundTimeout() + ") and ignore interrupts; their rows were"
+                                + " recorded failed and their workers replaced. Find what blocks them in a thread"
+                                + " dump (threads scan-" + name + "-worker-*) and give that call a timeout of its own");
+            }
+            if (task.definition().endpoints() != null) {
+                // not DOWN: a banned receiver is the receiver's problem, the task runs for the others
+                details.put(
+                        "bannedEndpoints",
+                        task.bannedEndpoints().stream().map(b -> b.endpoint()).toList());
+            }
             tasks.put(name, details);
             status = worse(status, statusOf(task, unowned));
         }
@@ -55,22 +76,16 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
         if (!task.coordinatorReachable() || !task.stats().storeReachable()) {
             return Status.DOWN;
         }
-        if (task.isPaused()) {
-            return Status.OUT_OF_SERVICE;
-        }
         return unowned > 0 ? Status.UNKNOWN : Status.UP;
     }
 
-    /** DOWN before OUT_OF_SERVICE before UNKNOWN before UP. */
+    /** DOWN before UNKNOWN before UP. */
     private static Status worse(Status a, Status b) {
         return rank(b) > rank(a) ? b : a;
     }
 
     private static int rank(Status status) {
         if (status.equals(Status.DOWN)) {
-            return 3;
-        }
-        if (status.equals(Status.OUT_OF_SERVICE)) {
             return 2;
         }
         return status.equals(Status.UNKNOWN) ? 1 : 0;

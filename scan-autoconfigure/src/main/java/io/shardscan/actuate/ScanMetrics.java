@@ -1,6 +1,7 @@
 package io.shardscan.actuate;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -11,6 +12,7 @@ import io.shardscan.core.Backlog;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.TaskStats;
 import io.shardscan.core.Tier;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,16 +26,31 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>{@code scan.rows} (counter; task, tier, outcome = done, failed, dead or skipped): rows handled;
- *   <li>{@code scan.handler.duration} (timer; task, outcome): handler time per row;
- *   <li>{@code scan.round.duration} (timer; task): rounds that handled rows, fetch to write-back;
  *   <li>{@code scan.backlog} (gauge; task, tier): pending rows as last counted, NaN before a count;
  *   <li>{@code scan.shards.owned} (gauge; task): shards this node holds a usable lease on;
- *   <li>{@code scan.lease.lost} (counter; task) and {@code scan.latch.timeouts} (counter; task).
+ *   <li>{@code scan.lease.lost} (counter; task) and {@code scan.latch.timeouts} (counter; task);
+ *   <li>{@code scan.handler.timeouts} (counter; task): calls past the handler timeout, recorded failed;
+ *   <li>{@code scan.handlers.abandoned} (gauge; task): threads still stuck in such calls;
+ *   <li>{@code scan.writebacks.refused} (counter; task): write-backs the fence refused;
+ *   <li>{@code scan.keys.waiting} (gauge; task): keys whose later rows wait for a failed row;
+ *   <li>{@code scan.archived} (counter; task): finished rows this node archived (moved or deleted);
+ *   <li>{@code scan.workers.held} (gauge; task): workers the task holds, with {@code scan.max-workers}
+ *       of the node's budget;
+ *   <li>{@code scan.budget.wait} (timer; task, aged = true or false): how long rounds waited for
+ *       workers of the node's budget; aged rounds went first because their oldest row waited past
+ *       the task's max-wait. Nothing is recorded without {@code scan.max-workers}.
  * </ul>
  *
  * <p>No tag carries a row id, and a scrape runs no query: the gauges read the engine's memory and
  * the backlog cache given to the constructor. The outcome is what the write-back records: a
  * failure that exhausts the last tier counts as {@code dead}.
+ *
+ * <p>Only meters whose name ends in what they count ({@code scan.rows}, {@code scan.backlog} in
+ * rows), {@code scan.archived} (which reads {@code scan_archived_rows_total}) and the timers carry
+ * a base unit: Prometheus appends the base unit to the name, so
+ * {@code scan.shards.owned} with base unit {@code shards} would read {@code scan_shards_owned_shards}
+ * and {@code scan.lease.lost} with {@code leases} {@code scan_lease_lost_leases_total}. The
+ * Prometheus names are listed in the README's meter table.
  *
  * <p>Thread-safe; may be bound to several registries, each of which then gets every meter.
  */
@@ -69,7 +86,6 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                             "scan.shards.owned",
                             () -> scanEngine.task(task).ownedShards().size())
                     .description("Shards of the task this node holds a usable lease on")
-                    .baseUnit("shards")
                     .tag("task", task)
                     .register(registry);
             for (Tier tier : scanEngine.task(task).definition().tiers()) {
@@ -82,12 +98,46 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     rows(registry, task, tier.label(), kind);
                 }
             }
-            for (Outcome.Kind kind : Outcome.Kind.values()) {
-                handlerDuration(registry, task, kind);
-            }
-            roundDuration(registry, task);
             leaseLost(registry, task);
             latchTimeouts(registry, task);
+            TaskStats stats = scanEngine.task(task).stats();
+            FunctionCounter.builder("scan.handler.timeouts", stats, TaskStats::handlerTimeouts)
+                    .description("Handler calls that ran past the task's handler timeout and were recorded failed")
+                    .tag("task", task)
+                    .register(registry);
+            Gauge.builder("scan.handlers.abandoned", stats, TaskStats::abandonedThreads)
+                    .description("Worker threads still stuck in a call past the handler timeout; each was replaced")
+                    .tag("task", task)
+                    .register(registry);
+            FunctionCounter.builder("scan.writebacks.refused", stats, TaskStats::writeBacksRefused)
+                    .description("Write-backs the fence refused because a newer owner had the shard")
+                    .tag("task", task)
+                    .register(registry);
+            if (scanEngine.task(task).definition().endpoints() != null) {
+                Gauge.builder(
+                                "scan.endpoint.banned",
+                                () -> scanEngine.task(task).bannedEndpoints().size())
+                        .description("Endpoints of the task banned at level 2, as this node last read them")
+                        .tag("task", task)
+                        .register(registry);
+                endpointTrips(registry, task, "1");
+                endpointTrips(registry, task, "2");
+            }
+            Gauge.builder("scan.keys.waiting", () -> scanEngine.task(task).waitingKeys())
+                    .description("Keys of this node's shards whose later rows wait for an earlier failed row")
+                    .tag("task", task)
+                    .register(registry);
+            FunctionCounter.builder("scan.archived", stats, TaskStats::archived)
+                    .description("Finished rows this node moved to the archive table or deleted")
+                    .baseUnit(BaseUnits.ROWS)
+                    .tag("task", task)
+                    .register(registry);
+            Gauge.builder("scan.workers.held", () -> scanEngine.task(task).workersHeld())
+                    .description("Workers the task holds on this node; with scan.max-workers, of the node's budget")
+                    .tag("task", task)
+                    .register(registry);
+            budgetWait(registry, task, false);
+            budgetWait(registry, task, true);
         }
     }
 
@@ -95,13 +145,31 @@ public class ScanMetrics implements MeterBinder, ScanListener {
     public void rowHandled(String task, Tier tier, Outcome.Kind outcome, Duration took) {
         for (MeterRegistry registry : registries) {
             rows(registry, task, tier.label(), outcome).increment();
-            handlerDuration(registry, task, outcome).record(took);
         }
     }
 
     @Override
-    public void roundCompleted(String task, int shard, int rows, Duration took) {
-        registries.forEach(registry -> roundDuration(registry, task).record(took));
+    public void endpointTripped(String task, String endpoint, String reason) {
+        registries.forEach(registry -> endpointTrips(registry, task, "1").increment());
+    }
+
+    @Override
+    public void endpointBanned(String task, String endpoint, String reason) {
+        registries.forEach(registry -> endpointTrips(registry, task, "2").increment());
+    }
+
+    /** Trips of level 1 (skipped on a node for a pass) and 2 (banned everywhere); no endpoint tag, endpoints are many. */
+    private static Counter endpointTrips(MeterRegistry registry, String task, String level) {
+        return Counter.builder("scan.endpoint.trips")
+                .description(
+                        "Endpoint blacklist trips: level 1 skips an endpoint on a node for a pass, level 2 bans it")
+                .tags("task", task, "level", level)
+                .register(registry);
+    }
+
+    @Override
+    public void budgetWaited(String task, Duration waited, boolean aged) {
+        registries.forEach(registry -> budgetWait(registry, task, aged).record(waited));
     }
 
     @Override
@@ -116,12 +184,7 @@ public class ScanMetrics implements MeterBinder, ScanListener {
 
     /** The {@code outcome} tag of a kind: what happened to the row, as the handler said. */
     static String outcome(Outcome.Kind kind) {
-        return switch (kind) {
-            case DONE -> "done";
-            case RETRY -> "failed";
-            case SKIP -> "skipped";
-            case DEAD -> "dead";
-        };
+        return kind.tag();
     }
 
     private double backlog(String task, String tier) {
@@ -144,24 +207,17 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                 .register(registry);
     }
 
-    private static Timer handlerDuration(MeterRegistry registry, String task, Outcome.Kind kind) {
-        return Timer.builder("scan.handler.duration")
-                .description("Time the handler took per row")
-                .tags("task", task, "outcome", outcome(kind))
-                .register(registry);
-    }
-
-    private static Timer roundDuration(MeterRegistry registry, String task) {
-        return Timer.builder("scan.round.duration")
-                .description("Time a round that handled rows took, from fetch to write-back")
-                .tag("task", task)
+    private static Timer budgetWait(MeterRegistry registry, String task, boolean aged) {
+        return Timer.builder("scan.budget.wait")
+                .description("How long rounds waited for workers of the node's budget (scan.max-workers); aged:"
+                        + " served ahead of every priority because their oldest row waited past max-wait")
+                .tags("task", task, "aged", Boolean.toString(aged))
                 .register(registry);
     }
 
     private static Counter leaseLost(MeterRegistry registry, String task) {
         return Counter.builder("scan.lease.lost")
                 .description("Leases this node lost through a refused renewal, a passed deadline or a newer fence")
-                .baseUnit("leases")
                 .tag("task", task)
                 .register(registry);
     }
@@ -169,7 +225,6 @@ public class ScanMetrics implements MeterBinder, ScanListener {
     private static Counter latchTimeouts(MeterRegistry registry, String task) {
         return Counter.builder("scan.latch.timeouts")
                 .description("Rounds whose handlers were still running after the task's round timeout")
-                .baseUnit("rounds")
                 .tag("task", task)
                 .register(registry);
     }

@@ -26,7 +26,16 @@ import org.jspecify.annotations.Nullable;
  * @param failed failures this node wrote back that left the row pending
  * @param dead rows this node marked dead
  * @param inFlight rows whose handler runs on this node right now
+ * @param waitingKeys keys of this node's shards whose later rows wait for an earlier failed row
+ * @param handlerTimeouts handler calls that ran past the handler timeout and were recorded failed
+ * @param abandonedThreads worker threads still stuck in such calls (each was replaced)
+ * @param leasesLost leases this node lost, each counted once
+ * @param writeBacksRefused write-backs the fence refused because a newer owner had the shard
  * @param lastRoundAt when this node last wrote a round back, or {@code null} before the first
+ * @param archive what the task archives and what this node archived, or {@code null} when it does not archive
+ * @param budget the task's share of this node's worker budget, or {@code null} without {@code scan.max-workers}
+ * @param bannedEndpoints for a task with an endpoint column, the endpoints banned at level 2 on every
+ *     node, as this node last read them; empty when none
  */
 public record TaskDescriptor(
         TaskView.State state,
@@ -39,11 +48,20 @@ public record TaskDescriptor(
         long failed,
         long dead,
         long inFlight,
-        @Nullable Instant lastRoundAt) {
+        int waitingKeys,
+        long handlerTimeouts,
+        long abandonedThreads,
+        long leasesLost,
+        long writeBacksRefused,
+        @Nullable Instant lastRoundAt,
+        @Nullable ArchiveDescriptor archive,
+        @Nullable BudgetDescriptor budget,
+        List<EndpointBanDescriptor> bannedEndpoints) {
 
     public TaskDescriptor {
         members = List.copyOf(members);
         ownership = List.copyOf(ownership);
+        bannedEndpoints = List.copyOf(bannedEndpoints);
     }
 
     /** Describes {@code task} with its cached {@code backlog}; runs no query. */
@@ -62,7 +80,15 @@ public record TaskDescriptor(
                 stats.failed(),
                 stats.dead(),
                 stats.inFlight(),
-                stats.lastRoundAt());
+                task.waitingKeys(),
+                stats.handlerTimeouts(),
+                stats.abandonedThreads(),
+                stats.leasesLost(),
+                stats.writeBacksRefused(),
+                stats.lastRoundAt(),
+                ArchiveDescriptor.of(task.definition().archive(), stats),
+                task.budgeted() ? BudgetDescriptor.of(task) : null,
+                task.bannedEndpoints().stream().map(EndpointBanDescriptor::of).toList());
     }
 
     private static List<MemberDescriptor> members(List<Member> members, List<LeaseInfo> leases) {

@@ -52,6 +52,11 @@ final class BeanRowBinder implements RowBinder {
     }
 
     @Override
+    public java.util.List<String> members() {
+        return setters.values().stream().map(Setter::name).toList();
+    }
+
+    @Override
     public Object bind(Row row) {
         Object bean = BeanUtils.instantiateClass(constructor);
         Map<String, Object> columns = RowBinder.columnsByKey(row);

@@ -47,6 +47,11 @@ final class RecordRowBinder implements RowBinder {
     }
 
     @Override
+    public java.util.List<String> members() {
+        return java.util.List.of(names);
+    }
+
+    @Override
     public Object bind(Row row) {
         Map<String, Object> columns = RowBinder.columnsByKey(row);
         Object[] args = new Object[keys.length];

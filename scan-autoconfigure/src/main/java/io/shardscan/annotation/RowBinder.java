@@ -19,6 +19,14 @@ interface RowBinder {
     Object bind(Row row);
 
     /**
+     * The record components or bean properties this binder fills from columns of the same
+     * {@link #key(String) key}; empty when it takes whatever columns there are.
+     */
+    default java.util.List<String> members() {
+        return java.util.List.of();
+    }
+
+    /**
      * The binder for a handler's row type.
      *
      * @throws IllegalArgumentException naming why the type cannot take a row

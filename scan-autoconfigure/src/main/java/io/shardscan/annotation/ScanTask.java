@@ -20,7 +20,8 @@ import java.lang.annotation.Target;
  *       one outcome for all of its rows
  * </ul>
  * {@code T} is a record (bound through its canonical constructor), a JavaBean (no-arg constructor and
- * setters), {@code Map<String, Object>} (the raw columns) or {@link io.shardscan.core.Row}. Columns
+ * setters), {@code Map<String, Object>} (the raw columns, a NULL one with a {@code null} value) or
+ * {@link io.shardscan.core.Row}. Columns
  * bind to components and properties by name, ignoring case and underscores ({@code user_id} binds
  * {@code userId}); values are converted with Spring's conversion service.
  */

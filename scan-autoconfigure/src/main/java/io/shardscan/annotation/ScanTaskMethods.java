@@ -118,6 +118,47 @@ public final class ScanTaskMethods {
         return build(bean, invocable, binder, batch, parameters.length == 2);
     }
 
+    /**
+     * Checks the handler's row type against the table's columns: every record component or bean
+     * property must match a column (case and underscores ignored), or it would be silently
+     * {@code null}.
+     *
+     * @param columns the table's column names
+     * @return the problem, naming the unmatched components or properties and the columns there are;
+     *     {@code null} when all match, or the type takes any columns (a {@code Map}, a {@code Row}, a
+     *     mapper's type), or the method is unusable (which {@link #handler} reports)
+     */
+    public static @Nullable String rowTypeProblem(
+            String beanName, Method method, @Nullable RowTypeMapper mapper, List<String> columns) {
+        Class<?>[] parameters = method.getParameterTypes();
+        if (parameters.length == 0) {
+            return null;
+        }
+        ResolvableType rowType = ResolvableType.forMethodParameter(method, 0);
+        if (parameters[0] == List.class) {
+            rowType = rowType.getGeneric(0);
+        }
+        List<String> members;
+        try {
+            members = RowBinder.forType(rowType, mapper).members();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        java.util.Set<String> keys = columns.stream().map(RowBinder::key).collect(Collectors.toSet());
+        List<String> unmatched =
+                members.stream().filter(m -> !keys.contains(RowBinder.key(m))).toList();
+        if (unmatched.isEmpty()) {
+            return null;
+        }
+        Class<?> type = rowType.resolve();
+        String kind = type != null && type.isRecord() ? "component" : "property";
+        return "@ScanTask(\"" + annotation(method).value() + "\") on " + describe(beanName, method) + " takes "
+                + (type == null ? rowType.toString() : type.getSimpleName()) + ", whose " + kind
+                + (unmatched.size() == 1 ? " " : "s ") + String.join(", ", unmatched) + " match"
+                + (unmatched.size() == 1 ? "es" : "") + " no column (the columns are " + String.join(", ", columns)
+                + "; case and underscores are ignored): rename the " + kind + " after its column, or remove it";
+    }
+
     /** Names a bean's method for messages: {@code bean 'orders' method OrderJobs.send(Order, ScanContext)}. */
     public static String describe(String beanName, Method method) {
         return "bean '" + beanName + "' method " + method.getDeclaringClass().getSimpleName() + "." + method.getName()

@@ -1,14 +1,22 @@
 package io.shardscan.autoconfigure;
 
+import io.shardscan.annotation.RowTypeMapper;
 import io.shardscan.core.CompositeScanListener;
+import io.shardscan.core.EndpointBans;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.ScanLogging;
+import io.shardscan.core.ScanTasks;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskStore;
+import io.shardscan.jdbc.JdbcEndpointBans;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.redis.RedisEndpointBans;
 import io.shardscan.redis.RedisShardCoordinator;
+import java.util.Objects;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -18,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
@@ -26,7 +35,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Runs the scan engine on the application's {@link DataSource}: the tasks come from
@@ -36,7 +47,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 @AutoConfiguration(
         after = DataSourceAutoConfiguration.class,
-        afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+        afterName = {
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+            "org.mybatis.spring.boot.autoconfigure.MybatisAutoConfiguration"
+        })
 @ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
 @ConditionalOnBooleanProperty(name = "scan.enabled", matchIfMissing = true)
 @ConditionalOnSingleCandidate(DataSource.class)
@@ -44,17 +58,54 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public class ScanAutoConfiguration {
 
-    /** Leases in Redis when it is configured; registered before the JDBC and static fallbacks. */
+    private static final System.Logger log = System.getLogger(ScanAutoConfiguration.class.getName());
+
+    private static final String MYBATIS_SESSION_FACTORY = "org.apache.ibatis.session.SqlSessionFactory";
+
+    /**
+     * Leases in Redis when it is configured, on a Lettuce connection of the coordinator's own to the
+     * server the application's Redis connection details name; registered before the JDBC and static
+     * fallbacks.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(RedisConnectionFactory.class)
+    @ConditionalOnClass({RedisConnectionFactory.class, LettuceConnectionFactory.class, DataRedisConnectionDetails.class
+    })
     @Conditional(RedisCoordinatorCondition.class)
     static class RedisCoordinatorConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(ShardCoordinator.class)
-        @ConditionalOnBean(RedisConnectionFactory.class)
-        ShardCoordinator scanRedisShardCoordinator(RedisConnectionFactory connectionFactory) {
-            return new RedisShardCoordinator(connectionFactory);
+        @ConditionalOnBean(DataRedisConnectionDetails.class)
+        ScanRedisConnection scanRedisConnection(
+                DataRedisConnectionDetails connectionDetails, ScanProperties properties) {
+            return new ScanRedisConnection(connectionDetails, properties.getLeaseTtl());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(ShardCoordinator.class)
+        @ConditionalOnBean(ScanRedisConnection.class)
+        ShardCoordinator scanRedisShardCoordinator(ScanRedisConnection connection) {
+            return new RedisShardCoordinator(connection.connectionFactory());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(EndpointBans.class)
+        @ConditionalOnBean(ScanRedisConnection.class)
+        EndpointBans scanRedisEndpointBans(ScanRedisConnection connection) {
+            return new RedisEndpointBans(connection.connectionFactory());
+        }
+    }
+
+    /** MyBatis result types for handlers, when the application has one {@code SqlSessionFactory}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = MYBATIS_SESSION_FACTORY)
+    static class MybatisConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnSingleCandidate(type = MYBATIS_SESSION_FACTORY)
+        RowTypeMapper scanMybatisRowTypeMapper(ListableBeanFactory beanFactory) {
+            return Objects.requireNonNull(RowTypeMapper.mybatis(beanFactory), "a single SqlSessionFactory");
         }
     }
 
@@ -88,6 +139,13 @@ public class ScanAutoConfiguration {
         return ScanCoordinators.create(properties, dataSource, clock);
     }
 
+    /** The level-2 endpoint blacklist in the database, when Redis does not hold it. */
+    @Bean
+    @ConditionalOnMissingBean
+    EndpointBans scanEndpointBans(DataSource dataSource) {
+        return new JdbcEndpointBans(dataSource);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     ScanSchemaInitializer scanSchemaInitializer(DataSource dataSource, ScanProperties properties) {
@@ -96,8 +154,9 @@ public class ScanAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ScanTaskRegistry scanTaskRegistry(ConfigurableListableBeanFactory beanFactory) {
-        return new ScanTaskRegistry(beanFactory);
+    ScanTaskRegistry scanTaskRegistry(
+            ConfigurableListableBeanFactory beanFactory, ObjectProvider<RowTypeMapper> rowTypeMapper) {
+        return new ScanTaskRegistry(beanFactory, rowTypeMapper.getIfUnique());
     }
 
     @Bean
@@ -109,17 +168,33 @@ public class ScanAutoConfiguration {
             TaskStore store,
             ShardCoordinator coordinator,
             ScanClock clock,
+            DataSource dataSource,
+            ConfigurableEnvironment environment,
             ObjectProvider<ScanListener> listeners,
-            ObjectProvider<ScanEngineCustomizer> customizers) {
+            ObjectProvider<ScanEngineCustomizer> customizers,
+            EndpointBans endpointBans) {
         ScanEngineBuilder builder = new ScanEngineBuilder(
-                properties, CompositeScanListener.of(listeners.orderedStream().toList()));
+                        properties,
+                        CompositeScanListener.of(listeners.orderedStream().toList()))
+                .endpointBans(endpointBans);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.build(registry.tasks(properties.getTasks()), store, coordinator, clock);
+        // the engine's lines go to the application's logging, which outlives java.util.logging at shutdown
+        ScanLogging.use(CommonsSystemLogger::new);
+        log.log(System.Logger.Level.INFO, ScanCoordinators.explain(properties, coordinator));
+        // every check runs here, while the bean is created, so a problem stops startup before the web server starts
+        return ScanStartupChecks.engine(
+                environment, properties, registry, builder, store, coordinator, dataSource, clock);
     }
 
     @Bean
     @ConditionalOnMissingBean
     ScanLifecycle scanLifecycle(ScanEngine engine) {
         return new ScanLifecycle(engine);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ScanTasks scanTasks(ScanEngine engine) {
+        return new ScanTasks(engine);
     }
 }

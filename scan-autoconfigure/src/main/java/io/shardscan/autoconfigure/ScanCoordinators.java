@@ -4,12 +4,47 @@ import io.shardscan.core.ScanClock;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import java.util.Locale;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /** Picks the shard coordinator that {@code scan.coordinator}, {@code scan.node-index} and {@code scan.node-count} ask for. */
 final class ScanCoordinators {
 
+    private static final Set<String> OWN = Set.of(
+            "io.shardscan.jdbc.JdbcShardCoordinator",
+            "io.shardscan.redis.RedisShardCoordinator",
+            "io.shardscan.core.StaticShardCoordinator");
+
     private ScanCoordinators() {}
+
+    /**
+     * One line for the startup log: which coordinator the engine uses and why, so that a node that
+     * silently fell back to JDBC leases (no Redis configured) or to static sharding says so.
+     */
+    static String explain(ScanProperties properties, ShardCoordinator coordinator) {
+        String chosen = "Shardscan coordinates through " + coordinator.kind();
+        if (!OWN.contains(coordinator.getClass().getName())) {
+            return chosen + ": the application's own ShardCoordinator bean ("
+                    + coordinator.getClass().getName() + ")";
+        }
+        if (properties.getCoordinator() != ScanProperties.Coordinator.AUTO) {
+            return chosen + ": scan.coordinator="
+                    + properties.getCoordinator().name().toLowerCase(Locale.ROOT);
+        }
+        String auto = chosen + ": scan.coordinator=auto chose it because ";
+        return switch (coordinator.kind()) {
+            case "redis" ->
+                auto + "a Redis connection is configured (spring.data.redis.*) and scan.node-count is not"
+                        + " set; scan.coordinator=jdbc keeps the leases in the database";
+            case "static" ->
+                auto + "scan.node-count=" + properties.getNodeCount() + " is set (this is node "
+                        + properties.getNodeIndex() + "): no leases, no failover";
+            default ->
+                auto + "no Redis connection is configured (spring.data.redis.host or url) and"
+                        + " scan.node-count is not set; leases live in the database's scan_lease table";
+        };
+    }
 
     static ShardCoordinator create(ScanProperties properties, DataSource dataSource, ScanClock clock) {
         return switch (properties.getCoordinator()) {
@@ -20,9 +55,9 @@ final class ScanCoordinators {
                         ? staticCoordinator(properties, clock)
                         : new JdbcShardCoordinator(dataSource);
             case REDIS ->
-                throw new IllegalStateException("scan.coordinator=redis needs a RedisConnectionFactory bean: add"
-                        + " spring-boot-starter-data-redis and set spring.data.redis.host (or url), or choose"
-                        + " scan.coordinator=jdbc");
+                throw new IllegalStateException("scan.coordinator=redis needs Spring Data Redis with Lettuce and"
+                        + " Spring Boot's Redis connection details: add spring-boot-starter-data-redis and set"
+                        + " spring.data.redis.host (or url), or choose scan.coordinator=jdbc");
         };
     }
 

@@ -1,6 +1,8 @@
 package io.shardscan.autoconfigure;
 
+import io.shardscan.core.EndpointBans;
 import io.shardscan.core.EngineSettings;
+import io.shardscan.core.InMemoryEndpointBans;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
@@ -9,6 +11,7 @@ import io.shardscan.core.TaskStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The node-wide settings and listener of the engine the auto-configuration builds, as
@@ -21,7 +24,9 @@ public final class ScanEngineBuilder {
     private Duration renewInterval;
     private Duration memberTimeout;
     private Duration shutdownTimeout;
+    private @Nullable Integer maxWorkers;
     private ScanListener listener;
+    private @Nullable EndpointBans endpointBans;
 
     ScanEngineBuilder(ScanProperties properties, ScanListener listener) {
         String configured = properties.getNodeId();
@@ -30,6 +35,7 @@ public final class ScanEngineBuilder {
         this.renewInterval = properties.getRenewInterval();
         this.memberTimeout = properties.getMemberTimeout();
         this.shutdownTimeout = properties.getShutdownTimeout();
+        this.maxWorkers = properties.getMaxWorkers();
         this.listener = listener;
     }
 
@@ -67,6 +73,12 @@ public final class ScanEngineBuilder {
         return this;
     }
 
+    /** Sets the handler threads all tasks of this node share; {@code null} for no node-wide budget. */
+    public ScanEngineBuilder maxWorkers(@Nullable Integer maxWorkers) {
+        this.maxWorkers = maxWorkers;
+        return this;
+    }
+
     public ScanListener listener() {
         return listener;
     }
@@ -77,16 +89,34 @@ public final class ScanEngineBuilder {
         return this;
     }
 
+    /** Sets where the level-2 endpoint blacklist is shared; unset, in this JVM only. */
+    public ScanEngineBuilder endpointBans(EndpointBans endpointBans) {
+        this.endpointBans = Objects.requireNonNull(endpointBans, "endpointBans");
+        return this;
+    }
+
     /**
      * The settings as they stand.
      *
      * @throws IllegalArgumentException naming the property when a value cannot work
      */
     public EngineSettings settings() {
-        return new EngineSettings(nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout);
+        return new EngineSettings(nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout, maxWorkers);
+    }
+
+    /** Whether the endpoint blacklist lives in the database's own tables. */
+    boolean endpointBansInDatabase() {
+        return endpointBans instanceof io.shardscan.jdbc.JdbcEndpointBans;
     }
 
     ScanEngine build(List<ScanEngine.ScanTask> tasks, TaskStore store, ShardCoordinator coordinator, ScanClock clock) {
-        return new ScanEngine(tasks, store, coordinator, settings(), clock, listener);
+        return new ScanEngine(
+                tasks,
+                store,
+                coordinator,
+                settings(),
+                clock,
+                listener,
+                endpointBans == null ? new InMemoryEndpointBans(clock) : endpointBans);
     }
 }

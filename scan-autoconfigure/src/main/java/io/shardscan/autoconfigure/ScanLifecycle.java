@@ -20,7 +20,7 @@ public class ScanLifecycle implements SmartLifecycle {
         this.engine = Objects.requireNonNull(engine, "engine");
     }
 
-    /** Checks every task's table and starts the tasks; a failed check fails the application's startup. */
+    /** Starts the tasks; their tables were checked when the engine bean was created, before the web server started. */
     @Override
     public void start() {
         engine.start();

@@ -1,10 +1,12 @@
 package io.shardscan.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /** Configuration of the scan engine and its tasks, under {@code scan.*}. */
@@ -27,18 +29,26 @@ public class ScanProperties {
     private @Nullable Integer nodeCount;
 
     /** How long a shard lease lives without renewal. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration leaseTtl = Duration.ofSeconds(6);
 
     /** How often leases are renewed and members heartbeat; at most half of lease-ttl. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration renewInterval = Duration.ofSeconds(2);
 
     /** How long a silent member stays in the live set. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration memberTimeout = Duration.ofSeconds(6);
 
     /** How long shutdown waits for running rounds before releasing leases. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration shutdownTimeout = Duration.ofSeconds(30);
 
+    /** The handler threads all tasks of this node share, each task within its own workers; unset, no node-wide limit. */
+    private @Nullable Integer maxWorkers;
+
     /** How often the scan endpoint's background thread recounts every task's backlog. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private Duration backlogRefresh = Duration.ofSeconds(10);
 
     /** Settings of the JDBC coordinator and store. */
@@ -46,6 +56,8 @@ public class ScanProperties {
 
     /** Settings of the scan actuator endpoint. */
     private final Endpoint endpoint = new Endpoint();
+
+    private final Observations observations = new Observations();
 
     /** The tasks by name. */
     private Map<String, TaskProperties> tasks = new LinkedHashMap<>();
@@ -122,6 +134,14 @@ public class ScanProperties {
         this.shutdownTimeout = shutdownTimeout;
     }
 
+    public @Nullable Integer getMaxWorkers() {
+        return maxWorkers;
+    }
+
+    public void setMaxWorkers(@Nullable Integer maxWorkers) {
+        this.maxWorkers = maxWorkers;
+    }
+
     public Duration getBacklogRefresh() {
         return backlogRefresh;
     }
@@ -138,6 +158,10 @@ public class ScanProperties {
         return endpoint;
     }
 
+    public Observations getObservations() {
+        return observations;
+    }
+
     public Map<String, TaskProperties> getTasks() {
         return tasks;
     }
@@ -148,9 +172,16 @@ public class ScanProperties {
 
     /** Which coordinator hands out shard leases. */
     public enum Coordinator {
-        /** Static mode when scan.node-count is set, else Redis when spring.data.redis is configured, else JDBC. */
+        /**
+         * Static mode when scan.node-count is set, else Redis when a Redis connection is configured (a
+         * spring.data.redis host, url, cluster, sentinel or master-replica, or connection details such as a
+         * service connection), else JDBC.
+         */
         AUTO,
-        /** Leases in Redis, through the application's RedisConnectionFactory. */
+        /**
+         * Leases in Redis at the application's Redis connection details, on a Lettuce connection of its own
+         * whose calls time out after a third of the lease TTL.
+         */
         REDIS,
         /** Leases in tables of the application's database. */
         JDBC,
@@ -185,6 +216,21 @@ public class ScanProperties {
 
         public void setWriteEnabled(boolean writeEnabled) {
             this.writeEnabled = writeEnabled;
+        }
+    }
+
+    /** Settings of the engine's Micrometer observations. */
+    public static class Observations {
+
+        /** Whether each handler call is observed (scan.handler), not only each round (scan.round). */
+        private boolean rows = false;
+
+        public boolean isRows() {
+            return rows;
+        }
+
+        public void setRows(boolean rows) {
+            this.rows = rows;
         }
     }
 }

@@ -33,9 +33,21 @@ import org.springframework.util.ClassUtils;
 public class ScanTaskRegistry {
 
     private final ConfigurableListableBeanFactory beanFactory;
+    private final @Nullable RowTypeMapper mapper;
 
+    /** A registry whose handlers take MyBatis result types when the bean factory has one {@code SqlSessionFactory}. */
     public ScanTaskRegistry(ConfigurableListableBeanFactory beanFactory) {
+        this(beanFactory, RowTypeMapper.mybatis(beanFactory));
+    }
+
+    /**
+     * A registry whose handlers' row types go through {@code mapper} where it supports them.
+     *
+     * @param mapper {@code null} for the built-in record, JavaBean and map binding only
+     */
+    public ScanTaskRegistry(ConfigurableListableBeanFactory beanFactory, @Nullable RowTypeMapper mapper) {
         this.beanFactory = Objects.requireNonNull(beanFactory, "beanFactory");
+        this.mapper = mapper;
     }
 
     /**
@@ -47,9 +59,25 @@ public class ScanTaskRegistry {
      *     an unusable handler signature or an invalid task setting
      */
     public List<ScanEngine.ScanTask> tasks(Map<String, TaskProperties> configured) {
+        Found found = find(configured);
+        if (!found.problems().isEmpty()) {
+            throw new InvalidTaskException(found.problems());
+        }
+        return found.tasks();
+    }
+
+    /**
+     * What {@link #tasks(Map)} finds, without throwing: the tasks that could be built, the problems
+     * found, and a check of each handler's row type against its table's columns.
+     */
+    public record Found(List<ScanEngine.ScanTask> tasks, List<String> problems, ScanEngine.TableCheck rowTypes) {}
+
+    /**
+     * The configured tasks that could be built, every problem found (as {@link #tasks(Map)} lists
+     * them) and the row type check of their handlers.
+     */
+    public Found find(Map<String, TaskProperties> configured) {
         Map<String, List<HandlerMethod>> handlers = discover();
-        // a SqlSessionFactory, when there is one, maps its result types as MyBatis would
-        RowTypeMapper mapper = RowTypeMapper.mybatis(beanFactory);
         List<String> problems = new ArrayList<>();
         handlers.forEach((task, methods) -> {
             if (methods.size() > 1) {
@@ -79,14 +107,20 @@ public class ScanTaskRegistry {
                 problems.add(e.getMessage());
             }
         });
-        if (problems.size() == 1) {
-            throw new InvalidTaskException(problems.get(0));
-        }
-        if (!problems.isEmpty()) {
-            throw new InvalidTaskException(
-                    problems.size() + " scan task problems:\n - " + String.join("\n - ", problems));
-        }
-        return tasks;
+        Map<String, HandlerMethod> byTask = new LinkedHashMap<>();
+        handlers.forEach((task, methods) -> {
+            if (methods.size() == 1) {
+                byTask.put(task, methods.get(0));
+            }
+        });
+        ScanEngine.TableCheck rowTypes = (definition, report) -> {
+            HandlerMethod method = byTask.get(definition.name());
+            String problem = method == null || report.columns().isEmpty()
+                    ? null
+                    : ScanTaskMethods.rowTypeProblem(method.beanName, method.method, mapper, report.columns());
+            return problem == null ? List.of() : List.of(problem);
+        };
+        return new Found(tasks, problems, rowTypes);
     }
 
     private Map<String, List<HandlerMethod>> discover() {

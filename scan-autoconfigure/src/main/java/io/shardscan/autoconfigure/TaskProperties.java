@@ -2,16 +2,28 @@ package io.shardscan.autoconfigure;
 
 import io.shardscan.core.IndexCheck;
 import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.Match;
+import io.shardscan.core.MatchOverlap;
 import io.shardscan.core.OnExhausted;
+import io.shardscan.core.Ordering;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.convert.DurationUnit;
 
 /** Configuration of one task, under {@code scan.tasks.<name>.*}. */
 public class TaskProperties {
+
+    /** The shortest tier interval accepted: a tier is fetched that often when empty. */
+    static final Duration MIN_TIER_INTERVAL = Duration.ofMillis(100);
 
     /** The table to scan, optionally schema-qualified. */
     private @Nullable String table;
@@ -64,11 +76,66 @@ public class TaskProperties {
     /** What happens to a row that fails past the last tier: dead or keep-retrying. */
     private OnExhausted onExhausted = OnExhausted.DEAD;
 
-    /** How long a round waits for its handlers before it is reported as timed out. */
-    private Duration roundTimeout = Duration.ofMinutes(5);
+    /** How long a round waits for its handlers; then what finished is written back and the shard moves on. */
+    @DurationUnit(ChronoUnit.SECONDS)
+    private Duration roundTimeout = Duration.ofMinutes(10);
+
+    /** How long one handler call may run; then its rows are recorded failed and its worker replaced. */
+    @DurationUnit(ChronoUnit.SECONDS)
+    private Duration handlerTimeout = Duration.ofMinutes(5);
+
+    /** How often a long round writes back what finished, bounding what a crash or a freeze runs again. */
+    @DurationUnit(ChronoUnit.SECONDS)
+    private Duration commitInterval = Duration.ofMillis(250);
+
+    /** Whether a failed row holds back its key's later rows: per-key, or none; unset, per-key when the shard key is not the id. */
+    private @Nullable Ordering ordering;
 
     /** What startup does when the table lacks the index the fetch needs: fail, warn or off. */
     private IndexCheck indexCheck = IndexCheck.WARN;
+
+    /** Which rows of the table are this task's: per column a value, a list of values or null, e.g. biz_type: 3; every column must match. */
+    private Map<String, List<String>> match = new LinkedHashMap<>();
+
+    /** Whether this task may take pending rows that another task on its table matches too: refused or allowed. */
+    private MatchOverlap matchOverlap = MatchOverlap.REFUSED;
+
+    /** The timestamp column before which a row is not due, e.g. created_at; unset, every pending row is due. */
+    private @Nullable String dueAtColumn;
+
+    /** How long after its due-at column a row becomes due; needs a unit, e.g. 15m. */
+    private Duration delay = Duration.ZERO;
+
+    /** Moving (or deleting) finished rows older than a given age; off unless archive.after is set. */
+    private final ArchiveProperties archive = new ArchiveProperties();
+
+    /** Which task gets free workers of scan.max-workers first: the higher, from 0 to 100. */
+    private int priority = 0;
+
+    /** How long the oldest due row may wait for scan.max-workers before the task goes first; needs a unit; unset, never. */
+    private @Nullable Duration maxWait;
+
+    /** A preset for pushing rows to receivers: transfer (lossy) or sync (must arrive); each setting it makes can be overridden. */
+    private @Nullable TaskMode mode;
+
+    /** The column naming each row's receiver (a store id, a host); its rows share a lane and a two-level blacklist. */
+    private @Nullable String endpointColumn;
+
+    /** Level 1 of the endpoint blacklist: after how many endpoint-down failures an endpoint is skipped on this node for the pass. */
+    private final BlacklistLevel1Properties level1 = new BlacklistLevel1Properties();
+
+    /** Level 2 of the endpoint blacklist: how many level-1 trips within which window ban an endpoint on every node, and for how long. */
+    private final BlacklistLevel2Properties level2 = new BlacklistLevel2Properties();
+
+    /** A call that takes longer marks its endpoint slow. */
+    @DurationUnit(ChronoUnit.SECONDS)
+    private Duration slowCall = Duration.ofSeconds(1);
+
+    /** The share of the task's workers one slow endpoint may hold, above 0 and at most 1. */
+    private double slowShare = 0.25;
+
+    // the properties set explicitly, which a mode's preset leaves alone
+    private final Set<String> explicitlySet = new HashSet<>();
 
     /**
      * The validated task definition of these settings.
@@ -91,10 +158,108 @@ public class TaskProperties {
                 .pageSize(pageSize)
                 .workers(workers)
                 .tiers(tiers(name))
-                .onExhausted(onExhausted)
+                .onExhausted(preset("on-exhausted", onExhausted, mode == null ? null : mode.onExhausted))
                 .roundTimeout(roundTimeout)
+                .handlerTimeout(preset("handler-timeout", handlerTimeout, mode == null ? null : mode.handlerTimeout))
+                .commitInterval(commitInterval)
+                .ordering(ordering)
                 .indexCheck(indexCheck)
+                .match(match(name))
+                .matchOverlap(matchOverlap)
+                .dueAtColumn(dueAtColumn)
+                .delay(delay)
+                .archive(archive.toArchive(name))
+                .priority(priority)
+                .maxWait(maxWait)
+                .endpoints(endpoints(name))
                 .build();
+    }
+
+    private <T> T preset(String property, T value, @Nullable T preset) {
+        return preset == null || explicitlySet.contains(property) ? value : preset;
+    }
+
+    private io.shardscan.core.@Nullable EndpointRules endpoints(String name) {
+        if (endpointColumn == null) {
+            List<String> set = new ArrayList<>(explicitlySet.stream()
+                    .filter(p -> p.startsWith("slow"))
+                    .sorted()
+                    .toList());
+            if (level1.afterSet()) {
+                set.add(0, "level1.after");
+            }
+            if (level2.anySet()) {
+                set.add(0, "level2");
+            }
+            if (!set.isEmpty()) {
+                throw new InvalidTaskException("scan.tasks." + name + "." + set.get(0)
+                        + " is set but scan.tasks." + name + ".endpoint-column is not: name the column of each"
+                        + " row's receiver (e.g. store_id), or remove " + set);
+            }
+            return null;
+        }
+        return io.shardscan.core.EndpointRules.of(endpointColumn)
+                .withLevel1After(mode == null || level1.afterSet() ? level1.getAfter() : mode.level1After)
+                .withLevel2(level2.getTrips(), level2.getWindow(), level2.getBan())
+                .withSlow(slowCall, slowShare);
+    }
+
+    public @Nullable TaskMode getMode() {
+        return mode;
+    }
+
+    public void setMode(@Nullable TaskMode mode) {
+        this.mode = mode;
+    }
+
+    public @Nullable String getEndpointColumn() {
+        return endpointColumn;
+    }
+
+    public void setEndpointColumn(@Nullable String endpointColumn) {
+        this.endpointColumn = endpointColumn;
+    }
+
+    public BlacklistLevel1Properties getLevel1() {
+        return level1;
+    }
+
+    public BlacklistLevel2Properties getLevel2() {
+        return level2;
+    }
+
+    public Duration getSlowCall() {
+        return slowCall;
+    }
+
+    public void setSlowCall(Duration slowCall) {
+        explicitlySet.add("slow-call");
+        this.slowCall = slowCall;
+    }
+
+    public double getSlowShare() {
+        return slowShare;
+    }
+
+    public void setSlowShare(double slowShare) {
+        explicitlySet.add("slow-share");
+        this.slowShare = slowShare;
+    }
+
+    // a column bound to no value (deleted_at: null in YAML binds an empty list) or to "null" matches NULL
+    private List<Match> match(String name) {
+        List<Match> result = new ArrayList<>();
+        match.forEach((column, values) -> {
+            boolean nulls = values.isEmpty()
+                    || values.stream().anyMatch(v -> v.isEmpty() || v.strip().equalsIgnoreCase("null"));
+            if (nulls && values.size() > 1) {
+                throw new InvalidTaskException("scan.tasks." + name + ".match." + column + " lists null with values "
+                        + values.stream().map(v -> v.isEmpty() ? "null" : v).toList()
+                        + ": a column matches values or null, not both; split the rows between two tasks");
+            }
+            result.add(nulls ? Match.isNull(column) : new Match(column, values));
+        });
+        return result;
     }
 
     private List<Tier> tiers(String name) {
@@ -106,6 +271,12 @@ public class TaskProperties {
             if (interval == null || interval.isNegative()) {
                 throw new InvalidTaskException(
                         property + "interval must be set to a positive duration (was " + interval + "), e.g. 30s");
+            }
+            if (interval.compareTo(MIN_TIER_INTERVAL) < 0) {
+                throw new InvalidTaskException(property + "interval is " + interval.toMillis()
+                        + "ms, below the floor of "
+                        + MIN_TIER_INTERVAL.toMillis() + "ms: an empty tier is fetched that often, so write it with a"
+                        + " unit, e.g. 5s (a number without a unit means seconds)");
             }
             try {
                 result.add(Tier.of(tier.getRetries(), interval));
@@ -242,7 +413,33 @@ public class TaskProperties {
     }
 
     public void setOnExhausted(OnExhausted onExhausted) {
+        explicitlySet.add("on-exhausted");
         this.onExhausted = onExhausted;
+    }
+
+    public Duration getHandlerTimeout() {
+        return handlerTimeout;
+    }
+
+    public void setHandlerTimeout(Duration handlerTimeout) {
+        explicitlySet.add("handler-timeout");
+        this.handlerTimeout = handlerTimeout;
+    }
+
+    public Duration getCommitInterval() {
+        return commitInterval;
+    }
+
+    public void setCommitInterval(Duration commitInterval) {
+        this.commitInterval = commitInterval;
+    }
+
+    public @Nullable Ordering getOrdering() {
+        return ordering;
+    }
+
+    public void setOrdering(@Nullable Ordering ordering) {
+        this.ordering = ordering;
     }
 
     public Duration getRoundTimeout() {
@@ -253,11 +450,63 @@ public class TaskProperties {
         this.roundTimeout = roundTimeout;
     }
 
+    public Map<String, List<String>> getMatch() {
+        return match;
+    }
+
+    public void setMatch(Map<String, List<String>> match) {
+        this.match = match;
+    }
+
+    public MatchOverlap getMatchOverlap() {
+        return matchOverlap;
+    }
+
+    public void setMatchOverlap(MatchOverlap matchOverlap) {
+        this.matchOverlap = matchOverlap;
+    }
+
+    public ArchiveProperties getArchive() {
+        return archive;
+    }
+
     public IndexCheck getIndexCheck() {
         return indexCheck;
     }
 
     public void setIndexCheck(IndexCheck indexCheck) {
         this.indexCheck = indexCheck;
+    }
+
+    public @Nullable String getDueAtColumn() {
+        return dueAtColumn;
+    }
+
+    public void setDueAtColumn(@Nullable String dueAtColumn) {
+        this.dueAtColumn = dueAtColumn;
+    }
+
+    public Duration getDelay() {
+        return delay;
+    }
+
+    public void setDelay(Duration delay) {
+        this.delay = delay;
+    }
+
+    public int getPriority() {
+        return priority;
+    }
+
+    public void setPriority(int priority) {
+        this.priority = priority;
+    }
+
+    public @Nullable Duration getMaxWait() {
+        return maxWait;
+    }
+
+    public void setMaxWait(@Nullable Duration maxWait) {
+        this.maxWait = maxWait;
     }
 }

@@ -1,7 +1,9 @@
 package io.shardscan.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.convert.DurationUnit;
 
 /** One failure tier of a task, under {@code scan.tasks.<name>.tiers[i].*}. */
 public class TierProperties {
@@ -10,6 +12,7 @@ public class TierProperties {
     private @Nullable String retries;
 
     /** How often this tier is scanned when empty, and how long a failed row of it rests. */
+    @DurationUnit(ChronoUnit.SECONDS)
     private @Nullable Duration interval;
 
     public TierProperties() {}

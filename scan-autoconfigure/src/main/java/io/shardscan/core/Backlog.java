@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How much of a task is left, by tier: the store's counts folded into the task's tiers (rows past
@@ -11,47 +12,91 @@ import java.util.List;
  *
  * @param tiers one entry per tier, in tier order
  * @param dead dead rows
- * @param total pending rows of every tier
+ * @param total pending rows of every tier, due or not ({@link #notYetDue()} of them are not due yet,
+ *     {@link #withoutDueTime()} never are)
+ * @param withoutShardKey pending rows whose shard key is NULL: counted in their tier, fetched by no shard
  * @param countedAt when the counts were taken
  */
-public record Backlog(List<TierBacklog> tiers, long dead, long total, Instant countedAt) {
+public record Backlog(List<TierBacklog> tiers, long dead, long total, long withoutShardKey, Instant countedAt) {
 
     public Backlog {
         tiers = List.copyOf(tiers);
+    }
+
+    /** Pending rows of every tier whose due time has not come (a task with a due-at column); in {@code total} too. */
+    public long notYetDue() {
+        return tiers.stream().mapToLong(TierBacklog::notYetDue).sum();
+    }
+
+    /**
+     * Pending rows whose due-at value is NULL (a task with a due-at column): never due, so never run;
+     * in {@code total} too, not in {@link #notYetDue()}.
+     */
+    public long withoutDueTime() {
+        return tiers.stream().mapToLong(TierBacklog::withoutDueTime).sum();
     }
 
     /**
      * One tier's pending rows.
      *
      * @param retries the tier's retry range as configured, e.g. {@code "1-5"}
-     * @param pending how many rows
-     * @param oldestPendingAgeSeconds seconds since the least recently updated of them was last updated, 0 when none
+     * @param pending how many rows, due or not
+     * @param oldestPendingAgeSeconds seconds since the least recently updated of them was last updated;
+     *     for the fresh rows of a task with a due-at column, since the earliest due time (due-at plus
+     *     delay) of those that are due, so rows waiting for their due time do not count; 0 when none
+     * @param notYetDue how many of them are not due yet (a task with a due-at column)
+     * @param withoutDueTime how many of them have a NULL due time and are never due; the rest are due
      */
-    public record TierBacklog(String retries, long pending, long oldestPendingAgeSeconds) {}
+    public record TierBacklog(
+            String retries, long pending, long oldestPendingAgeSeconds, long notYetDue, long withoutDueTime) {
+
+        /** A tier without rows whose due time is NULL. */
+        public TierBacklog(String retries, long pending, long oldestPendingAgeSeconds, long notYetDue) {
+            this(retries, pending, oldestPendingAgeSeconds, notYetDue, 0);
+        }
+
+        /** A tier of a task without a due-at column: every row is due. */
+        public TierBacklog(String retries, long pending, long oldestPendingAgeSeconds) {
+            this(retries, pending, oldestPendingAgeSeconds, 0);
+        }
+    }
+
+    /**
+     * Since when a group's oldest row has waited: a fresh row of a task with a due-at column since it
+     * became due, any other since its last update (a failed row: its last failure).
+     */
+    private static @Nullable Instant waitingSince(TaskDefinition task, BacklogCounts.Group group) {
+        if (task.delayed() && group.retries() == 0) {
+            return group.oldestDueAt() == null ? null : group.oldestDueAt().plus(task.delay());
+        }
+        return group.oldestUpdatedAt();
+    }
 
     /** Folds {@code counts} into the tiers of {@code task} as of {@code now}. */
     public static Backlog of(TaskDefinition task, BacklogCounts counts, Instant now) {
         List<TierBacklog> tiers = new ArrayList<>();
         long total = 0;
-        List<Tier> defined = task.tiers();
-        for (int i = 0; i < defined.size(); i++) {
-            Tier tier = defined.get(i);
-            boolean last = i == defined.size() - 1;
+        RetryRules rules = task.retryRules();
+        for (Tier tier : task.tiers()) {
             long pending = 0;
+            long notYetDue = 0;
+            long withoutDueTime = 0;
             Instant oldest = null;
             for (BacklogCounts.Group group : counts.pending()) {
-                if (tier.covers(group.retries()) || (last && group.retries() > tier.maxRetries())) {
+                if (rules.tierOf(group.retries()).equals(tier)) {
                     pending += group.count();
-                    Instant at = group.oldestUpdatedAt();
+                    notYetDue += group.notYetDue();
+                    withoutDueTime += group.withoutDueTime();
+                    Instant at = waitingSince(task, group);
                     oldest = at != null && (oldest == null || at.isBefore(oldest)) ? at : oldest;
                 }
             }
             long age = oldest == null
                     ? 0
                     : Math.max(0, Duration.between(oldest, now).toSeconds());
-            tiers.add(new TierBacklog(tier.label(), pending, age));
+            tiers.add(new TierBacklog(tier.label(), pending, age, notYetDue, withoutDueTime));
             total += pending;
         }
-        return new Backlog(tiers, counts.dead(), total, now);
+        return new Backlog(tiers, counts.dead(), total, counts.withoutShardKey(), now);
     }
 }

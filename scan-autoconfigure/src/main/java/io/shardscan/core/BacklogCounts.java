@@ -5,13 +5,14 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a store counted of a task's table: pending rows grouped by retry count, and dead rows.
- * Immutable.
+ * What a store counted of a task's table: pending rows grouped by retry count, dead rows, and
+ * pending rows whose shard key is NULL (no shard fetches them). Immutable.
  *
  * @param pending one group per retry count that has pending rows
  * @param dead the number of dead rows
+ * @param withoutShardKey pending rows whose shard key is NULL, counted in {@code pending} too
  */
-public record BacklogCounts(List<Group> pending, long dead) {
+public record BacklogCounts(List<Group> pending, long dead, long withoutShardKey) {
 
     public BacklogCounts {
         pending = List.copyOf(pending);
@@ -23,6 +24,33 @@ public record BacklogCounts(List<Group> pending, long dead) {
      * @param retries the retry count
      * @param count how many rows
      * @param oldestUpdatedAt the earliest last update among them, or {@code null} when unknown
+     * @param notYetDue how many of them are not due yet (a task with a due-at column), counted in {@code count} too
+     * @param withoutDueTime how many of them have a NULL due-at value and are never due, counted in
+     *     {@code count} but not in {@code notYetDue}
+     * @param oldestDueAt the earliest due-at value (without the delay) among its rows that are due,
+     *     {@code null} when none is or the task has no due-at column
      */
-    public record Group(int retries, long count, @Nullable Instant oldestUpdatedAt) {}
+    public record Group(
+            int retries,
+            long count,
+            @Nullable Instant oldestUpdatedAt,
+            long notYetDue,
+            long withoutDueTime,
+            @Nullable Instant oldestDueAt) {
+
+        /** A group without the due time of its oldest due row. */
+        public Group(int retries, long count, @Nullable Instant oldestUpdatedAt, long notYetDue, long withoutDueTime) {
+            this(retries, count, oldestUpdatedAt, notYetDue, withoutDueTime, null);
+        }
+
+        /** A group without rows whose due time is NULL. */
+        public Group(int retries, long count, @Nullable Instant oldestUpdatedAt, long notYetDue) {
+            this(retries, count, oldestUpdatedAt, notYetDue, 0);
+        }
+
+        /** A group of a task without a due-at column: every row is due. */
+        public Group(int retries, long count, @Nullable Instant oldestUpdatedAt) {
+            this(retries, count, oldestUpdatedAt, 0);
+        }
+    }
 }

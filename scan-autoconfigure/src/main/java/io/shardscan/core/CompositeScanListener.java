@@ -36,8 +36,23 @@ public final class CompositeScanListener implements ScanListener {
     }
 
     @Override
-    public void roundCompleted(String task, int shard, int rows, Duration took) {
-        listeners.forEach(l -> l.roundCompleted(task, shard, rows, took));
+    public Timing roundStarted(String task, int shard, Tier tier) {
+        return all(
+                listeners.stream().map(l -> l.roundStarted(task, shard, tier)).toList());
+    }
+
+    @Override
+    public Timing handlerStarted(String task, Tier tier) {
+        return all(listeners.stream().map(l -> l.handlerStarted(task, tier)).toList());
+    }
+
+    /** Stops the timings in reverse order, the first listener's last, as nested scopes end. */
+    private static Timing all(List<Timing> timings) {
+        return outcome -> {
+            for (int i = timings.size() - 1; i >= 0; i--) {
+                timings.get(i).stop(outcome);
+            }
+        };
     }
 
     @Override
@@ -48,5 +63,30 @@ public final class CompositeScanListener implements ScanListener {
     @Override
     public void leaseLost(String task, int shard) {
         listeners.forEach(l -> l.leaseLost(task, shard));
+    }
+
+    @Override
+    public void endpointTripped(String task, String endpoint, String reason) {
+        listeners.forEach(l -> l.endpointTripped(task, endpoint, reason));
+    }
+
+    @Override
+    public void endpointBanned(String task, String endpoint, String reason) {
+        listeners.forEach(l -> l.endpointBanned(task, endpoint, reason));
+    }
+
+    @Override
+    public void endpointLifted(String task, String endpoint) {
+        listeners.forEach(l -> l.endpointLifted(task, endpoint));
+    }
+
+    @Override
+    public void archived(String task, int shard, int rows, Duration took) {
+        listeners.forEach(l -> l.archived(task, shard, rows, took));
+    }
+
+    @Override
+    public void budgetWaited(String task, Duration waited, boolean aged) {
+        listeners.forEach(l -> l.budgetWaited(task, waited, aged));
     }
 }

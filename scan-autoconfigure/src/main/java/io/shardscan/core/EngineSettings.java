@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Node-wide engine settings. Immutable.
@@ -11,9 +12,16 @@ import java.util.Objects;
  * @param renewInterval how often leases are renewed and membership is read
  * @param memberTimeout how long a silent member stays in the live set
  * @param shutdownTimeout how long shutdown waits for running rounds
+ * @param maxWorkers the handler threads all tasks of this node share, each task still within its own
+ *     {@code workers}; {@code null} for no node-wide budget (each task has only its own workers)
  */
 public record EngineSettings(
-        String nodeId, Duration leaseTtl, Duration renewInterval, Duration memberTimeout, Duration shutdownTimeout) {
+        String nodeId,
+        Duration leaseTtl,
+        Duration renewInterval,
+        Duration memberTimeout,
+        Duration shutdownTimeout,
+        @Nullable Integer maxWorkers) {
 
     public EngineSettings {
         Objects.requireNonNull(nodeId, "nodeId");
@@ -28,6 +36,21 @@ public record EngineSettings(
             throw new IllegalArgumentException("scan.renew-interval (" + renewInterval + ") must be at most half of"
                     + " scan.lease-ttl (" + leaseTtl + ") so that one lost renewal does not lose the lease");
         }
+        if (maxWorkers != null && maxWorkers < 1) {
+            throw new IllegalArgumentException("scan.max-workers must be at least 1 (was " + maxWorkers + "): set it"
+                    + " to the handler threads all tasks of this node share, e.g. 16, or remove it for no node-wide"
+                    + " budget");
+        }
+    }
+
+    /** Settings without a node-wide worker budget. */
+    public EngineSettings(
+            String nodeId,
+            Duration leaseTtl,
+            Duration renewInterval,
+            Duration memberTimeout,
+            Duration shutdownTimeout) {
+        this(nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout, null);
     }
 
     /** When a lease granted or renewed at a monotonic reading must be treated as lost: a margin before expiry. */

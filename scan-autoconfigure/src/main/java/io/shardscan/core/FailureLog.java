@@ -5,21 +5,23 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Decides which row failures of one task are worth a WARN line: the first of each distinct
- * message, then at most one per message per interval, carrying how many were suppressed in
- * between. Remembers the 256 most recently seen messages, so a flood of distinct ones costs
- * bounded memory. Thread-safe.
+ * Decides which row failures of one task are worth a WARN line: the first of each kind, then at
+ * most one per kind per interval, carrying how many were suppressed in between. A kind is the
+ * exception's class and the site that threw it (its first stack frame), not its message: a handler
+ * that puts row data in its messages ("order 123 refused") would otherwise make every row a new
+ * kind and log each one. Remembers the 256 most recently seen kinds, so a flood of distinct ones
+ * costs bounded memory. Thread-safe.
  */
 final class FailureLog {
 
-    static final int MAX_MESSAGES = 256;
+    static final int MAX_KINDS = 256;
     static final Duration INTERVAL = Duration.ofMinutes(1);
 
     private final long intervalNanos;
     private final Map<String, Seen> seen = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Seen> eldest) {
-            return size() > MAX_MESSAGES;
+            return size() > MAX_KINDS;
         }
     };
 
@@ -32,15 +34,30 @@ final class FailureLog {
     }
 
     /**
-     * Records that {@code rows} rows failed with {@code message} at monotonic time {@code nanos}.
+     * The kind of {@code failure}: its class and the frame that threw it, or its class alone when
+     * it carries no stack trace.
+     */
+    static String kindOf(Throwable failure) {
+        StackTraceElement[] trace = failure.getStackTrace();
+        String kind = failure.getClass().getName();
+        return trace.length == 0 ? kind : kind + " at " + trace[0];
+    }
+
+    /** Records that {@code rows} rows failed with {@code failure} at monotonic time {@code nanos}. */
+    long record(Throwable failure, int rows, long nanos) {
+        return record(kindOf(failure), rows, nanos);
+    }
+
+    /**
+     * Records that {@code rows} rows failed in the way {@code kind} at monotonic time {@code nanos}.
      *
-     * @return how many rows failed the same way since the last WARN line of this message when this
+     * @return how many rows failed the same way since the last WARN line of this kind when this
      *     failure is to be logged at WARN (0 for the first), or -1 when it is to be logged at DEBUG only
      */
-    synchronized long record(String message, int rows, long nanos) {
-        Seen last = seen.get(message);
+    synchronized long record(String kind, int rows, long nanos) {
+        Seen last = seen.get(kind);
         if (last == null) {
-            seen.put(message, new Seen(nanos));
+            seen.put(kind, new Seen(nanos));
             return 0;
         }
         if (nanos - last.warnedAt >= intervalNanos) {

@@ -1,15 +1,55 @@
 package io.shardscan.core;
 
 import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One page to read: a shard, a tier's retry range, a due time and a keyset position. Immutable.
+ * One page to read, as {@link RetryRules} decided it: a shard, a tier's retry range, when its
+ * failed rows are due and a keyset position: the id alone, or, for a task with a due-at column,
+ * the due time and the id. Immutable.
  *
  * @param shard the logical shard
  * @param minRetries the lowest retry count, inclusive
  * @param maxRetries the highest retry count, inclusive ({@link Integer#MAX_VALUE} for an open last tier)
- * @param dueBefore only rows last updated at or before this instant
- * @param afterId only rows whose id is greater
+ * @param failedDueBefore rows with a retry count above 0 only when last updated at or before this
+ *     instant; {@code null} when the range holds fresh rows only, which are always due
+ * @param afterDue for a task with a due-at column, only rows due after this instant, or due at it
+ *     with an id greater than {@code afterId}; {@code null} at the start of a pass
+ * @param afterId only rows whose id is greater (with {@code afterDue}: see there)
  * @param limit at most this many rows
+ * @param excludedEndpoints for a task with an endpoint column, the endpoints whose rows are left
+ *     out (banned ones); rows whose endpoint is NULL are never left out; empty for none
  */
-public record FetchRequest(int shard, int minRetries, int maxRetries, Instant dueBefore, long afterId, int limit) {}
+public record FetchRequest(
+        int shard,
+        int minRetries,
+        int maxRetries,
+        @Nullable Instant failedDueBefore,
+        @Nullable Instant afterDue,
+        long afterId,
+        int limit,
+        List<String> excludedEndpoints) {
+
+    public FetchRequest {
+        excludedEndpoints = List.copyOf(excludedEndpoints);
+    }
+
+    /** A request that leaves no endpoint out. */
+    public FetchRequest(
+            int shard,
+            int minRetries,
+            int maxRetries,
+            @Nullable Instant failedDueBefore,
+            @Nullable Instant afterDue,
+            long afterId,
+            int limit) {
+        this(shard, minRetries, maxRetries, failedDueBefore, afterDue, afterId, limit, List.of());
+    }
+
+    /** A request by id alone, for a task without a due-at column. */
+    public FetchRequest(
+            int shard, int minRetries, int maxRetries, @Nullable Instant failedDueBefore, long afterId, int limit) {
+        this(shard, minRetries, maxRetries, failedDueBefore, null, afterId, limit);
+    }
+}

@@ -2,73 +2,324 @@ package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rows of one lane, run in id order on one worker thread. Before each row it checks that the
- * shard's lease is still good: once it is not, nothing more is dispatched and the rest stay pending.
+ * shard's lease is still good and that the row's key is not held back by an earlier failed row;
+ * a row that may not start stays pending, untouched. The round watches the row in the handler:
+ * past the task's handler timeout it takes the row from the lane ({@link #abandonIfOverdue}),
+ * records it failed and gives the lane's worker back, so a hung call holds one thread and never a
+ * worker, a shard or the task.
  */
 final class Lane implements Runnable {
 
-    private static final System.Logger log = System.getLogger(Lane.class.getName());
+    private static final System.Logger log = ScanLogging.getLogger(Lane.class);
 
     private final TaskContext task;
     private final OwnedShard shard;
     private final Tier tier;
     private final List<Row> rows;
     private final Outcomes outcomes;
+    private final CountDownLatch latch;
+    private final AtomicReference<Call> inHandler = new AtomicReference<>();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    /** Slow endpoints this lane called in this round; touched by the lane's thread only. */
+    private final Set<String> calledSlow = new HashSet<>();
 
-    Lane(TaskContext task, OwnedShard shard, Tier tier, List<Row> rows, Outcomes outcomes) {
+    private volatile boolean abandoned;
+    private volatile Thread thread;
+
+    /** The unit of rows in a handler call, and when the call started. */
+    private record Call(List<Row> unit, long startedNanos) {}
+
+    Lane(TaskContext task, OwnedShard shard, Tier tier, List<Row> rows, Outcomes outcomes, CountDownLatch latch) {
         this.task = task;
         this.shard = shard;
         this.tier = tier;
         this.rows = rows;
         this.outcomes = outcomes;
+        this.latch = latch;
     }
 
     @Override
     public void run() {
-        List<List<Row>> units = task.handler() instanceof TaskHandler.Batch
-                ? List.of(rows)
-                : rows.stream().map(List::of).toList();
-        for (List<Row> unit : units) {
-            if (!shard.canDispatch(task.clock().nanos())) {
+        thread = Thread.currentThread();
+        try {
+            runUnits();
+        } finally {
+            thread = null;
+            finish();
+        }
+    }
+
+    private void runUnits() {
+        EndpointBlacklist endpoints = task.endpoints();
+        if (task.handler() instanceof TaskHandler.Batch) {
+            List<Row> admitted = rows.stream().filter(shard.held()::admits).toList();
+            if (endpoints != null) {
+                admitted = admitBatch(endpoints, admitted);
+            }
+            if (!admitted.isEmpty()) {
+                runBatch(endpoints, admitted);
+            }
+            return;
+        }
+        for (Row row : rows) {
+            if (!shard.held().admits(row)) {
+                continue;
+            }
+            if (!(endpoints == null ? runUnit(List.of(row)) : runRow(endpoints, row))) {
                 return;
-            }
-            long started = task.clock().nanos();
-            task.stats().inFlight(unit.size());
-            Outcome outcome;
-            boolean written = false;
-            try {
-                if (task.transactional()) {
-                    outcome = handleInTransaction(unit);
-                    written = true;
-                } else {
-                    outcome = call(unit);
-                }
-            } catch (Exception | LinkageError | AssertionError e) {
-                outcome = failed(unit, e);
-            } finally {
-                task.stats().inFlight(-unit.size());
-            }
-            if (outcome == null) {
-                return;
-            }
-            Duration each = Duration.ofNanos((task.clock().nanos() - started) / unit.size());
-            for (Row row : unit) {
-                if (!written) {
-                    outcomes.put(row, outcome);
-                }
-                task.listener().rowHandled(task.name(), tier, written(row, outcome), each);
             }
         }
     }
 
-    /** The kind the write-back records: a failure past the last tier is written dead. */
-    private Outcome.Kind written(Row row, Outcome outcome) {
-        return outcome.kind() == Outcome.Kind.RETRY && task.definition().exhausted(row.retries() + 1)
-                ? Outcome.Kind.DEAD
-                : outcome.kind();
+    /** Runs one handler call and records its outcome; returns whether the lane goes on. */
+    private boolean runUnit(List<Row> unit) {
+        Result result = invoke(unit);
+        if (result == null) {
+            return false;
+        }
+        record(unit, result);
+        return true;
+    }
+
+    /**
+     * Runs one row of a task with endpoints: a row its endpoint's blacklist or slow share does not
+     * admit is recorded as the blacklist says without a call; an endpoint-down failure is tried
+     * again at once until the endpoint trips level 1.
+     */
+    private boolean runRow(EndpointBlacklist endpoints, Row row) {
+        String endpoint = endpoints.rules().endpointOf(row);
+        // a slow endpoint gets one call per lane and round: its other rows would hold the round (and
+        // the shard's other rows) for a slow call each
+        EndpointBlacklist.Admission admission = endpoint != null && calledSlow.contains(endpoint)
+                ? EndpointBlacklist.Admission.SKIP_SLOW
+                : endpoints.admit(endpoint);
+        if (!admission.calls()) {
+            Outcome skipped = endpoints.skipped(admission, endpoint);
+            outcomes.put(row, skipped);
+            recorded(row, skipped, Duration.ZERO);
+            return true;
+        }
+        while (true) {
+            Result result = invoke(List.of(row));
+            boolean tripped = endpoints.ended(
+                    endpoint, admission, result == null ? null : result.outcome(), result == null ? 0 : result.nanos());
+            if (result == null) {
+                return false;
+            }
+            boolean again = result.outcome().endpointDown()
+                    && !tripped
+                    && !result.written()
+                    && admission == EndpointBlacklist.Admission.CALL
+                    && endpoints.admitsRetry(endpoint);
+            if (endpoint != null && endpoints.isSlow(endpoint)) {
+                calledSlow.add(endpoint);
+            }
+            if (!again) {
+                record(List.of(row), result);
+                return true;
+            }
+            // admitted again: the next try holds the endpoint's in-flight count taken just now
+        }
+    }
+
+    /** The rows of a batch whose endpoints admit a call; the others are recorded as their blacklist says. */
+    private List<Row> admitBatch(EndpointBlacklist endpoints, List<Row> unit) {
+        List<Row> admitted = new ArrayList<>();
+        for (Row row : unit) {
+            String endpoint = endpoints.rules().endpointOf(row);
+            EndpointBlacklist.Admission admission = endpoints.admit(endpoint);
+            if (admission == EndpointBlacklist.Admission.CALL) {
+                admitted.add(row);
+            } else {
+                if (admission == EndpointBlacklist.Admission.PROBE) {
+                    endpoints.ended(endpoint, admission, null, 0);
+                }
+                Outcome skipped = endpoints.skipped(admission, endpoint);
+                outcomes.put(row, skipped);
+                recorded(row, skipped, Duration.ZERO);
+            }
+        }
+        return admitted;
+    }
+
+    private void runBatch(@Nullable EndpointBlacklist endpoints, List<Row> unit) {
+        Result result = invoke(unit);
+        if (endpoints != null) {
+            for (Row row : unit) {
+                endpoints.ended(
+                        endpoints.rules().endpointOf(row),
+                        EndpointBlacklist.Admission.CALL,
+                        result == null ? null : result.outcome(),
+                        result == null ? 0 : result.nanos());
+            }
+        }
+        if (result != null) {
+            record(unit, result);
+        }
+    }
+
+    /** One handler call's outcome, whether it was written back already (transactional), and how long it took. */
+    private record Result(Outcome outcome, boolean written, long nanos) {}
+
+    /** Runs one handler call; returns {@code null} when the lane must stop (taken over, or its shard lost). */
+    private Result invoke(List<Row> unit) {
+        if (abandoned || !shard.canDispatch(task.clock().nanos())) {
+            return null;
+        }
+        Call call = new Call(unit, task.clock().nanos());
+        inHandler.set(call);
+        task.stats().inFlight(unit.size());
+        ScanListener.Timing timing = task.listener().handlerStarted(task.name(), tier);
+        Outcome outcome;
+        boolean written = false;
+        try {
+            if (task.transactional()) {
+                outcome = handleInTransaction(unit);
+                written = true;
+            } else {
+                outcome = call(unit);
+            }
+        } catch (Exception | LinkageError | AssertionError e) {
+            outcome = failed(unit, e);
+        }
+        if (!inHandler.compareAndSet(call, null)) {
+            // the round took this call over (and its in-flight count) when it gave up on it
+            task.abandonedWorkerReturned();
+            timing.stop("timed-out");
+            return null;
+        }
+        task.stats().inFlight(-unit.size());
+        if (outcome == null) {
+            timing.stop("lost");
+            return null;
+        }
+        timing.stop(task.rules().recorded(unit.get(0).retries(), outcome).tag());
+        return new Result(outcome, written, task.clock().nanos() - call.startedNanos());
+    }
+
+    private void record(List<Row> unit, Result result) {
+        Duration each = Duration.ofNanos(result.nanos() / unit.size());
+        for (Row row : unit) {
+            if (!result.written()) {
+                outcomes.put(row, result.outcome());
+            }
+            recorded(row, result.outcome(), each);
+        }
+    }
+
+    /** Updates the held keys and tells the listener what the write-back records for {@code row}. */
+    private void recorded(Row row, Outcome outcome, Duration took) {
+        Outcome.Kind kind = task.rules().recorded(row.retries(), outcome);
+        if (kind == Outcome.Kind.DEAD) {
+            loggedDead(row, outcome);
+        }
+        if (kind == Outcome.Kind.DONE || kind == Outcome.Kind.DEAD) {
+            if (shard.held().release(row)) {
+                shard.keyReleased(task.clock().now());
+            }
+        } else {
+            shard.held().hold(row);
+        }
+        task.listener().rowHandled(task.name(), tier, kind, took);
+    }
+
+    /**
+     * Called by the round: when the call in the handler has run for {@code timeout} or more at
+     * {@code nanos}, records its rows failed, interrupts the thread and ends the lane; the rest of
+     * its rows stay pending.
+     *
+     * @return whether the lane was abandoned now
+     */
+    boolean abandonIfOverdue(long nanos, Duration timeout) {
+        Call call = inHandler.get();
+        if (call == null || nanos - call.startedNanos() < timeout.toNanos()) {
+            return false;
+        }
+        boolean abandoned =
+                abandon(call, "timed out after " + timeout + " (scan.tasks." + task.name() + ".handler-timeout)");
+        if (abandoned) {
+            task.stats().handlerTimedOut();
+        }
+        return abandoned;
+    }
+
+    /** Called by the round when it gives up waiting: the call in the handler, if any, is recorded failed. */
+    void abandon(String reason) {
+        abandoned = true;
+        Call call = inHandler.get();
+        if (call == null || !abandon(call, reason)) {
+            finish();
+        }
+    }
+
+    /**
+     * Called by the round when shutdown interrupts it: nothing more starts, the call in the
+     * handler is interrupted and its rows stay pending, untouched, for the next owner.
+     */
+    void leave() {
+        abandoned = true;
+        Call call = inHandler.get();
+        if (call != null && inHandler.compareAndSet(call, null)) {
+            task.stats().inFlight(-call.unit().size());
+            task.workerAbandoned();
+            Thread running = thread;
+            if (running != null) {
+                running.interrupt();
+            }
+        }
+        finish();
+    }
+
+    /** When the running call ends, or {@code Long.MAX_VALUE} when none runs. */
+    long callDeadline(Duration timeout) {
+        Call call = inHandler.get();
+        return call == null ? Long.MAX_VALUE : call.startedNanos() + timeout.toNanos();
+    }
+
+    private boolean abandon(Call call, String reason) {
+        if (!inHandler.compareAndSet(call, null)) {
+            return false;
+        }
+        abandoned = true;
+        task.stats().inFlight(-call.unit().size());
+        Outcome failed = Outcome.retryLater(reason);
+        Duration took = Duration.ofNanos(task.clock().nanos() - call.startedNanos());
+        for (Row row : call.unit()) {
+            outcomes.put(row, failed);
+            recorded(row, failed, took);
+        }
+        task.workerAbandoned();
+        Thread running = thread;
+        if (running != null) {
+            running.interrupt();
+        }
+        log.log(
+                Level.WARNING,
+                "Task " + task.name() + " row " + call.unit().get(0).id() + " " + reason + ": recorded failed,"
+                        + " its thread " + (running == null ? "" : running.getName() + " ")
+                        + "interrupted and replaced; the rest of its lane stays pending");
+        finish();
+        return true;
+    }
+
+    /** Gives the worker back and opens the lane's share of the latch, once. */
+    private void finish() {
+        if (finished.compareAndSet(false, true)) {
+            task.releaseWorkers(1);
+            latch.countDown();
+            task.wakeUp();
+        }
     }
 
     private Outcome call(List<Row> unit) throws Exception {
@@ -80,26 +331,22 @@ final class Lane implements Runnable {
 
     /**
      * Runs the handler and writes its rows back in one transaction that commits only while the
-     * fence holds this lease's epoch; returns {@code null}, with everything rolled back and the
-     * shard fenced off here, when a newer owner took the shard meanwhile.
+     * fence holds this shard's epoch; returns {@code null}, with everything rolled back and the
+     * shard lost here, when a newer owner took the shard meanwhile.
      */
     private Outcome handleInTransaction(List<Row> unit) throws Exception {
         Outcome[] outcome = new Outcome[1];
         WriteBack[] written = new WriteBack[1];
         boolean committed = task.store().inTransaction(() -> {
             outcome[0] = call(unit);
-            Outcomes own = new Outcomes(task.definition(), unit, task.errorLength());
+            Outcomes own = new Outcomes(task.definition(), task.rules(), unit);
             unit.forEach(row -> own.put(row, outcome[0]));
-            written[0] = own.toWriteBack(shard.shard, shard.epoch, task.clock().now());
+            written[0] = own.drain(shard.shard, shard.epoch, task.clock().now()).writeBack();
             return task.store().writeBack(task.definition(), written[0]);
         });
         if (!committed) {
-            shard.fenceOff();
-            task.listener().leaseLost(task.name(), shard.shard);
-            log.log(
-                    Level.WARNING,
-                    "Task " + task.name() + " shard " + shard.shard + ": epoch " + shard.epoch
-                            + " was superseded while a handler ran; its transaction was rolled back");
+            shard.lose("epoch " + shard.epoch + " was superseded while a handler ran; its transaction was rolled"
+                    + " back");
             return null;
         }
         task.stats().recorded(written[0]);
@@ -107,19 +354,43 @@ final class Lane implements Runnable {
     }
 
     private ScanContext context(Row row) {
-        return new ScanContext(task.name(), task.nodeId(), shard.shard, shard.epoch, row.retries() + 1);
+        EndpointRules endpoints = task.definition().endpoints();
+        return new ScanContext(
+                task.name(),
+                task.nodeId(),
+                shard.shard,
+                shard.epoch,
+                row.retries() + 1,
+                endpoints == null ? null : endpoints.endpointOf(row));
+    }
+
+    /** A row given up is said once per distinct reason, then at most once a minute with a count, like failures. */
+    private void loggedDead(Row row, Outcome outcome) {
+        String reason = outcome.reason() == null ? outcome.kind().name() : outcome.reason();
+        long suppressed =
+                task.failures().record("dead: " + reason, 1, task.clock().nanos());
+        if (suppressed >= 0) {
+            log.log(
+                    Level.WARNING,
+                    "Task " + task.name() + " row " + row.id() + " is dead after attempt " + (row.retries() + 1) + ": "
+                            + reason
+                            + (suppressed > 0 ? "; and " + suppressed + " more rows went dead the same way" : "")
+                            + ". Its key's later rows go on; POST /actuator/scan/" + task.name()
+                            + " {\"action\": \"requeue-dead\"} runs dead rows again");
+        }
     }
 
     /**
-     * Logs a handler failure once per distinct message at WARN, with the row id and cause, and
-     * then at most once a minute with how many rows failed the same way meanwhile; every other
-     * occurrence goes to DEBUG, so that a failing dependency does not log once per row and retry.
+     * Logs a handler failure at WARN, with the row id, message and stack trace, the first time its
+     * kind (exception class and throwing site, see {@link FailureLog}) is seen, and then at most once
+     * a minute with how many rows failed the same way meanwhile; every other occurrence goes to
+     * DEBUG with its row id and message, so that a failing dependency does not log once per row and
+     * retry, even when its messages carry row data.
      */
     private Outcome failed(List<Row> unit, Throwable e) {
         Row row = unit.get(0);
         String reason = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-        long suppressed =
-                task.failures().record(reason, unit.size(), task.clock().nanos());
+        long suppressed = task.failures().record(e, unit.size(), task.clock().nanos());
         if (suppressed >= 0) {
             String batch = unit.size() > 1 ? " (with the " + (unit.size() - 1) + " other rows of its batch)" : "";
             String more = suppressed > 0 ? "; and " + suppressed + " more rows failed the same way" : "";
@@ -134,6 +405,22 @@ final class Lane implements Runnable {
                     () -> "Task " + task.name() + " row " + row.id() + " failed again (retry " + row.retries() + "): "
                             + reason);
         }
-        return Outcome.retryLater(reason);
+        return endpointDown(e) ? Outcome.endpointDown(reason) : Outcome.retryLater(reason);
+    }
+
+    /**
+     * Whether a handler's exception is its receiver's fault: an {@link EndpointUnavailableException},
+     * or a refused or timed-out connection, anywhere in its causes.
+     */
+    static boolean endpointDown(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof EndpointUnavailableException
+                    || t instanceof java.net.ConnectException
+                    || t instanceof java.net.NoRouteToHostException
+                    || t instanceof java.net.http.HttpConnectTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LeaseKeeper {
 
-    private static final System.Logger log = System.getLogger(LeaseKeeper.class.getName());
+    private static final System.Logger log = ScanLogging.getLogger(LeaseKeeper.class);
 
     private final TaskContext context;
     private final ShardCoordinator coordinator;
@@ -43,7 +43,7 @@ final class LeaseKeeper {
         return owned.values();
     }
 
-    /** The shards this node holds a usable lease on, ascending, with their epochs. */
+    /** The shards this node holds a usable lease on, ascending, with their fence epochs. */
     Map<Integer, Long> usable() {
         Map<Integer, Long> shards = new TreeMap<>();
         long now = context.clock().nanos();
@@ -89,7 +89,7 @@ final class LeaseKeeper {
                         .forEach(this::claim);
             }
             settled = owned.keySet().equals(target)
-                    && owned.values().stream().noneMatch(OwnedShard::isReleasing)
+                    && owned.values().stream().allMatch(s -> s.state() != OwnedShard.State.RELEASING)
                     && noMemberSilent(live);
             reachable(true, null);
         } catch (RuntimeException e) {
@@ -108,26 +108,28 @@ final class LeaseKeeper {
         return live.stream().allMatch(m -> !m.lastHeartbeat().plus(allowed).isBefore(newest));
     }
 
-    /** After a round: a shard being handed over or fenced off is let go, any other becomes idle. */
+    /** After a round: a shard being handed over is released, a lost one dropped, any other becomes idle. */
     void roundEnded(OwnedShard shard) {
-        if (!shard.isReleasing() && !shard.isLost()) {
-            shard.idle();
-            return;
-        }
-        try {
-            releaseNow(shard);
-        } catch (RuntimeException e) {
-            log.log(
-                    Level.WARNING,
-                    "Task " + context.name() + ": release of shard " + shard.shard
-                            + " failed, it expires within scan.lease-ttl: " + e);
+        OwnedShard.State left = shard.endRound();
+        if (left == OwnedShard.State.RELEASING) {
+            release(shard);
+        } else if (left == OwnedShard.State.LOST) {
+            owned.remove(shard.shard, shard);
         }
     }
 
-    /** Releases every lease and leaves the members; on failure the leases expire by themselves. */
+    /** Hands every shard over, as for a rebalance: idle ones at once, busy ones when their round ends. */
+    void handOverAll() {
+        owned.values().forEach(this::handOver);
+    }
+
+    /**
+     * Releases the leases still held (shards whose rounds did not end in time) and leaves the
+     * members; on failure the leases expire by themselves.
+     */
     void releaseAll() {
         try {
-            owned.values().forEach(s -> coordinator.release(context.name(), s.shard, settings.nodeId(), s.epoch));
+            owned.values().forEach(s -> coordinator.release(context.name(), s.shard, settings.nodeId(), s.leaseEpoch));
             coordinator.leave(context.name(), settings.nodeId());
         } catch (RuntimeException e) {
             log.log(
@@ -151,7 +153,7 @@ final class LeaseKeeper {
 
     private void renew() {
         Map<Integer, Long> epochs = new HashMap<>();
-        owned.values().stream().filter(s -> !s.isLost()).forEach(s -> epochs.put(s.shard, s.epoch));
+        owned.values().stream().filter(LeaseKeeper::held).forEach(s -> epochs.put(s.shard, s.leaseEpoch));
         if (epochs.isEmpty()) {
             return;
         }
@@ -159,7 +161,7 @@ final class LeaseKeeper {
         Set<Integer> renewed =
                 new HashSet<>(coordinator.renew(context.name(), settings.nodeId(), epochs, settings.leaseTtl()));
         for (OwnedShard shard : owned.values()) {
-            if (shard.isLost()) {
+            if (!epochs.containsKey(shard.shard) || !held(shard)) {
                 continue;
             }
             if (renewed.contains(shard.shard)) {
@@ -170,6 +172,17 @@ final class LeaseKeeper {
         }
     }
 
+    /** Whether the lease on {@code shard} is still this node's to renew. */
+    private static boolean held(OwnedShard shard) {
+        OwnedShard.State state = shard.state();
+        return state == OwnedShard.State.IDLE || state == OwnedShard.State.BUSY || state == OwnedShard.State.RELEASING;
+    }
+
+    /**
+     * Claims a free shard: the coordinator grants the lease, then the database issues the fence
+     * epoch every write-back of this ownership is checked against, and the keys waiting on failed
+     * rows are read back from the table, before the first round.
+     */
     private void claim(int shard) {
         Optional<Lease> lease = coordinator.tryAcquire(context.name(), shard, settings.nodeId(), settings.leaseTtl());
         if (lease.isEmpty()) {
@@ -177,7 +190,19 @@ final class LeaseKeeper {
         }
         long grantedAt = context.clock().nanos();
         Lease granted = lease.get();
-        if (!context.store().fence(context.definition(), shard, granted.epoch())) {
+        long epoch;
+        HeldKeys held = new HeldKeys(context.definition().ordering() == Ordering.PER_KEY);
+        try {
+            epoch = context.store().fence(context.definition(), shard, settings.nodeId());
+            if (context.definition().ordering() == Ordering.PER_KEY) {
+                context.store().failedRows(context.definition(), shard).forEach(held::hold);
+            }
+        } catch (RuntimeException e) {
+            context.stats().fenceFailed();
+            log.log(
+                    Level.WARNING,
+                    "Task " + context.name() + ": shard " + shard + " was granted but its fence could not be raised"
+                            + " in the database, so it is given back and claimed again later: " + e);
             coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
             return;
         }
@@ -186,46 +211,61 @@ final class LeaseKeeper {
                 new OwnedShard(
                         shard,
                         granted.epoch(),
+                        epoch,
                         settings.deadlineNanos(grantedAt),
                         context.definition().tiers(),
-                        context.clock().now()));
-        log.log(Level.DEBUG, () -> "Task " + context.name() + ": claimed shard " + shard + " epoch " + granted.epoch());
+                        held,
+                        context.clock().now(),
+                        this::reportLoss));
+        log.log(
+                Level.DEBUG,
+                () -> "Task " + context.name() + ": claimed shard " + shard + " lease " + granted.epoch()
+                        + " fence epoch " + epoch
+                        + (held.size() > 0 ? ", " + held.size() + " keys waiting on failed rows" : ""));
     }
 
-    /** Two-phase handover: a shard assigned away is released once its running round has written back. */
+    /** Two-phase handover: a shard assigned away is released at once when idle, else once its round has written back. */
     private void handOver(OwnedShard shard) {
-        shard.markReleasing();
-        if (shard.tryBusy()) {
-            releaseNow(shard);
+        if (shard.handOver()) {
+            release(shard);
         }
     }
 
-    private void releaseNow(OwnedShard shard) {
+    private void release(OwnedShard shard) {
         owned.remove(shard.shard, shard);
-        if (!shard.isLost()) {
-            coordinator.release(context.name(), shard.shard, settings.nodeId(), shard.epoch);
+        try {
+            coordinator.release(context.name(), shard.shard, settings.nodeId(), shard.leaseEpoch);
+        } catch (RuntimeException e) {
+            log.log(
+                    Level.WARNING,
+                    "Task " + context.name() + ": release of shard " + shard.shard
+                            + " failed, its lease expires within scan.lease-ttl (" + settings.leaseTtl() + "): " + e);
         }
     }
 
     private void expireOverdue() {
         long now = context.clock().nanos();
         for (OwnedShard shard : owned.values()) {
-            if (!shard.isLost() && !shard.canDispatch(now)) {
+            if (held(shard) && !shard.canDispatch(now)) {
                 lose(shard, "its lease deadline passed without a renewal");
             }
         }
     }
 
     private void lose(OwnedShard shard, String why) {
-        shard.fenceOff();
+        if (shard.lose(why)) {
+            owned.remove(shard.shard, shard);
+        }
+    }
+
+    /** The one place a lost lease is reported: every loss, whoever noticed it, once. */
+    private void reportLoss(OwnedShard shard, String why) {
+        context.stats().leaseLost();
         context.listener().leaseLost(context.name(), shard.shard);
         log.log(
                 Level.WARNING,
-                "Task " + context.name() + ": shard " + shard.shard + " fenced off, " + why
-                        + "; no more of its rows are dispatched here");
-        if (shard.tryBusy()) {
-            owned.remove(shard.shard, shard);
-        }
+                "Task " + context.name() + ": shard " + shard.shard + " (fence epoch " + shard.epoch + ") fenced off, "
+                        + why + "; no more of its rows are started here");
     }
 
     private void reachable(boolean reachable, RuntimeException cause) {

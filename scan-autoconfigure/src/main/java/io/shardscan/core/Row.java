@@ -1,14 +1,18 @@
 package io.shardscan.core;
 
+import java.time.Instant;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One fetched row. Immutable.
@@ -16,15 +20,30 @@ import java.util.Set;
  * @param id the row's id (the keyset column)
  * @param shardKey the value of the shard-key column; rows of one key share a shard and a lane
  * @param retries how often the row failed before
- * @param columns every non-NULL column of the row by its name as the database reports it, in lower case
+ * @param columns every column of the row by its name as the database reports it, in lower case; a
+ *     NULL column is present with a {@code null} value, so a handler taking the map sees every column
+ *     ({@code containsKey} is true, {@code get} is {@code null})
+ * @param dueAt when the row became due, for a task with a due-at column: with the id, its place in
+ *     the fetch and in its key's order; {@code null} for a task without one
  */
-public record Row(long id, long shardKey, int retries, Map<String, Object> columns) {
+public record Row(
+        long id,
+        long shardKey,
+        int retries,
+        Map<String, Object> columns,
+        @Nullable Instant dueAt) {
 
     public Row {
         Objects.requireNonNull(columns, "columns");
         if (!(columns instanceof Columns)) {
-            columns = Map.copyOf(columns);
+            // not Map.copyOf: it refuses null values, and a NULL column is one
+            columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
         }
+    }
+
+    /** A row of a task without a due-at column. */
+    public Row(long id, long shardKey, int retries, Map<String, Object> columns) {
+        this(id, shardKey, retries, columns, null);
     }
 
     /**
@@ -61,10 +80,15 @@ public record Row(long id, long shardKey, int retries, Map<String, Object> colum
          * as it is: the caller must not change it afterwards.
          */
         public Row row(long id, long shardKey, int retries, Object[] values) {
+            return row(id, shardKey, retries, null, values);
+        }
+
+        /** The same, for a row of a task with a due-at column, which became due at {@code dueAt}. */
+        public Row row(long id, long shardKey, int retries, @Nullable Instant dueAt, Object[] values) {
             if (values.length != names.size()) {
                 throw new IllegalArgumentException(values.length + " values for " + names.size() + " columns");
             }
-            return new Row(id, shardKey, retries, new Columns(this, values));
+            return new Row(id, shardKey, retries, new Columns(this, values), dueAt);
         }
     }
 
@@ -78,23 +102,15 @@ public record Row(long id, long shardKey, int retries, Map<String, Object> colum
         Object value();
     }
 
-    /** The non-NULL values of one row over its page's {@link Layout}. */
+    /** The values of one row over its page's {@link Layout}, NULL columns included. */
     private static final class Columns extends AbstractMap<String, Object> {
 
         private final Layout layout;
         private final Object[] values;
-        private final int size;
 
         Columns(Layout layout, Object[] values) {
             this.layout = layout;
             this.values = values;
-            int present = 0;
-            for (Object value : values) {
-                if (value != null) {
-                    present++;
-                }
-            }
-            this.size = present;
         }
 
         @Override
@@ -105,12 +121,12 @@ public record Row(long id, long shardKey, int retries, Map<String, Object> colum
 
         @Override
         public boolean containsKey(Object name) {
-            return get(name) != null;
+            return name instanceof String key && layout.positions.containsKey(key);
         }
 
         @Override
         public int size() {
-            return size;
+            return values.length;
         }
 
         @Override
@@ -119,7 +135,7 @@ public record Row(long id, long shardKey, int retries, Map<String, Object> colum
                 @Override
                 public Iterator<Entry<String, Object>> iterator() {
                     return new Iterator<>() {
-                        private int next = skipNulls(0);
+                        private int next;
 
                         @Override
                         public boolean hasNext() {
@@ -133,7 +149,7 @@ public record Row(long id, long shardKey, int retries, Map<String, Object> colum
                             }
                             Entry<String, Object> entry =
                                     new SimpleImmutableEntry<>(layout.names.get(next), read(next));
-                            next = skipNulls(next + 1);
+                            next++;
                             return entry;
                         }
                     };
@@ -141,7 +157,7 @@ public record Row(long id, long shardKey, int retries, Map<String, Object> colum
 
                 @Override
                 public int size() {
-                    return size;
+                    return values.length;
                 }
             };
         }
@@ -149,14 +165,6 @@ public record Row(long id, long shardKey, int retries, Map<String, Object> colum
         private Object read(int position) {
             Object value = values[position];
             return value instanceof Deferred deferred ? deferred.value() : value;
-        }
-
-        private int skipNulls(int from) {
-            int position = from;
-            while (position < values.length && values[position] == null) {
-                position++;
-            }
-            return position;
         }
     }
 }

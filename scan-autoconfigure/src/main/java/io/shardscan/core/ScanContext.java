@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a handler call runs: which task, which shard under which lease epoch, which attempt.
  * Handlers that write elsewhere can fence their own writes with {@link #epoch()}. Immutable.
@@ -9,5 +11,19 @@ package io.shardscan.core;
  * @param shard the logical shard of the rows
  * @param epoch the lease epoch of this node on the shard; greater than any earlier owner's
  * @param attempt 1 for a row that never failed, retries + 1 otherwise (the first row's, for a batch)
+ * @param endpoint the row's receiver, from the task's endpoint column; {@code null} without one or
+ *     when the column is NULL
  */
-public record ScanContext(String task, String node, int shard, long epoch, int attempt) {}
+public record ScanContext(
+        String task,
+        String node,
+        int shard,
+        long epoch,
+        int attempt,
+        @Nullable String endpoint) {
+
+    /** A context without an endpoint. */
+    public ScanContext(String task, String node, int shard, long epoch, int attempt) {
+        this(task, node, shard, epoch, attempt, null);
+    }
+}

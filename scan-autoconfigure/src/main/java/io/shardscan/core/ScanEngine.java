@@ -1,11 +1,14 @@
 package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs every task on this node. {@link #start()} checks each task's table, then starts claiming
@@ -14,12 +17,14 @@ import java.util.Set;
  */
 public final class ScanEngine {
 
-    private static final System.Logger log = System.getLogger(ScanEngine.class.getName());
+    private static final System.Logger log = ScanLogging.getLogger(ScanEngine.class);
 
     private final Map<String, TaskRunner> runners = new LinkedHashMap<>();
     private final EngineSettings settings;
     private final ShardCoordinator coordinator;
+    private final @Nullable WorkerBudget budget;
     private volatile boolean running;
+    private boolean checked;
 
     /**
      * Creates an engine; nothing runs before {@link #start()}.
@@ -33,16 +38,57 @@ public final class ScanEngine {
             EngineSettings settings,
             ScanClock clock,
             ScanListener listener) {
+        this(tasks, store, coordinator, settings, clock, listener, new InMemoryEndpointBans(clock));
+    }
+
+    /**
+     * Creates an engine whose endpoint blacklist (for tasks with an endpoint column) is shared
+     * through {@code bans}; nothing runs before {@link #start()}.
+     */
+    public ScanEngine(
+            List<ScanTask> tasks,
+            TaskStore store,
+            ShardCoordinator coordinator,
+            EngineSettings settings,
+            ScanClock clock,
+            ScanListener listener,
+            EndpointBans bans) {
+        Objects.requireNonNull(bans, "bans");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.budget = settings.maxWorkers() == null ? null : new WorkerBudget(settings.maxWorkers(), clock);
         for (ScanTask task : tasks) {
-            TaskRunner runner = new TaskRunner(task, store, coordinator, settings, clock, listener);
+            TaskRunner runner = new TaskRunner(task, store, coordinator, settings, clock, listener, bans, budget);
             if (runners.putIfAbsent(task.definition().name(), runner) != null) {
                 throw new InvalidTaskException(
                         "scan.tasks." + task.definition().name() + " has two handlers: keep one @ScanTask(\""
                                 + task.definition().name() + "\") method");
             }
+            warnWithoutBudget(task.definition(), budget);
         }
+    }
+
+    /** Priorities and max-wait rank the rounds waiting for the node's budget; without one they change nothing. */
+    private static void warnWithoutBudget(TaskDefinition task, @Nullable WorkerBudget budget) {
+        if (budget == null && (task.priority() != 0 || task.maxWait() != null)) {
+            log.log(
+                    Level.WARNING,
+                    "scan.tasks." + task.name() + ".priority and max-wait decide which task gets free workers of"
+                            + " scan.max-workers first, which is not set: they have no effect; set scan.max-workers"
+                            + " to the handler threads all tasks of this node share");
+        }
+    }
+
+    /** A further check of a task's table, run by {@link #check(TableCheck)}. */
+    @FunctionalInterface
+    public interface TableCheck {
+
+        /**
+         * Checks one task's table, found with all its configured columns.
+         *
+         * @return the problems, each naming the property or column and the fix; empty when none
+         */
+        List<String> problems(TaskDefinition task, SchemaReport report);
     }
 
     /**
@@ -62,16 +108,80 @@ public final class ScanEngine {
     }
 
     /**
-     * Checks every task's table, then starts them.
+     * Checks every task's table once, before anything runs, and that no two tasks would fetch the same
+     * pending rows (see {@link MatchOverlap}): the auto-configuration calls it while the
+     * engine bean is created, so a bad table fails startup before the web server starts. Logs what
+     * only slows or skips rows, such as a missing index under {@link IndexCheck#WARN} or rows with a
+     * NULL shard key.
      *
-     * @throws InvalidTaskException when a table or column is missing, or an index is missing under
-     *     {@link IndexCheck#FAIL}
+     * @return the problems that must fail startup, of every task; empty when all tables can be used
+     */
+    public synchronized List<String> check() {
+        return check((task, report) -> List.of());
+    }
+
+    /**
+     * {@link #check()} with a further check of each table that exists with all configured columns,
+     * such as whether the handler's row type matches its columns.
+     *
+     * @return the problems that must fail startup, of every task; empty when all tables can be used
+     */
+    public synchronized List<String> check(TableCheck extra) {
+        return check(extra, Set.of());
+    }
+
+    /**
+     * {@link #check(TableCheck)}, leaving out of the overlap check the tasks whose configuration
+     * already failed elsewhere, as a task whose match failed against its table is left out: an
+     * overlap then only follows from that error (a misspelled {@code mach:} leaves a task without a
+     * match, so it seems to take every row).
+     *
+     * @param failed names of tasks found wrong before, such as with an unknown key under the task
+     * @return the problems that must fail startup, of every task; empty when all tables can be used
+     */
+    public synchronized List<String> check(TableCheck extra, Set<String> failed) {
+        Objects.requireNonNull(extra, "extra");
+        Objects.requireNonNull(failed, "failed");
+        List<String> tableProblems = new ArrayList<>();
+        List<TaskDefinition> overlapChecked = new ArrayList<>();
+        Set<String> clean = new HashSet<>();
+        for (TaskRunner runner : runners.values()) {
+            SchemaCheck.Checked result = SchemaCheck.apply(runner.context(), extra);
+            tableProblems.addAll(result.problems());
+            TaskDefinition task = runner.context().definition();
+            if (result.problems().isEmpty()) {
+                clean.add(task.name());
+            }
+            if (!result.matchFailed() && !failed.contains(task.name())) {
+                overlapChecked.add(task);
+            }
+        }
+        List<String> problems = new ArrayList<>(TaskOverlap.problems(overlapChecked));
+        problems.addAll(tableProblems);
+        if (problems.isEmpty()) {
+            UnmatchedRows.warn(
+                    runners.values().stream().map(TaskRunner::context).toList(), clean);
+        }
+        checked = problems.isEmpty();
+        return problems;
+    }
+
+    /**
+     * Checks every task's table unless {@link #check()} passed already, then starts them.
+     *
+     * @throws InvalidTaskException listing every problem when a table or column is missing or
+     *     unusable, or an index is missing under {@link IndexCheck#FAIL}
      */
     public synchronized void start() {
         if (running) {
             return;
         }
-        runners.values().forEach(r -> SchemaCheck.apply(r.context()));
+        if (!checked) {
+            List<String> problems = check();
+            if (!problems.isEmpty()) {
+                throw new InvalidTaskException(problems);
+            }
+        }
         runners.values().forEach(TaskRunner::start);
         running = true;
         log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " started tasks " + runners.keySet());
@@ -83,6 +193,10 @@ public final class ScanEngine {
             return;
         }
         running = false;
+        if (budget != null) {
+            // before any task stops: the workers a stopping task frees must not start another's rows
+            budget.close();
+        }
         runners.values().parallelStream().forEach(TaskRunner::stop);
         log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " stopped");
     }

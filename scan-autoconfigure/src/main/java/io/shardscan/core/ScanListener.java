@@ -27,12 +27,69 @@ public interface ScanListener {
      */
     default void rowHandled(String task, Tier tier, Outcome.Kind outcome, Duration took) {}
 
-    /** A round of {@code rows} rows finished after {@code took}. */
-    default void roundCompleted(String task, int shard, int rows, Duration took) {}
+    /**
+     * A round of {@code tier} on {@code shard} starts on the calling thread. The engine stops the
+     * returned timing once, on the same thread, when the round ends, with its outcome:
+     * {@code handled} (rows were handled and written back), {@code empty} (nothing was due),
+     * {@code lost} (the shard was lost before the write-back), {@code failed} (the store failed) or,
+     * with {@code scan.max-workers}, {@code cancelled} (it gave up waiting for workers because its
+     * task stopped or paused or its shard moved; its rows stay pending).
+     *
+     * @return what to stop when the round ends; by default {@link Timing#NONE}
+     */
+    default Timing roundStarted(String task, int shard, Tier tier) {
+        return Timing.NONE;
+    }
+
+    /**
+     * A handler call on one row (a batch handler: one lane's rows) of {@code tier} starts on the
+     * calling thread. The engine stops the returned timing once, on the same thread, when the call
+     * returns, with what the write-back records for its (first) row, as {@link Outcome.Kind#tag()},
+     * or {@code timed-out} when the call ran past the handler timeout and was taken over, or
+     * {@code lost} when its transaction was rolled back because the shard was lost.
+     *
+     * @return what to stop when the call returns; by default {@link Timing#NONE}
+     */
+    default Timing handlerStarted(String task, Tier tier) {
+        return Timing.NONE;
+    }
+
+    /** Something a listener times, stopped once by the engine. */
+    @FunctionalInterface
+    interface Timing {
+
+        /** A timing that records nothing. */
+        Timing NONE = outcome -> {};
+
+        /** Ends the timing with its outcome. */
+        void stop(String outcome);
+    }
 
     /** A round's latch did not open within the task's round timeout. */
     default void latchTimedOut(String task, int shard) {}
 
     /** This node lost a lease it held, through a failed renewal, an expired deadline or a newer fence. */
     default void leaseLost(String task, int shard) {}
+
+    /**
+     * Level 1: {@code endpoint} failed {@code level1.after} tries in a row for an endpoint-down
+     * reason and is skipped on this node for the rest of the pass.
+     */
+    default void endpointTripped(String task, String endpoint, String reason) {}
+
+    /** Level 2: {@code endpoint} is banned on every node (or a failed probe renewed its ban). */
+    default void endpointBanned(String task, String endpoint, String reason) {}
+
+    /** The ban of {@code endpoint} was lifted, by a probe row that went through or by an operator. */
+    default void endpointLifted(String task, String endpoint) {}
+
+    /** An archive batch of {@code shard} moved or deleted {@code rows} finished rows (possibly 0) in {@code took}. */
+    default void archived(String task, int shard, int rows, Duration took) {}
+
+    /**
+     * With {@code scan.max-workers}: a round of {@code task} got workers of the node's budget after
+     * waiting {@code waited} in line; {@code aged} when it went ahead of every priority because its
+     * oldest row had been due longer than the task's {@code max-wait}.
+     */
+    default void budgetWaited(String task, Duration waited, boolean aged) {}
 }

@@ -1,46 +1,111 @@
 package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Applies a task's {@link IndexCheck} to what its store found about the table. */
+/** Applies a task's {@link IndexCheck} and column checks to what its store found about the table. */
 final class SchemaCheck {
 
-    private static final System.Logger log = System.getLogger(SchemaCheck.class.getName());
+    private static final System.Logger log = ScanLogging.getLogger(SchemaCheck.class);
 
     private SchemaCheck() {}
 
-    static void apply(TaskContext context) {
+    /**
+     * What the check of one task's table found.
+     *
+     * @param problems the problems that must fail startup, each naming the property or column and the
+     *     fix; empty when the table can be used
+     * @param matchFailed whether the task's match could not be resolved against its table
+     */
+    record Checked(List<String> problems, boolean matchFailed) {}
+
+    /** Checks one task's table, logging what only slows or skips rows. */
+    static Checked apply(TaskContext context, ScanEngine.TableCheck extra) {
         TaskDefinition task = context.definition();
         SchemaReport report = context.store().inspect(task);
+        return new Checked(problems(task, report, extra), report.matchFailed());
+    }
+
+    private static List<String> problems(TaskDefinition task, SchemaReport report, ScanEngine.TableCheck extra) {
+        String property = "scan.tasks." + task.name();
         if (!report.tableExists()) {
-            throw TaskDefinition.invalid(
-                    task.name(),
-                    "table",
-                    "'" + task.table() + "' does not exist: create it or" + " point scan.tasks." + task.name()
-                            + ".table at the table to scan");
+            return List.of(property + ".table '" + task.table() + "' does not exist: create it or point " + property
+                    + ".table at the table to scan");
+        }
+        if (task.delayed() && report.missingColumns().equals(List.of(task.dueAtColumn()))) {
+            return List.of(property + ".due-at-column: table " + task.table() + " has no column "
+                    + task.dueAtColumn() + " (its columns: " + String.join(", ", report.columns())
+                    + "): add the timestamp column that says when a row is due, or point " + property
+                    + ".due-at-column at it");
         }
         if (!report.missingColumns().isEmpty()) {
-            throw new InvalidTaskException("scan.tasks." + task.name() + ": table " + task.table() + " has no column "
-                    + String.join(", ", report.missingColumns()) + ": add the column or set the matching"
-                    + " scan.tasks." + task.name() + ".*-column property to the column's name");
+            return List.of(property + ": table " + task.table() + " has no column "
+                    + String.join(", ", report.missingColumns()) + " (its columns: "
+                    + String.join(", ", report.columns()) + "): add the column or set the matching " + property
+                    + ".*-column property to the column's name");
         }
-        if (report.problem() != null) {
-            throw new InvalidTaskException("scan.tasks." + task.name() + ": " + report.problem());
+        List<String> problems = new ArrayList<>();
+        report.problems().forEach(problem -> problems.add(property + ": " + problem));
+        extra.problems(task, report).forEach(problem -> problems.add(property + ": " + problem));
+        report.warnings().forEach(warning -> log.log(Level.WARNING, property + ": " + warning));
+        if (report.nullShardKeys() > 0) {
+            log.log(
+                    Level.WARNING,
+                    property + ": " + report.nullShardKeys() + " pending rows of " + task.table()
+                            + " have a NULL shard key (" + task.shardKeyColumn() + "); no shard fetches them."
+                            + " Give them a key (e.g. UPDATE " + task.table() + " SET " + task.shardKeyColumn()
+                            + " = " + task.idColumn() + " WHERE " + task.shardKeyColumn()
+                            + " IS NULL) and make the column NOT NULL");
         }
-        if (report.lastErrorLength() > 0) {
-            context.errorLength(report.lastErrorLength());
+        if (report.nullDueTimes() > 0) {
+            log.log(
+                    Level.WARNING,
+                    property + ": " + report.nullDueTimes() + " pending rows of " + task.table()
+                            + " have a NULL due time (" + task.dueAtColumn() + "); they are never due, so no"
+                            + " round runs them (/actuator/scan counts them as withoutDueTime). Give them a due time"
+                            + " (e.g. UPDATE " + task.table() + " SET " + task.dueAtColumn() + " = "
+                            + task.updatedAtColumn() + " WHERE " + task.dueAtColumn() + " IS NULL) and make the"
+                            + " column NOT NULL");
+        }
+        if (!report.archiveIndexStatements().isEmpty()) {
+            indexMissing(
+                    task,
+                    property + ": table " + task.table() + " lacks the index that " + property + ".archive reads"
+                            + " finished rows through, so an archive batch reads many more rows than it moves."
+                            + " Create it:\n  "
+                            + String.join(";\n  ", report.archiveIndexStatements()) + ";\n" + orSet(task),
+                    problems);
         }
         if (report.indexPresent() || task.indexCheck() == IndexCheck.OFF) {
-            return;
+            return problems;
         }
-        String message = "scan.tasks." + task.name() + ": table " + task.table() + " lacks an index that keeps its"
+        String message = property + ": table " + task.table() + " lacks an index that keeps its"
                 + " fetches range scans, so a fetch reads finished rows, or every pending row of its shard, too."
                 + " Create the missing ones of:\n  "
-                + String.join(";\n  ", report.indexStatements()) + ";\nor set scan.tasks." + task.name()
-                + ".index-check=warn|off to start without it";
+                + String.join(";\n  ", report.indexStatements()) + ";\n" + orSet(task);
         if (task.indexCheck() == IndexCheck.FAIL) {
-            throw new InvalidTaskException(message);
+            problems.add(message);
+        } else {
+            log.log(Level.WARNING, message);
         }
-        log.log(Level.WARNING, message);
+        return problems;
+    }
+
+    // under warn the user already chose to start without the index: only off is left to offer
+    private static String orSet(TaskDefinition task) {
+        String property = "scan.tasks." + task.name() + ".index-check";
+        return task.indexCheck() == IndexCheck.FAIL
+                ? "or set " + property + "=warn|off to start without it"
+                : "or set " + property + "=off to silence this";
+    }
+
+    /** A missing index: a problem under {@link IndexCheck#FAIL}, a warning under {@link IndexCheck#WARN}. */
+    private static void indexMissing(TaskDefinition task, String message, List<String> problems) {
+        if (task.indexCheck() == IndexCheck.FAIL) {
+            problems.add(message);
+        } else if (task.indexCheck() == IndexCheck.WARN) {
+            log.log(Level.WARNING, message);
+        }
     }
 }

@@ -2,10 +2,15 @@ package io.shardscan.core;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
- * What the rounds and lanes of one task share: its definition, handler, store, clock, bounded
- * worker pool with a permit per worker, and counters. Thread-safe.
+ * What the rounds and lanes of one task share: its definition and retry rules, handler, store,
+ * clock, worker pool with a permit per worker (the permits bound the task's concurrency; the pool
+ * grows past them only to replace threads abandoned in a hung handler), the node's worker budget
+ * when there is one, and counters. Immutable and thread-safe.
  */
 final class TaskContext {
 
@@ -15,22 +20,28 @@ final class TaskContext {
     private final TaskStore store;
     private final ScanClock clock;
     private final ScanListener listener;
-    private final ExecutorService workers;
+    private final ThreadPoolExecutor workers;
     private final Semaphore workerPermits;
     private final TaskStats stats = new TaskStats();
     private final FailureLog failures = new FailureLog();
+    private final RetryRules rules;
     private final Runnable wakeUp;
+    private final BooleanSupplier dispatching;
+    private final @Nullable WorkerBudget budget;
     private final String nodeId;
-    private volatile int errorLength = 512;
+    private final @Nullable EndpointBlacklist endpoints;
 
     TaskContext(
             ScanEngine.ScanTask task,
             TaskStore store,
             ScanClock clock,
             ScanListener listener,
-            ExecutorService workers,
+            ThreadPoolExecutor workers,
             String nodeId,
-            Runnable wakeUp) {
+            Runnable wakeUp,
+            BooleanSupplier dispatching,
+            @Nullable WorkerBudget budget,
+            EndpointBans bans) {
         this.definition = task.definition();
         this.handler = task.handler();
         this.transactional = task.transactional();
@@ -39,8 +50,25 @@ final class TaskContext {
         this.listener = listener;
         this.workers = workers;
         this.workerPermits = new Semaphore(task.definition().workers());
+        this.rules = task.definition().retryRules();
         this.wakeUp = wakeUp;
+        this.dispatching = dispatching;
+        this.budget = budget;
         this.nodeId = nodeId;
+        this.endpoints = task.definition().endpoints() == null
+                ? null
+                : new EndpointBlacklist(task.definition(), clock, listener, bans);
+    }
+
+    /** The endpoints' blacklist and slow shares; {@code null} for a task without an endpoint column. */
+    @Nullable
+    EndpointBlacklist endpoints() {
+        return endpoints;
+    }
+
+    /** What a failure means for this task and which rows its tiers fetch. */
+    RetryRules rules() {
+        return rules;
     }
 
     String nodeId() {
@@ -80,8 +108,47 @@ final class TaskContext {
         return workers;
     }
 
+    /**
+     * A worker thread was left behind in a call the engine gave up on: the pool gets one more
+     * thread, so the task keeps its full worker count while that one is stuck.
+     */
+    synchronized void workerAbandoned() {
+        stats.abandoned();
+        workers.setMaximumPoolSize(workers.getMaximumPoolSize() + 1);
+        workers.setCorePoolSize(workers.getCorePoolSize() + 1);
+    }
+
+    /** A thread left behind came back: the pool shrinks by the thread it had added for it. */
+    synchronized void abandonedWorkerReturned() {
+        stats.abandonedReturned();
+        workers.setCorePoolSize(workers.getCorePoolSize() - 1);
+        workers.setMaximumPoolSize(workers.getMaximumPoolSize() - 1);
+    }
+
     Semaphore workerPermits() {
         return workerPermits;
+    }
+
+    /**
+     * The node's worker budget that every round of this task takes its workers from, or {@code null}
+     * when the node has none: then the dispatcher hands a round the task's free permits.
+     */
+    @Nullable
+    WorkerBudget budget() {
+        return budget;
+    }
+
+    /** Gives {@code count} workers back: to the task, and to the node's budget when there is one. */
+    void releaseWorkers(int count) {
+        workerPermits.release(count);
+        if (budget != null) {
+            budget.release(count);
+        }
+    }
+
+    /** Whether this node still starts rounds of the task: it runs and is not paused. */
+    boolean dispatching() {
+        return dispatching.getAsBoolean();
     }
 
     TaskStats stats() {
@@ -91,14 +158,6 @@ final class TaskContext {
     /** Which handler failures of this task are logged at WARN. */
     FailureLog failures() {
         return failures;
-    }
-
-    int errorLength() {
-        return errorLength;
-    }
-
-    void errorLength(int length) {
-        this.errorLength = length;
     }
 
     void wakeUp() {

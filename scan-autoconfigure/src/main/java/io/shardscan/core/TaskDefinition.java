@@ -4,12 +4,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the engine needs to know about one task: its table, columns, status values, shards,
- * paging, workers and tiers. Validated on construction, immutable; build one with {@link #builder(String)}.
+ * paging, workers, tiers and which rows of the table are its own ({@code match}). Validated on
+ * construction, immutable; build one with {@link #builder(String)}.
+ *
+ * <p>With a {@code dueAtColumn} a row is due once the database's clock has reached that column's
+ * time plus {@code delay}; rows are then fetched, and run per key, in due order, then id order.
  */
 public record TaskDefinition(
         String name,
@@ -30,7 +36,18 @@ public record TaskDefinition(
         List<Tier> tiers,
         OnExhausted onExhausted,
         Duration roundTimeout,
-        IndexCheck indexCheck) {
+        IndexCheck indexCheck,
+        Ordering ordering,
+        Duration commitInterval,
+        Duration handlerTimeout,
+        List<Match> match,
+        MatchOverlap matchOverlap,
+        @Nullable String dueAtColumn,
+        Duration delay,
+        @Nullable Archive archive,
+        int priority,
+        @Nullable Duration maxWait,
+        @Nullable EndpointRules endpoints) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -41,6 +58,9 @@ public record TaskDefinition(
             new Tier(0, 0, Duration.ofSeconds(3)),
             new Tier(1, 5, Duration.ofSeconds(30)),
             new Tier(6, 15, Duration.ofSeconds(60)));
+
+    /** The highest {@code priority} a task may have; a task aged past its {@code max-wait} ranks above it. */
+    public static final int MAX_PRIORITY = 100;
 
     public TaskDefinition {
         if (name == null || !NAME.matcher(name).matches()) {
@@ -68,8 +88,41 @@ public record TaskDefinition(
         tiers = checkTiers(name, tiers);
         Objects.requireNonNull(onExhausted, "onExhausted");
         Objects.requireNonNull(indexCheck, "indexCheck");
-        if (roundTimeout == null || roundTimeout.isNegative() || roundTimeout.isZero()) {
-            throw invalid(name, "round-timeout", "must be positive (was " + roundTimeout + "), e.g. 60s");
+        checkPositive(name, "round-timeout", roundTimeout, "5m");
+        Objects.requireNonNull(ordering, "ordering");
+        checkPositive(name, "commit-interval", commitInterval, "250ms");
+        checkPositive(name, "handler-timeout", handlerTimeout, "5m");
+        if (handlerTimeout.compareTo(roundTimeout) >= 0) {
+            throw invalid(
+                    name,
+                    "handler-timeout",
+                    "(" + handlerTimeout + ") must be shorter than scan.tasks." + name + ".round-timeout ("
+                            + roundTimeout
+                            + "), or the round gives up on a hung call before its own timeout can: lower"
+                            + " handler-timeout or raise round-timeout");
+        }
+        match = checkMatch(name, match, List.of(statusColumn, retryColumn, updatedAtColumn, lastErrorColumn));
+        Objects.requireNonNull(matchOverlap, "matchOverlap");
+        checkDue(name, dueAtColumn, delay);
+        if (archive != null) {
+            checkArchive(name, table, archive);
+        }
+        if (priority < 0 || priority > MAX_PRIORITY) {
+            throw invalid(
+                    name,
+                    "priority",
+                    "must be between 0 and " + MAX_PRIORITY + " (was " + priority + "): the task with the higher"
+                            + " priority gets free workers of scan.max-workers first, e.g. 10");
+        }
+        if (maxWait != null && (maxWait.isNegative() || maxWait.isZero())) {
+            throw invalid(
+                    name,
+                    "max-wait",
+                    "must be a positive duration (was " + maxWait + "), e.g. 5s; leave it unset for a task that"
+                            + " never ages");
+        }
+        if (endpoints != null) {
+            endpoints.check(name, workers);
         }
     }
 
@@ -78,20 +131,19 @@ public record TaskDefinition(
         return new Builder(name);
     }
 
-    /** The tier of a row that failed {@code retries} times, or the last tier when past it. */
-    public Tier tierFor(int retries) {
-        for (Tier tier : tiers) {
-            if (tier.covers(retries)) {
-                return tier;
-            }
-        }
-        return tiers.get(tiers.size() - 1);
+    /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
+    public RetryRules retryRules() {
+        return new RetryRules(tiers, onExhausted);
     }
 
-    /** Whether a row that has now failed {@code retries} times has run out of tiers. */
-    public boolean exhausted(int retries) {
-        return onExhausted == OnExhausted.DEAD
-                && retries > tiers.get(tiers.size() - 1).maxRetries();
+    /** The column that names each row's receiver, or {@code null} when the task has no endpoints. */
+    public @Nullable String endpointColumn() {
+        return endpoints == null ? null : endpoints.column();
+    }
+
+    /** Whether rows wait for a due time: the task has a {@code dueAtColumn}. */
+    public boolean delayed() {
+        return dueAtColumn != null;
     }
 
     /** The logical shard of a shard key: {@code key mod shards}, never negative. */
@@ -110,9 +162,87 @@ public record TaskDefinition(
         return value;
     }
 
+    private static void checkDue(String task, @Nullable String dueAtColumn, Duration delay) {
+        if (dueAtColumn != null) {
+            checkIdentifier(task, "due-at-column", dueAtColumn, IDENTIFIER);
+        }
+        if (delay == null || delay.isNegative()) {
+            throw invalid(
+                    task,
+                    "delay",
+                    "must be zero or a positive duration (was " + delay + "): how long after its due-at-column"
+                            + " a row becomes due, e.g. 15m");
+        }
+        if (dueAtColumn == null && !delay.isZero()) {
+            throw invalid(
+                    task,
+                    "delay",
+                    "(" + delay + ") is set but scan.tasks." + task + ".due-at-column is not: name the timestamp"
+                            + " column the delay counts from (e.g. created_at), or remove delay");
+        }
+    }
+
+    private static void checkPositive(String task, String property, Duration value, String example) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw invalid(task, property, "must be a positive duration (was " + value + "), e.g. " + example);
+        }
+    }
+
     private static void checkAtLeast(String task, String property, int value, int min, String hint) {
         if (value < min) {
             throw invalid(task, property, "must be at least " + min + " (was " + value + "): set it to " + hint);
+        }
+    }
+
+    /**
+     * The match's columns must be plain identifiers, each once, and none the engine writes: a row
+     * whose match changed after a failure would leave the task before it is done or dead.
+     */
+    private static List<Match> checkMatch(String task, List<Match> match, List<String> written) {
+        Objects.requireNonNull(match, "match");
+        List<String> seen = new ArrayList<>();
+        for (Match condition : match) {
+            String column = condition.column();
+            String property = "match." + column;
+            checkIdentifier(task, property, column, IDENTIFIER);
+            if (seen.contains(column.toLowerCase(Locale.ROOT))) {
+                throw invalid(task, "match", "names column " + column + " twice: give each column once");
+            }
+            seen.add(column.toLowerCase(Locale.ROOT));
+            if (written.stream().anyMatch(column::equalsIgnoreCase)) {
+                throw invalid(
+                        task,
+                        property,
+                        "matches a column the engine writes (status, retries, update time or last error), so a"
+                                + " row would leave the task when it fails: match on columns that stay put, such as"
+                                + " the row's kind");
+            }
+            if (condition.values().stream().anyMatch(String::isEmpty)) {
+                throw invalid(
+                        task,
+                        property,
+                        "has an empty value: list values only, or write null alone to match rows where " + column
+                                + " IS NULL");
+            }
+        }
+        return List.copyOf(match);
+    }
+
+    private static void checkArchive(String task, String table, Archive archive) {
+        checkPositive(task, "archive.after", archive.after(), "7d");
+        checkAtLeast(task, "archive.batch", archive.batch(), 1, "the rows one archive batch moves, e.g. 500");
+        if (archive.pause() == null || archive.pause().isNegative()) {
+            throw invalid(task, "archive.pause", "must be zero or a positive duration (was " + archive.pause() + ")");
+        }
+        if (archive.table() != null) {
+            checkIdentifier(task, "archive.to", archive.table(), QUALIFIED);
+            if (archive.table().equalsIgnoreCase(table)) {
+                throw invalid(
+                        task,
+                        "archive.to",
+                        "'" + archive.table() + "' is the scanned table itself: name an archive table with the"
+                                + " same columns, or '" + Archive.DELETE + "'");
+            }
         }
     }
 
@@ -165,8 +295,19 @@ public record TaskDefinition(
         private int workers = 8;
         private List<Tier> tiers = DEFAULT_TIERS;
         private OnExhausted onExhausted = OnExhausted.DEAD;
-        private Duration roundTimeout = Duration.ofMinutes(5);
+        private Duration roundTimeout = Duration.ofMinutes(10);
         private IndexCheck indexCheck = IndexCheck.WARN;
+        private Ordering ordering;
+        private Duration commitInterval = Duration.ofMillis(250);
+        private Duration handlerTimeout = Duration.ofMinutes(5);
+        private List<Match> match = List.of();
+        private MatchOverlap matchOverlap = MatchOverlap.REFUSED;
+        private @Nullable String dueAtColumn;
+        private Duration delay = Duration.ZERO;
+        private @Nullable Archive archive;
+        private int priority = 0;
+        private @Nullable Duration maxWait;
+        private @Nullable EndpointRules endpoints;
 
         private Builder(String name) {
             this.name = name;
@@ -254,6 +395,73 @@ public record TaskDefinition(
             return this;
         }
 
+        /** Per-key order or none; unset, the order is kept whenever the shard key is not the id column. */
+        public Builder ordering(Ordering ordering) {
+            this.ordering = ordering;
+            return this;
+        }
+
+        public Builder commitInterval(Duration commitInterval) {
+            this.commitInterval = commitInterval;
+            return this;
+        }
+
+        public Builder handlerTimeout(Duration handlerTimeout) {
+            this.handlerTimeout = handlerTimeout;
+            return this;
+        }
+
+        /** Which rows of the table are this task's: every condition must hold; none, every row. */
+        public Builder match(List<Match> match) {
+            this.match = match;
+            return this;
+        }
+
+        /** Whether the task may take pending rows another task on its table matches too; refused unless set. */
+        public Builder matchOverlap(MatchOverlap matchOverlap) {
+            this.matchOverlap = matchOverlap;
+            return this;
+        }
+
+        /** The timestamp column before which a row is not due; unset, every pending row is due. */
+        public Builder dueAtColumn(@Nullable String dueAtColumn) {
+            this.dueAtColumn = dueAtColumn;
+            return this;
+        }
+
+        /** How long after its due-at column a row becomes due; zero by default. */
+        public Builder delay(Duration delay) {
+            this.delay = delay;
+            return this;
+        }
+
+        /** Archives finished rows as {@code archive} says; {@code null} (the default) never archives. */
+        public Builder archive(@Nullable Archive archive) {
+            this.archive = archive;
+            return this;
+        }
+
+        /** Which task gets free workers of the node's budget first: higher first, from 0 to {@link #MAX_PRIORITY}. */
+        public Builder priority(int priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        /**
+         * How long the task's oldest due row may wait for the node's budget before the task is served
+         * ahead of every priority; {@code null}: never.
+         */
+        public Builder maxWait(@Nullable Duration maxWait) {
+            this.maxWait = maxWait;
+            return this;
+        }
+
+        /** The receivers of the rows and their blacklist; unset, the task has no endpoints. */
+        public Builder endpoints(@Nullable EndpointRules endpoints) {
+            this.endpoints = endpoints;
+            return this;
+        }
+
         /**
          * Validates and builds.
          *
@@ -263,11 +471,12 @@ public record TaskDefinition(
             if (table == null) {
                 throw invalid(name, "table", "is not set: name the table to scan");
             }
+            String shardKey = shardKeyColumn == null ? idColumn : shardKeyColumn;
             return new TaskDefinition(
                     name,
                     table,
                     idColumn,
-                    shardKeyColumn == null ? idColumn : shardKeyColumn,
+                    shardKey,
                     statusColumn,
                     retryColumn,
                     updatedAtColumn,
@@ -282,7 +491,20 @@ public record TaskDefinition(
                     tiers,
                     onExhausted,
                     roundTimeout,
-                    indexCheck);
+                    indexCheck,
+                    ordering != null
+                            ? ordering
+                            : shardKey.equalsIgnoreCase(idColumn) ? Ordering.NONE : Ordering.PER_KEY,
+                    commitInterval,
+                    handlerTimeout,
+                    match,
+                    matchOverlap,
+                    dueAtColumn,
+                    delay,
+                    archive,
+                    priority,
+                    maxWait,
+                    endpoints);
         }
     }
 }

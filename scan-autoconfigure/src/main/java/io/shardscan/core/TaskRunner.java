@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,29 +8,40 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one task on this node: a control thread that keeps its leases every renew interval
  * ({@link LeaseKeeper}), and a dispatcher thread that starts a round on each owned, idle, due
- * shard while workers are free. Rounds of one shard never overlap.
+ * shard while workers are free. Rounds of one shard never overlap. With a node-wide
+ * {@link WorkerBudget}, a round starts in line for workers instead, and up to {@code workers}
+ * rounds of the task may be in line at once, so a task with more due rows is in line whenever a
+ * worker comes free.
  */
 final class TaskRunner {
 
-    private static final System.Logger log = System.getLogger(TaskRunner.class.getName());
+    private static final System.Logger log = ScanLogging.getLogger(TaskRunner.class);
     private static final long MAX_IDLE_WAIT_MILLIS = 250;
 
     private final TaskContext context;
     private final EngineSettings settings;
     private final LeaseKeeper leases;
+    private final Archiver archiver;
     private final Object monitor = new Object();
+    /** Orders a tick's read of the task-wide pause with this node's own writes of it. */
+    private final Object pauseLock = new Object();
+
     private final ScheduledExecutorService control;
     private final ExecutorService rounds;
     private final Thread dispatcher;
     private volatile boolean running;
     private volatile boolean paused;
+    private volatile boolean pausedEverywhere;
     private boolean signalled;
     private int rotation;
 
@@ -39,14 +51,34 @@ final class TaskRunner {
             ShardCoordinator coordinator,
             EngineSettings settings,
             ScanClock clock,
-            ScanListener listener) {
+            ScanListener listener,
+            EndpointBans bans,
+            @Nullable WorkerBudget budget) {
         TaskDefinition definition = task.definition();
         String name = definition.name();
-        ExecutorService workers =
-                Executors.newFixedThreadPool(definition.workers(), Threads.named("scan-" + name + "-worker-"));
-        this.context = new TaskContext(task, store, clock, listener, workers, settings.nodeId(), this::wakeUp);
+        // one thread per worker, queued like a fixed pool; TaskContext adds a thread for each one
+        // abandoned in a hung handler, so the task keeps its workers
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(
+                definition.workers(),
+                definition.workers(),
+                0,
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(),
+                Threads.named("scan-" + name + "-worker-"));
+        this.context = new TaskContext(
+                task,
+                store,
+                clock,
+                listener,
+                workers,
+                settings.nodeId(),
+                this::wakeUp,
+                () -> running && !isPaused(),
+                budget,
+                bans);
         this.settings = settings;
         this.leases = new LeaseKeeper(context, coordinator, settings);
+        this.archiver = new Archiver(context);
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
         // a tick scheduled for later must not run after stop() released the leases
@@ -66,30 +98,91 @@ final class TaskRunner {
         dispatcher.start();
     }
 
-    /** Stops claiming and dispatching, waits for running rounds, releases every lease and leaves. */
+    /**
+     * Stops claiming and dispatching, hands every shard over (a running round finishes and writes
+     * back first, within the shutdown timeout), releases what is left and leaves. Logs what it
+     * waits for and what it gave up on.
+     */
     void stop() {
         running = false;
         wakeUp();
         control.shutdown();
         awaitTermination(control, settings.renewInterval());
+        List<Integer> held = leases.owned().stream().map(s -> s.shard).sorted().toList();
+        leases.handOverAll();
+        List<Integer> busy = busyShards();
+        if (!busy.isEmpty()) {
+            log.log(
+                    Level.INFO,
+                    "Task " + context.name() + ": stopping, waiting up to " + settings.shutdownTimeout()
+                            + " (scan.shutdown-timeout) for the rounds of shards " + busy + " with "
+                            + context.stats().inFlight() + " rows in handlers");
+        }
         long deadline = context.clock().nanos() + settings.shutdownTimeout().toNanos();
-        for (OwnedShard shard : leases.owned()) {
-            while (!shard.tryBusy() && context.clock().nanos() - deadline < 0) {
-                awaitQuietly(10);
-            }
+        while (!busyShards().isEmpty() && context.clock().nanos() - deadline < 0) {
+            awaitQuietly(10);
+        }
+        List<Integer> abandoned = busyShards();
+        if (!abandoned.isEmpty()) {
+            log.log(
+                    Level.WARNING,
+                    "Task " + context.name() + ": gave up after " + settings.shutdownTimeout() + " on the rounds of"
+                            + " shards " + abandoned + " with "
+                            + context.stats().inFlight() + " rows in handlers;"
+                            + " what they did not write back stays pending and runs again on the next owner");
         }
         leases.releaseAll();
+        log.log(Level.INFO, "Task " + context.name() + ": stopped; released shards " + held + " and left the members");
         rounds.shutdownNow();
         context.workers().shutdownNow();
+        if (context.stats().abandonedThreads() > 0) {
+            log.log(
+                    Level.WARNING,
+                    "Task " + context.name() + ": " + context.stats().abandonedThreads() + " worker threads are still"
+                            + " stuck in handler calls it gave up on (past scan.tasks." + context.name()
+                            + ".handler-timeout, round-timeout or the shutdown timeout); they were interrupted and"
+                            + " are left behind");
+        }
     }
 
+    /** The shards whose round still runs. */
+    private List<Integer> busyShards() {
+        return leases.owned().stream()
+                .filter(s -> s.state() == OwnedShard.State.BUSY
+                        || s.state() == OwnedShard.State.RELEASING
+                        || s.state() == OwnedShard.State.LOST)
+                .map(s -> s.shard)
+                .sorted()
+                .toList();
+    }
+
+    /** Pauses or resumes this node only, until it restarts. */
     void pause(boolean paused) {
         this.paused = paused;
         wakeUp();
     }
 
+    /** Pauses or resumes the task on every node: stored, so every node reads it at its next lease tick. */
+    void pauseEverywhere(boolean paused) {
+        synchronized (pauseLock) {
+            context.store()
+                    .pauseEverywhere(
+                            context.definition(),
+                            paused,
+                            settings.nodeId(),
+                            context.clock().now());
+            this.pausedEverywhere = paused;
+        }
+        wakeUp();
+    }
+
+    /** Whether this node starts no rounds: paused here or everywhere. */
     boolean isPaused() {
-        return paused;
+        return paused || pausedEverywhere;
+    }
+
+    boolean isPausedEverywhere() {
+        return pausedEverywhere;
     }
 
     boolean isRunning() {
@@ -103,9 +196,18 @@ final class TaskRunner {
         wakeUp();
     }
 
+    /** Scans every held shard until the task is quiet; see {@link TaskDrain}. */
+    long drain(long deadlineNanos) {
+        return new TaskDrain(context, leases::owned, this::trigger).run(deadlineNanos);
+    }
+
     /** The shards this node holds a usable lease on, ascending, with their epochs. */
     Map<Integer, Long> ownedShards() {
         return leases.usable();
+    }
+
+    int waitingKeys() {
+        return leases.owned().stream().mapToInt(s -> s.held().size()).sum();
     }
 
     List<Member> members() {
@@ -140,7 +242,11 @@ final class TaskRunner {
     private void tick() {
         boolean settled = true;
         try {
+            readPausedEverywhere();
             settled = leases.tick(running);
+            if (context.endpoints() != null) {
+                context.endpoints().refresh();
+            }
         } finally {
             wakeUp();
             if (running && !control.isShutdown()) {
@@ -152,9 +258,27 @@ final class TaskRunner {
         }
     }
 
+    /**
+     * Reads the task-wide pause before the leases, so a node that starts or joins while the task is
+     * paused claims its shards but runs nothing; while the database cannot be read the last value holds.
+     * Under the pause lock, so a value read before this node's own write cannot overwrite it.
+     */
+    private void readPausedEverywhere() {
+        try {
+            synchronized (pauseLock) {
+                pausedEverywhere = context.store().pausedEverywhere(context.definition());
+            }
+        } catch (RuntimeException e) {
+            log.log(
+                    Level.DEBUG,
+                    () -> "Task " + context.name() + ": cannot read whether it is paused everywhere; keeping "
+                            + pausedEverywhere + ": " + e);
+        }
+    }
+
     private void dispatchLoop() {
         while (running) {
-            if (!paused) {
+            if (!isPaused()) {
                 dispatchDueShards();
             }
             awaitSignal();
@@ -170,35 +294,70 @@ final class TaskRunner {
         Instant now = context.clock().now();
         for (int i = 0; i < shards.size() && running; i++) {
             OwnedShard shard = shards.get((start + i) % shards.size());
-            if (shard.isBusy()
-                    || shard.isReleasing()
+            if (shard.state() != OwnedShard.State.IDLE
                     || !shard.canDispatch(context.clock().nanos())) {
                 continue;
             }
             OwnedShard.TierCursor due = shard.dueTier(now);
             if (due == null) {
+                archiveIfDue(shard, now);
+                continue;
+            }
+            WorkerBudget budget = context.budget();
+            if (budget != null) {
+                if (context.stats().roundsWaiting() >= context.definition().workers()) {
+                    return;
+                }
+                if (shard.startRound()) {
+                    WorkerBudget.Request request = budget.request(context);
+                    rounds.execute(context.listener()
+                            .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, 0, request)));
+                }
                 continue;
             }
             int permits = context.workerPermits().drainPermits();
             if (permits == 0) {
                 return;
             }
-            if (!shard.tryBusy()) {
+            if (!shard.startRound()) {
                 context.workerPermits().release(permits);
                 continue;
             }
             rounds.execute(context.listener()
-                    .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, permits)));
+                    .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, permits, null)));
         }
     }
 
-    private void runRound(OwnedShard shard, OwnedShard.TierCursor due, int permits) {
+    private void runRound(
+            OwnedShard shard, OwnedShard.TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
         try {
-            new Round(context, shard, due, permits).run();
+            new Round(context, shard, due, permits, request).run();
         } finally {
             leases.roundEnded(shard);
             wakeUp();
         }
+    }
+
+    /**
+     * Starts an archive batch on an idle shard with nothing due, at most one of the task at a time
+     * on this node; it takes no worker, but holds the shard as a round does.
+     */
+    private void archiveIfDue(OwnedShard shard, Instant now) {
+        if (!archiver.due(shard, now) || !archiver.begin()) {
+            return;
+        }
+        if (!shard.startRound()) {
+            archiver.cancel();
+            return;
+        }
+        rounds.execute(context.listener().around(context.name(), shard.shard, shard.epoch, () -> {
+            try {
+                archiver.run(shard);
+            } finally {
+                leases.roundEnded(shard);
+                wakeUp();
+            }
+        }));
     }
 
     private void awaitSignal() {
@@ -208,6 +367,10 @@ final class TaskRunner {
             waitMillis = Math.min(
                     waitMillis,
                     Math.max(1, Duration.between(now, shard.nextDue()).toMillis()));
+        }
+        Instant archive = archiver.nextDue(leases.owned(), now);
+        if (archive.isBefore(now.plusMillis(waitMillis))) {
+            waitMillis = Math.max(1, Duration.between(now, archive).toMillis());
         }
         awaitQuietly(waitMillis);
     }

@@ -1,6 +1,8 @@
 package io.shardscan.core;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,7 +14,18 @@ public final class TaskStats {
     private final AtomicLong dead = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong latchTimeouts = new AtomicLong();
+    private final AtomicLong handlerTimeouts = new AtomicLong();
+    private final AtomicLong abandonedThreads = new AtomicLong();
+    private final AtomicLong leasesLost = new AtomicLong();
+    private final AtomicLong writeBacksRefused = new AtomicLong();
+    private final AtomicLong fenceFailures = new AtomicLong();
+    private final AtomicInteger roundsWaiting = new AtomicInteger();
+    private final AtomicLong budgetWaits = new AtomicLong();
+    private final AtomicLong budgetWaitNanos = new AtomicLong();
+    private final AtomicLong agedRounds = new AtomicLong();
     private final AtomicReference<Instant> lastRoundAt = new AtomicReference<>();
+    private final AtomicLong archived = new AtomicLong();
+    private final AtomicReference<Instant> lastArchiveRunAt = new AtomicReference<>();
     private volatile boolean storeReachable = true;
 
     void recorded(WriteBack batch) {
@@ -26,7 +39,10 @@ public final class TaskStats {
         storeReachable = reached;
     }
 
-    /** Whether the last round on this node reached the database; {@code true} before the first. */
+    /**
+     * Whether the last round on this node reached the database; a statement the database refused
+     * reached it (see {@code StoreFailure}); {@code true} before the first.
+     */
     public boolean storeReachable() {
         return storeReachable;
     }
@@ -37,6 +53,97 @@ public final class TaskStats {
 
     void inFlight(int delta) {
         inFlight.addAndGet(delta);
+    }
+
+    /** A handler call was given up (past the handler or the round timeout, or at shutdown): its thread is left behind. */
+    void abandoned() {
+        abandonedThreads.incrementAndGet();
+    }
+
+    /** A handler call ran past the handler timeout and was recorded failed. */
+    void handlerTimedOut() {
+        handlerTimeouts.incrementAndGet();
+    }
+
+    /** A thread left behind in a hung handler returned at last. */
+    void abandonedReturned() {
+        abandonedThreads.decrementAndGet();
+    }
+
+    void leaseLost() {
+        leasesLost.incrementAndGet();
+    }
+
+    void writeBackRefused() {
+        writeBacksRefused.incrementAndGet();
+    }
+
+    void fenceFailed() {
+        fenceFailures.incrementAndGet();
+    }
+
+    void roundsWaiting(int delta) {
+        roundsWaiting.addAndGet(delta);
+    }
+
+    /** A round got workers of the node's budget after waiting {@code nanos}; {@code aged} when it ranked first by max-wait. */
+    void budgetWaited(long nanos, boolean aged) {
+        budgetWaits.incrementAndGet();
+        budgetWaitNanos.addAndGet(nanos);
+        if (aged) {
+            agedRounds.incrementAndGet();
+        }
+    }
+
+    /**
+     * With {@code scan.max-workers}: rounds started that hold no worker yet (fetching, or waiting for
+     * the node's budget); 0 without it.
+     */
+    public int roundsWaiting() {
+        return roundsWaiting.get();
+    }
+
+    /** With {@code scan.max-workers}: rounds that got workers of the node's budget. */
+    public long budgetWaits() {
+        return budgetWaits.get();
+    }
+
+    /** With {@code scan.max-workers}: how long the rounds of {@link #budgetWaits()} waited for their workers, together. */
+    public Duration budgetWaited() {
+        return Duration.ofNanos(budgetWaitNanos.get());
+    }
+
+    /**
+     * With {@code scan.max-workers}: rounds that got workers ahead of every priority because their
+     * oldest row had been due longer than the task's {@code max-wait}.
+     */
+    public long agedRounds() {
+        return agedRounds.get();
+    }
+
+    /** Handler calls that ran past the task's handler timeout and were recorded failed. */
+    public long handlerTimeouts() {
+        return handlerTimeouts.get();
+    }
+
+    /** Worker threads still stuck in a call the engine gave up on; each was interrupted and replaced. */
+    public long abandonedThreads() {
+        return abandonedThreads.get();
+    }
+
+    /** Leases this node lost (a refused renewal, a passed deadline, or a newer fence), each counted once. */
+    public long leasesLost() {
+        return leasesLost.get();
+    }
+
+    /** Write-backs the fence refused because a newer owner had the shard. */
+    public long writeBacksRefused() {
+        return writeBacksRefused.get();
+    }
+
+    /** Granted leases given back because the database fence could not be raised. */
+    public long fenceFailures() {
+        return fenceFailures.get();
     }
 
     /** Rows this node marked done. */
@@ -62,6 +169,21 @@ public final class TaskStats {
     /** Rounds whose latch did not open within the task's round timeout. */
     public long latchTimeouts() {
         return latchTimeouts.get();
+    }
+
+    void archived(int rows, Instant at) {
+        archived.addAndGet(rows);
+        lastArchiveRunAt.set(at);
+    }
+
+    /** Finished rows this node moved to the archive table or deleted. */
+    public long archived() {
+        return archived.get();
+    }
+
+    /** When this node last ran an archive batch, whether or not it found rows; {@code null} before the first. */
+    public Instant lastArchiveRunAt() {
+        return lastArchiveRunAt.get();
     }
 
     /** When this node last wrote a round back, or {@code null} before the first. */

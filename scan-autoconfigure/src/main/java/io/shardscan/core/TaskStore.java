@@ -5,14 +5,19 @@ import java.util.List;
 
 /**
  * Where a task's rows live. The engine decides what to fetch and what to write; a store only runs
- * those reads and writes against its backend. Implementations are thread-safe: rounds of different
- * shards call them at the same time.
+ * those reads and writes against its backend. A task's rows are the rows of its table that its
+ * {@link TaskDefinition#match() match} selects: every read, count and requeue below selects only
+ * those, so that several tasks can share one table. Implementations are thread-safe: rounds of
+ * different shards call them at the same time.
  */
 public interface TaskStore {
 
     /**
-     * Inspects the task's table: which configured columns are missing and whether the index that
-     * keeps {@link #fetch} a range scan over pending rows exists.
+     * Inspects the task's table: which configured columns are missing, which are of a type the
+     * store cannot use, whether the match's columns exist and its values fit their types, whether the index that keeps {@link #fetch} a range scan over pending rows
+     * exists, how many pending rows have a NULL shard key or (for a task with a due-at column) a
+     * NULL due time (count queries, so called at startup, not per round), and warnings such as a
+     * zone-less due-at column in a database whose zone is not the JVM's.
      *
      * @return the report; never {@code null}
      */
@@ -20,36 +25,80 @@ public interface TaskStore {
 
     /**
      * Reads the next page of due rows of one shard and tier: pending, retry count within
-     * {@code request.minRetries()}–{@code request.maxRetries()}, last update at or before
-     * {@code request.dueBefore()}, id greater than {@code request.afterId()}, in id order,
-     * at most {@code request.limit()} rows.
+     * {@code request.minRetries()}–{@code request.maxRetries()}, rows with a retry count above 0
+     * only when last updated at or before {@code request.failedDueBefore()} (when not
+     * {@code null}), id greater than {@code request.afterId()}, in id order, at most
+     * {@code request.limit()} rows. For a task with a due-at column, only rows whose due-at value
+     * plus the task's delay has been reached by the store's own clock (never the JVM's, so that
+     * nodes with skewed clocks agree), after ({@code request.afterDue()}, {@code afterId}) when a
+     * due time is given, in due order, then id order, each with its {@link Row#dueAt()}.
      *
      * @return the rows, possibly empty; never {@code null}
      */
     List<Row> fetch(TaskDefinition task, FetchRequest request);
 
     /**
-     * Records {@code epoch} as the shard's fence unless a greater one is there.
+     * The shard's pending rows that failed before (retry count above 0), in id order: from these
+     * a new owner rebuilds which keys wait. For a task with a due-at column each carries its due time.
      *
-     * @return {@code true} when the fence now holds {@code epoch}, {@code false} when a newer owner fenced it
+     * @return the rows' shard keys and ids; empty when none
      */
-    boolean fence(TaskDefinition task, int shard, long epoch);
+    List<RowKey> failedRows(TaskDefinition task, int shard);
+
+    /**
+     * Issues the shard a new fence epoch for {@code owner}: one statement raises the shard's fence
+     * to one above whatever it held (or starts it), whoever wrote it, so the epoch is greater than
+     * any earlier owner's whatever coordinator granted the lease. From then on only write-backs
+     * under the returned epoch change the shard's rows.
+     *
+     * @return the new epoch
+     */
+    long fence(TaskDefinition task, int shard, String owner);
 
     /**
      * Applies a round's outcomes in one transaction, only while the shard's fence still holds
-     * {@code batch.epoch()}; rows no longer pending are left alone.
+     * {@code batch.epoch()}; rows no longer pending are left alone. Error texts longer than the
+     * store can keep are cut by the store.
      *
      * @return {@code true} when written, {@code false} when a newer epoch fenced the shard and nothing changed
      */
     boolean writeBack(TaskDefinition task, WriteBack batch);
 
     /**
-     * Counts the task's pending rows by retry count, with the oldest last update of each group,
-     * and its dead rows, with queries that read the pending-row index rather than the whole table.
+     * Archives one batch of the shard's finished rows as {@link TaskDefinition#archive()} says: at
+     * most {@code batch} done rows (and dead ones when it includes them) of the shard, last updated
+     * at least {@code after} ago by the database's clock, read through an index over finished rows,
+     * are copied to the archive table and deleted (or only deleted) in one transaction, so a batch
+     * cut short by a crash moves nothing; only while the shard's fence still holds {@code epoch}.
+     * Pending rows are never touched.
+     *
+     * @return the rows moved or deleted, {@code 0} when none was due; {@code -1} when a newer epoch
+     *     fenced the shard and nothing changed
+     * @throws IllegalStateException when the task does not archive
+     */
+    int archive(TaskDefinition task, int shard, long epoch);
+
+    /**
+     * Counts the task's pending rows by retry count, with the oldest last update of each group and
+     * (for a task with a due-at column) how many of them are not due yet, how many have a NULL due
+     * time, and the earliest due-at value of those that are due,
+     * its dead rows, and its pending rows whose shard key is NULL, with queries that read the pending-row index rather than the whole table.
      *
      * @return the counts; empty groups when nothing is pending
      */
     BacklogCounts countBacklog(TaskDefinition task);
+
+    /**
+     * Counts the pending rows of the tasks' table that none of their matches selects, which no task
+     * ever fetches: one count over the pending rows, at startup. The tasks share one table, status
+     * column and pending value, each has a {@link TaskDefinition#match() match}, and each was
+     * {@link #inspect inspected} without problems.
+     *
+     * @return the count; {@code -1} when this store does not count them
+     */
+    default long countUnmatched(List<TaskDefinition> tasks) {
+        return -1;
+    }
 
     /**
      * Puts every dead row back to pending with retry count 0.
@@ -57,6 +106,16 @@ public interface TaskStore {
      * @return how many rows were requeued
      */
     int requeueDead(TaskDefinition task, Instant at);
+
+    /**
+     * Whether the task is paused on every node, as {@link #pauseEverywhere} last set it.
+     *
+     * @return {@code false} when it was never set
+     */
+    boolean pausedEverywhere(TaskDefinition task);
+
+    /** Pauses ({@code true}) or resumes the task on every node, recording who and when; it outlives restarts. */
+    void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at);
 
     /**
      * Runs {@code work} in one transaction of this store, which the handler's own database writes

@@ -1,7 +1,9 @@
 package io.shardscan.core;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** One task as seen from this node, for endpoints, health and tests; steers it too. Thread-safe. */
 public final class TaskView {
@@ -23,6 +25,31 @@ public final class TaskView {
     /** Shards this node holds a usable lease on, to their epochs, ascending. */
     public Map<Integer, Long> ownedShards() {
         return runner.ownedShards();
+    }
+
+    /** Keys of this node's shards whose later rows wait for an earlier failed row. */
+    public int waitingKeys() {
+        return runner.waitingKeys();
+    }
+
+    /** Whether the task takes its workers from this node's worker budget ({@code scan.max-workers}). */
+    public boolean budgeted() {
+        return runner.context().budget() != null;
+    }
+
+    /** Workers the task holds now (its lanes, and rounds about to start them), at most its {@code workers}. */
+    public int workersHeld() {
+        TaskContext context = runner.context();
+        return context.definition().workers() - context.workerPermits().availablePermits();
+    }
+
+    /**
+     * How long the task's longest-waiting round has waited for workers of this node's budget; zero
+     * when none waits, or without {@code scan.max-workers}.
+     */
+    public Duration longestBudgetWait() {
+        WorkerBudget budget = runner.context().budget();
+        return budget == null ? Duration.ZERO : budget.longestWait(runner.context());
     }
 
     /** The live members as of the last heartbeat. */
@@ -92,13 +119,77 @@ public final class TaskView {
         return runner.isRunning();
     }
 
-    /** Stops starting rounds; running ones finish. Leases are kept. */
+    /** Stops starting rounds on this node only, until it restarts; running ones finish. Leases are kept. */
     public void pause() {
         runner.pause(true);
     }
 
+    /** Undoes {@link #pause()}; a pause everywhere still holds. */
     public void resume() {
         runner.pause(false);
+    }
+
+    /**
+     * Stops starting rounds on every node of the task, now here and on the others at their next
+     * lease tick; stored with the task, so it holds for nodes that restart or join. Leases are kept.
+     */
+    public void pauseEverywhere() {
+        runner.pauseEverywhere(true);
+    }
+
+    /** Undoes {@link #pauseEverywhere()} on every node; a node paused by {@link #pause()} stays paused. */
+    public void resumeEverywhere() {
+        runner.pauseEverywhere(false);
+    }
+
+    /** Whether the task is paused on every node, as this node last read it. */
+    public boolean isPausedEverywhere() {
+        return runner.isPausedEverywhere();
+    }
+
+    /**
+     * Scans every shard this node holds now and waits until the task is quiet: every tier ran a
+     * pass to its end and the last round of passes handled no row. For an application's tests;
+     * rows that fail meanwhile wait for their tier's interval as always.
+     *
+     * @return the rows handled meanwhile
+     * @throws IllegalStateException when the task holds no shard, or is still busy, after {@code timeout}
+     */
+    public long drain(Duration timeout) {
+        return runner.drain(runner.context().clock().nanos() + timeout.toNanos());
+    }
+
+    /**
+     * The endpoints banned at level 2, as this node last read them from the shared store (every
+     * lease tick), in force or waiting for their probe row.
+     *
+     * @return the bans; empty for a task without an endpoint column or when none is banned
+     */
+    public List<EndpointBan> bannedEndpoints() {
+        EndpointBlacklist endpoints = runner.context().endpoints();
+        return endpoints == null ? List.of() : endpoints.bans();
+    }
+
+    /**
+     * Lifts the ban of {@code endpoint} on every node (the others follow at their next lease tick)
+     * and its level 1 on this node.
+     *
+     * @return whether it was banned
+     * @throws IllegalArgumentException when the task has no endpoint column
+     */
+    public boolean liftBan(String endpoint) {
+        EndpointBlacklist endpoints = runner.context().endpoints();
+        if (endpoints == null) {
+            throw new IllegalArgumentException("task " + runner.context().name() + " has no endpoint column"
+                    + " (scan.tasks." + runner.context().name() + ".endpoint-column), so nothing is banned");
+        }
+        boolean lifted = endpoints.lift(Objects.requireNonNull(endpoint, "endpoint"), "lifted by an operator");
+        wakeUpAfterLift();
+        return lifted;
+    }
+
+    private void wakeUpAfterLift() {
+        runner.trigger();
     }
 
     /** Scans every owned shard now, skipping the tiers' waits. */

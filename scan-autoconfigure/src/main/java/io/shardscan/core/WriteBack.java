@@ -36,7 +36,7 @@ public record WriteBack(int shard, long epoch, Instant at, List<Long> done, List
      *
      * @param id the row id
      * @param retries the row's retry count after this failure
-     * @param error the error text, already cut to the column's length
+     * @param error the error text, in full; the store cuts it to what its column holds
      */
     public record Failure(long id, int retries, String error) {}
 }

@@ -1,6 +1,8 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.TaskDefinition;
+import java.util.ArrayList;
+import java.util.List;
 
 /** H2: a generated shard column, as on MySQL. */
 final class H2Dialect extends GeneratedShardColumnDialect {
@@ -17,6 +19,13 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     }
 
     @Override
+    String insertUnlessPresent(String table, String columns, String values) {
+        // H2 knows ON CONFLICT only in its PostgreSQL mode; the caller checks first and catches the
+        // duplicate key of a race, which H2 does not log
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")";
+    }
+
+    @Override
     String nowPlusMillis() {
         return "DATEADD(MILLISECOND, ?, LOCALTIMESTAMP)";
     }
@@ -29,5 +38,25 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     @Override
     String generatedColumn(TaskDefinition task) {
         return "INT GENERATED ALWAYS AS (MOD(" + task.shardKeyColumn() + ", " + task.shards() + "))";
+    }
+
+    /**
+     * H2 has no {@code CREATE TABLE ... LIKE}: the columns of an empty copy (generated ones become
+     * plain columns, filled from the scanned table), then the primary key.
+     */
+    @Override
+    List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE TABLE " + archiveTable + " AS SELECT * FROM " + task.table() + " WITH NO DATA");
+        statements.addAll(addPrimaryKeyStatements(archiveTable, task.idColumn()));
+        return statements;
+    }
+
+    @Override
+    List<String> addPrimaryKeyStatements(String table, String idColumn) {
+        // H2 adds a primary key only to a column that is NOT NULL already
+        return List.of(
+                "ALTER TABLE " + table + " ALTER COLUMN " + idColumn + " SET NOT NULL",
+                "ALTER TABLE " + table + " ADD PRIMARY KEY (" + idColumn + ")");
     }
 }

@@ -65,11 +65,15 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
                 ttl.toMillis(),
                 task,
                 shard);
-        if (updated == 0) {
+        if (updated == 0 && !leaseRowExists(task, shard)) {
+            // the shard's first lease; an INSERT that fails on an existing row would make the
+            // driver log a duplicate key on every claim of a held shard
             try {
                 jdbc.update(
-                        "INSERT INTO scan_lease (task, shard, owner, epoch, expires_at) VALUES (?, ?, ?, 1, "
-                                + dialect.nowPlusMillis() + ")",
+                        dialect.insertUnlessPresent(
+                                "scan_lease",
+                                "task, shard, owner, epoch, expires_at",
+                                "?, ?, ?, 1, " + dialect.nowPlusMillis()),
                         task,
                         shard,
                         node,
@@ -85,6 +89,11 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
                 shard,
                 node);
         return epoch.isEmpty() ? Optional.empty() : Optional.of(new Lease(shard, epoch.get(0)));
+    }
+
+    private boolean leaseRowExists(String task, int shard) {
+        return !jdbc.queryForList("SELECT 1 FROM scan_lease WHERE task = ? AND shard = ?", Integer.class, task, shard)
+                .isEmpty();
     }
 
     @Override

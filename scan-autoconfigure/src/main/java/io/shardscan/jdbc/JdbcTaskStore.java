@@ -1,9 +1,11 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.Archive;
 import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.Row;
+import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
@@ -15,6 +17,7 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +43,7 @@ public final class JdbcTaskStore implements TaskStore {
     private final SqlDialect dialect;
     private final TableInspector inspector;
     private final Map<String, TaskSql> statements = new ConcurrentHashMap<>();
+    private final Map<String, ArchiveSql> archives = new ConcurrentHashMap<>();
 
     public JdbcTaskStore(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
@@ -54,6 +58,9 @@ public final class JdbcTaskStore implements TaskStore {
         if (inspection.names() != null) {
             statements.put(task.name(), TaskSql.of(task, inspection.names(), dialect));
         }
+        if (inspection.archive() != null) {
+            archives.put(task.name(), inspection.archive());
+        }
         return inspection.report();
     }
 
@@ -61,14 +68,27 @@ public final class JdbcTaskStore implements TaskStore {
     public List<Row> fetch(TaskDefinition task, FetchRequest request) {
         TaskSql sql = sql(task);
         List<Row> page = jdbc.query(
-                sql.fetch().sql(request.minRetries(), request.maxRetries()),
+                sql.fetch().sql(request),
                 ps -> {
                     int index = 1;
                     ps.setInt(index++, request.shard());
-                    if (TaskSql.Fetch.takesDueBound(request.maxRetries())) {
-                        ps.setTimestamp(index++, Timestamp.from(request.dueBefore()));
+                    if (sql.fetch().endpoint() != null) {
+                        for (String endpoint : request.excludedEndpoints()) {
+                            if (sql.names().endpointNumeric()) {
+                                ps.setLong(index++, Long.parseLong(endpoint));
+                            } else {
+                                ps.setString(index++, endpoint);
+                            }
+                        }
                     }
-                    ps.setLong(index++, request.afterId());
+                    if (request.failedDueBefore() != null) {
+                        ps.setTimestamp(index++, Timestamp.from(request.failedDueBefore()));
+                    }
+                    if (sql.fetch().due() == null) {
+                        ps.setLong(index++, request.afterId());
+                    } else if (request.afterDue() != null) {
+                        index = dialect.bindAfter(ps, index, Timestamp.from(request.afterDue()), request.afterId());
+                    }
                     ps.setInt(index, request.limit());
                 },
                 (ResultSetExtractor<List<Row>>) rs -> rows(rs, sql.names(), request.limit()));
@@ -76,19 +96,49 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     @Override
-    public boolean fence(TaskDefinition task, int shard, long epoch) {
+    public List<RowKey> failedRows(TaskDefinition task, int shard) {
+        boolean due = task.delayed();
+        return jdbc.query(
+                sql(task).failedRows(),
+                (rs, n) -> new RowKey(rs.getLong(1), rs.getLong(2), due ? instant(rs.getTimestamp(3)) : null),
+                shard);
+    }
+
+    /**
+     * Raises the fence in one UPDATE and reads it back in the same transaction, which holds the
+     * row's lock until it commits, so two owners can never be issued one epoch; the first owner
+     * of a shard inserts epoch 1.
+     */
+    @Override
+    public long fence(TaskDefinition task, int shard, String owner) {
         try {
-            jdbc.update("INSERT INTO scan_fence (task, shard, epoch) VALUES (?, ?, ?)", task.name(), shard, epoch);
-            return true;
+            return raiseFence(task, shard, owner);
         } catch (DuplicateKeyException e) {
-            jdbc.update(
-                    "UPDATE scan_fence SET epoch = ? WHERE task = ? AND shard = ? AND epoch < ?",
-                    epoch,
-                    task.name(),
-                    shard,
-                    epoch);
-            return currentFence(task, shard) == epoch;
+            // another node inserted the shard's first fence at the same time: raise that one
+            return raiseFence(task, shard, owner);
         }
+    }
+
+    private long raiseFence(TaskDefinition task, int shard, String owner) {
+        Long epoch = transactions.execute(status -> {
+            int raised = jdbc.update(
+                    "UPDATE scan_fence SET epoch = epoch + 1, owner = ? WHERE task = ? AND shard = ?",
+                    owner,
+                    task.name(),
+                    shard);
+            if (raised == 0) {
+                jdbc.update(
+                        "INSERT INTO scan_fence (task, shard, epoch, owner) VALUES (?, ?, 1, ?)",
+                        task.name(),
+                        shard,
+                        owner);
+            }
+            return currentFence(task, shard);
+        });
+        if (epoch == null) {
+            throw new IllegalStateException("the fence of shard " + shard + " of task " + task.name() + " is gone");
+        }
+        return epoch;
     }
 
     @Override
@@ -101,12 +151,7 @@ public final class JdbcTaskStore implements TaskStore {
             return markDoneFenced(task, sql, batch, at);
         }
         Boolean written = transactions.execute(status -> {
-            List<Long> fence = jdbc.queryForList(
-                    "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ?" + dialect.shareLock(),
-                    Long.class,
-                    task.name(),
-                    batch.shard());
-            if (fence.size() != 1 || fence.get(0) != batch.epoch()) {
+            if (!holdsFence(task, batch.shard(), batch.epoch())) {
                 return false;
             }
             if (!batch.done().isEmpty()) {
@@ -115,8 +160,9 @@ public final class JdbcTaskStore implements TaskStore {
                     dialect.bindIds(ps, 2, batch.done());
                 });
             }
-            updateFailures(sql.markFailed(), batch.failed(), at);
-            updateFailures(sql.markDead(), batch.dead(), at);
+            int errorLength = sql.names().lastErrorLength();
+            updateFailures(sql.markFailed(), batch.failed(), at, errorLength);
+            updateFailures(sql.markDead(), batch.dead(), at, errorLength);
             return true;
         });
         return Boolean.TRUE.equals(written);
@@ -139,20 +185,137 @@ public final class JdbcTaskStore implements TaskStore {
         return updated == batch.done().size() || currentFence(task, batch.shard()) == batch.epoch();
     }
 
+    /**
+     * One transaction: the fence row's shared lock (a new owner's fence waits for the batch, and a
+     * batch after it sees the new epoch and changes nothing), the due rows' ids with their row
+     * locks, then the copy and the delete of exactly those ids. A count that differs from the ids
+     * rolls the batch back, so a row is never deleted without its copy.
+     */
+    @Override
+    public int archive(TaskDefinition task, int shard, long epoch) {
+        Archive archive = task.archive();
+        if (archive == null) {
+            throw new IllegalStateException("scan.tasks." + task.name() + ".archive is not configured");
+        }
+        ArchiveSql sql = archiveSql(task);
+        Integer moved = transactions.execute(status -> {
+            if (!holdsFence(task, shard, epoch)) {
+                return -1;
+            }
+            List<Long> ids = jdbc.queryForList(
+                    sql.select(), Long.class, shard, -archive.after().toMillis(), archive.batch());
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            if (sql.insert() != null) {
+                requireAll(
+                        jdbc.update(sql.insert() + dialect.anyOf(ids.size()), ps -> dialect.bindIds(ps, 1, ids)), ids);
+            }
+            return requireAll(
+                    jdbc.update(sql.delete() + dialect.anyOf(ids.size()), ps -> dialect.bindIds(ps, 1, ids)), ids);
+        });
+        return moved == null ? 0 : moved;
+    }
+
+    /** The rows a statement changed, when it changed every locked row; else the batch rolls back. */
+    private static int requireAll(int changed, List<Long> ids) {
+        if (changed != ids.size()) {
+            throw new IllegalStateException(
+                    "an archive batch changed " + changed + " of the " + ids.size() + " rows it locked; rolled back");
+        }
+        return changed;
+    }
+
+    /** Whether the shard's fence still holds {@code epoch}, under a shared lock until the transaction ends. */
+    private boolean holdsFence(TaskDefinition task, int shard, long epoch) {
+        List<Long> fence = jdbc.queryForList(
+                "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ?" + dialect.shareLock(),
+                Long.class,
+                task.name(),
+                shard);
+        return fence.size() == 1 && fence.get(0) == epoch;
+    }
+
+    @Override
+    public long countUnmatched(List<TaskDefinition> tasks) {
+        if (tasks.isEmpty()) {
+            return 0;
+        }
+        List<TaskSql> sqls = tasks.stream().map(t -> statements.get(t.name())).toList();
+        if (sqls.contains(null)) {
+            return -1;
+        }
+        // CASE rather than NOT (...): a row whose match column is NULL meets no match, and NOT NULL would not count it
+        TableNames names = sqls.get(0).names();
+        String matched = String.join(
+                " OR ",
+                sqls.stream()
+                        .map(s -> "(" + s.names().match().all(dialect) + ")")
+                        .toList());
+        Long count = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(names.status())
+                        + " = " + tasks.get(0).pendingStatus() + " AND CASE WHEN " + matched
+                        + " THEN 1 ELSE 0 END = 0",
+                Long.class);
+        return count == null ? 0 : count;
+    }
+
+    /** The task's archive statements, inspecting its tables first when they were not yet. */
+    ArchiveSql archiveSql(TaskDefinition task) {
+        ArchiveSql sql = archives.get(task.name());
+        if (sql == null) {
+            SchemaReport report = inspect(task);
+            sql = archives.get(task.name());
+            if (sql == null) {
+                throw new InvalidTaskException(
+                        "scan.tasks." + task.name() + ": cannot archive: " + String.join("; ", report.problems()));
+            }
+        }
+        return sql;
+    }
+
     @Override
     public BacklogCounts countBacklog(TaskDefinition task) {
         TaskSql sql = sql(task);
         List<BacklogCounts.Group> groups = jdbc.query(sql.countPending(), (rs, n) -> {
             Timestamp oldest = rs.getTimestamp(3);
-            return new BacklogCounts.Group(rs.getInt(1), rs.getLong(2), oldest == null ? null : oldest.toInstant());
+            return new BacklogCounts.Group(
+                    rs.getInt(1),
+                    rs.getLong(2),
+                    oldest == null ? null : oldest.toInstant(),
+                    task.delayed() ? rs.getLong(4) : 0,
+                    task.delayed() ? rs.getLong(5) : 0,
+                    task.delayed() ? instant(rs.getTimestamp(6)) : null);
         });
         Long dead = jdbc.queryForObject(sql.countDead(), Long.class);
-        return new BacklogCounts(groups, dead == null ? 0 : dead);
+        Long withoutShardKey = jdbc.queryForObject(sql.countWithoutShardKey(), Long.class);
+        return new BacklogCounts(groups, dead == null ? 0 : dead, withoutShardKey == null ? 0 : withoutShardKey);
     }
 
     @Override
     public int requeueDead(TaskDefinition task, Instant at) {
         return jdbc.update(sql(task).requeueDead(), Timestamp.from(at));
+    }
+
+    @Override
+    public boolean pausedEverywhere(TaskDefinition task) {
+        List<Integer> paused =
+                jdbc.queryForList("SELECT paused FROM scan_task WHERE task = ?", Integer.class, task.name());
+        return !paused.isEmpty() && paused.get(0) != 0;
+    }
+
+    @Override
+    public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
+        Object[] values = {paused ? 1 : 0, by, Timestamp.from(at), task.name()};
+        if (jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values) > 0) {
+            return;
+        }
+        try {
+            jdbc.update("INSERT INTO scan_task (paused, changed_by, changed_at, task) VALUES (?, ?, ?, ?)", values);
+        } catch (DuplicateKeyException e) {
+            // another node inserted it first: set it as asked
+            jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values);
+        }
     }
 
     @Override
@@ -182,16 +345,21 @@ public final class JdbcTaskStore implements TaskStore {
         }
     }
 
-    private void updateFailures(String statement, List<WriteBack.Failure> failures, Timestamp at) {
+    private void updateFailures(String statement, List<WriteBack.Failure> failures, Timestamp at, int errorLength) {
         if (failures.isEmpty()) {
             return;
         }
         jdbc.batchUpdate(statement, failures, failures.size(), (ps, failure) -> {
             ps.setInt(1, failure.retries());
             ps.setTimestamp(2, at);
-            ps.setString(3, failure.error());
+            ps.setString(3, cut(failure.error(), errorLength));
             ps.setLong(4, failure.id());
         });
+    }
+
+    /** An error text cut to what the last-error column holds ({@code 0}: unknown, kept whole). */
+    private static String cut(String error, int length) {
+        return length <= 0 || error.length() <= length ? error : error.substring(0, Math.max(0, length - 1)) + "…";
     }
 
     private long currentFence(TaskDefinition task, int shard) {
@@ -222,22 +390,33 @@ public final class JdbcTaskStore implements TaskStore {
             labels.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
         }
         Row.Layout layout = new Row.Layout(labels);
-        boolean[] timestamps = new boolean[count];
+        Kind[] kinds = new Kind[count];
         for (int i = 0; i < count; i++) {
-            timestamps[i] = meta.getColumnType(i + 1) == Types.TIMESTAMP;
+            kinds[i] = Kind.of(meta, i + 1);
         }
         int id = column(layout, names.id());
         int shardKey = column(layout, names.shardKey());
         int retries = column(layout, names.retries());
+        int due = names.dueAt() == null ? -1 : column(layout, names.dueAt());
         List<Row> page = new ArrayList<>(Math.min(limit, 1024));
         while (rs.next()) {
             Object[] values = new Object[count];
             for (int i = 0; i < count; i++) {
-                values[i] = timestamps[i]
-                        ? deferredTimestamp(rs.getObject(i + 1, LocalDateTime.class))
-                        : rs.getObject(i + 1);
+                values[i] = switch (kinds[i]) {
+                    case LOCAL_TIMESTAMP -> deferredTimestamp(rs.getObject(i + 1, LocalDateTime.class));
+                    case ZONED_TIMESTAMP -> deferredTimestamp(rs.getObject(i + 1, OffsetDateTime.class));
+                    case OTHER -> rs.getObject(i + 1);
+                };
             }
-            page.add(layout.row(rs.getLong(id), rs.getLong(shardKey), rs.getInt(retries), values));
+            page.add(
+                    due < 0
+                            ? layout.row(rs.getLong(id), rs.getLong(shardKey), rs.getInt(retries), values)
+                            : layout.row(
+                                    rs.getLong(id),
+                                    rs.getLong(shardKey),
+                                    rs.getInt(retries),
+                                    instant(rs.getTimestamp(due)),
+                                    values));
         }
         return page;
     }
@@ -249,6 +428,38 @@ public final class JdbcTaskStore implements TaskStore {
      */
     private static Row.@Nullable Deferred deferredTimestamp(@Nullable LocalDateTime value) {
         return value == null ? null : () -> Timestamp.valueOf(value);
+    }
+
+    /** The same for PostgreSQL's {@code timestamptz}, which the driver reads as an instant, never as a {@link LocalDateTime}. */
+    private static Row.@Nullable Deferred deferredTimestamp(@Nullable OffsetDateTime value) {
+        return value == null ? null : () -> Timestamp.from(value.toInstant());
+    }
+
+    /**
+     * How a page reads a column: a timestamp without time zone as a {@link LocalDateTime}, one
+     * the driver reports as {@link Types#TIMESTAMP} but holds an instant (PostgreSQL's
+     * {@code timestamptz}) as an {@link OffsetDateTime}, both handed to the handler as the
+     * {@link Timestamp} {@code getObject} gives; anything else as {@code getObject} reads it.
+     */
+    private enum Kind {
+        LOCAL_TIMESTAMP,
+        ZONED_TIMESTAMP,
+        OTHER;
+
+        static Kind of(ResultSetMetaData meta, int column) throws SQLException {
+            if (meta.getColumnType(column) != Types.TIMESTAMP) {
+                return OTHER;
+            }
+            return "timestamptz".equalsIgnoreCase(meta.getColumnTypeName(column)) ? ZONED_TIMESTAMP : LOCAL_TIMESTAMP;
+        }
+    }
+
+    /**
+     * A due time as the keyset binds it back: read and bound as {@link Timestamp}, so both sides
+     * convert the column's value in the same zone.
+     */
+    private static @Nullable Instant instant(@Nullable Timestamp value) {
+        return value == null ? null : value.toInstant();
     }
 
     /** The 1-based result-set index of a task column. */

@@ -1,9 +1,14 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.TaskDefinition;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** MySQL and MariaDB: back-quoted names, a stored generated shard column. */
 final class MySqlDialect extends GeneratedShardColumnDialect {
@@ -31,9 +36,24 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
         }
     }
 
+    /** MySQL calls a database a catalog: a qualified name's schema is the catalog. */
+    @Override
+    ResultSet indexInfo(DatabaseMetaData metaData, TableNames names) throws SQLException {
+        String catalog = names.schema() == null ? metaData.getConnection().getCatalog() : names.schema();
+        return metaData.getIndexInfo(catalog, null, names.table(), false, false);
+    }
+
     @Override
     String shareLock() {
         return " LOCK IN SHARE MODE";
+    }
+
+    @Override
+    String insertUnlessPresent(String table, String columns, String values) {
+        // not INSERT IGNORE: that would also turn a too long value into a silent truncation
+        String firstColumn = columns.split(",")[0].trim();
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON DUPLICATE KEY UPDATE "
+                + firstColumn + " = " + firstColumn;
     }
 
     @Override
@@ -46,8 +66,28 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
         return "NOW(3)";
     }
 
+    /** The global zone, or the operating system's when it is {@code SYSTEM}. */
+    @Override
+    @Nullable
+    String serverZone(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT @@global.time_zone, @@system_time_zone")) {
+            if (!rs.next()) {
+                return null;
+            }
+            String global = rs.getString(1);
+            return global == null || global.equalsIgnoreCase("SYSTEM") ? rs.getString(2) : global;
+        }
+    }
+
     @Override
     String generatedColumn(TaskDefinition task) {
         return "INT AS (MOD(" + task.shardKeyColumn() + ", " + task.shards() + ")) STORED";
+    }
+
+    /** The same columns, generated columns and indexes, the primary key among them. */
+    @Override
+    List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
+        return List.of("CREATE TABLE " + archiveTable + " LIKE " + task.table());
     }
 }

@@ -1,19 +1,29 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.TaskDefinition;
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL: a row's shard is {@code mod(key, N)}, kept a range scan by a partial expression index
  * over pending rows only, so finished rows never enter the index the fetch reads.
  */
 final class PostgresDialect extends SqlDialect {
+
+    private static final Pattern ANY_ARRAY = Pattern.compile("(.*)=anyarray\\[(.*)]");
 
     @Override
     public String name() {
@@ -28,6 +38,46 @@ final class PostgresDialect extends SqlDialect {
     @Override
     String now() {
         return "LOCALTIMESTAMP";
+    }
+
+    /**
+     * Not {@code SHOW timezone} nor {@code pg_settings.reset_val}: the driver sets the session's zone
+     * to the JVM's when it connects, and that becomes both. The server's default is what
+     * {@code ALTER DATABASE/ROLE ... SET timezone} stored (the most specific first), else the
+     * configuration file's value (readable only with {@code pg_read_all_settings}), else the
+     * built-in default.
+     */
+    @Override
+    @Nullable
+    String serverZone(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT s.setconfig FROM pg_db_role_setting s"
+                        + " WHERE s.setdatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))"
+                        + " AND s.setrole IN (0, (SELECT oid FROM pg_roles WHERE rolname = current_user))"
+                        + " ORDER BY (s.setrole <> 0) DESC, (s.setdatabase <> 0) DESC")) {
+            while (rs.next()) {
+                for (Object setting : (Object[]) rs.getArray(1).getArray()) {
+                    String text = String.valueOf(setting);
+                    if (text.toLowerCase(Locale.ROOT).startsWith("timezone=")) {
+                        return text.substring("timezone=".length());
+                    }
+                }
+            }
+        }
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT (SELECT setting FROM pg_file_settings"
+                        + " WHERE lower(name) = 'timezone' AND applied ORDER BY seqno DESC LIMIT 1),"
+                        + " (SELECT boot_val FROM pg_settings WHERE name = 'TimeZone')")) {
+            return rs.next() ? (rs.getString(1) != null ? rs.getString(1) : rs.getString(2)) : null;
+        } catch (SQLException e) {
+            // no right to read the configuration file's settings: the zone is unknown
+            return null;
+        }
+    }
+
+    @Override
+    boolean sessionInJvmZone() {
+        return true;
     }
 
     /**
@@ -49,34 +99,85 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    String shardCondition(TaskDefinition task, TableNames names) {
+    String shardExpression(TaskDefinition task, TableNames names) {
         // The expression must match the partial index's expression exactly for the planner to use it.
-        return "mod(" + quote(names.shardKey()) + ", " + task.shards() + ") = ?";
+        return "mod(" + quote(names.shardKey()) + ", " + task.shards() + ")";
     }
 
     @Override
     boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
-        String sql = "SELECT indexdef FROM pg_indexes WHERE tablename = ?"
-                + (names.schema() == null ? " AND schemaname = ANY (current_schemas(false))" : " AND schemaname = ?");
-        List<String> definitions = new ArrayList<>();
-        try (PreparedStatement statement = metaData.getConnection().prepareStatement(sql)) {
-            statement.setString(1, names.table());
-            if (names.schema() != null) {
-                statement.setString(2, names.schema());
-            }
-            try (ResultSet rs = statement.executeQuery()) {
-                while (rs.next()) {
-                    definitions.add(normalize(rs.getString(1)));
+        List<String> definitions = indexDefinitions(metaData, names);
+        String wanted = normalize(
+                "(mod(" + names.shardKey() + "," + task.shards() + ")," + String.join(",", orderColumns(names)) + ")");
+        List<String> pending = new ArrayList<>();
+        pending.add(names.status() + " = " + task.pendingStatus());
+        names.match().conditions().forEach(c -> pending.add(printed(c)));
+        List<String> failed = new ArrayList<>(pending);
+        failed.add(names.retries() + " > 0");
+        return definitions.stream().anyMatch(d -> covers(d, wanted, conjuncts(pending)))
+                && (!task.retryRules().retries()
+                        || definitions.stream().anyMatch(d -> covers(d, wanted, conjuncts(failed))));
+    }
+
+    /** Whether an index definition has the key {@code wanted} and exactly the predicate's conjuncts. */
+    private static boolean covers(String definition, String wanted, Set<String> predicate) {
+        int where = definition.indexOf(" WHERE ");
+        String keys = where < 0 ? definition : definition.substring(0, where);
+        Set<String> conjuncts = where < 0 ? Set.of() : conjuncts(List.of(definition.substring(where + 7)));
+        return normalize(keys).contains(wanted) && conjuncts.equals(predicate);
+    }
+
+    /** A match condition as PostgreSQL prints it back: a list as {@code = ANY (ARRAY[...])}. */
+    private static String printed(MatchSql.Condition condition) {
+        List<String> literals = condition.literals();
+        return literals.size() > 1
+                ? condition.column() + " = ANY (ARRAY[" + String.join(", ", literals) + "])"
+                : condition.on(condition.column());
+    }
+
+    /** The conditions joined by AND in {@code predicates}, each in one comparable form. */
+    private static Set<String> conjuncts(List<String> predicates) {
+        Set<String> conjuncts = new HashSet<>();
+        for (String predicate : predicates) {
+            boolean quoted = false;
+            int start = 0;
+            for (int i = 0; i < predicate.length(); i++) {
+                if (predicate.charAt(i) == '\'') {
+                    quoted = !quoted;
+                } else if (!quoted && predicate.startsWith(" AND ", i)) {
+                    conjuncts.add(conjunct(predicate.substring(start, i)));
+                    start = i + 5;
                 }
             }
+            conjuncts.add(conjunct(predicate.substring(start)));
         }
-        String wanted = normalize("(mod(" + names.shardKey() + "," + task.shards() + ")," + names.id() + ")");
-        String pending = normalize("where " + names.status() + "=" + task.pendingStatus());
-        String failed =
-                normalize("where " + names.status() + "=" + task.pendingStatus() + "and" + names.retries() + ">0");
-        return definitions.stream().anyMatch(d -> d.contains(wanted) && d.endsWith(pending))
-                && (!hasRetryTiers(task)
-                        || definitions.stream().anyMatch(d -> d.contains(wanted) && d.endsWith(failed)));
+        return conjuncts;
+    }
+
+    /**
+     * One condition without casts, parentheses, double quotes and spaces, lower case except inside
+     * its literals, whose quotes are dropped; the values of an {@code = ANY (ARRAY[...])} sorted.
+     */
+    private static String conjunct(String condition) {
+        String uncast = condition.replaceAll("::[a-z ]+(\\[])?", "");
+        StringBuilder out = new StringBuilder();
+        boolean quoted = false;
+        for (char c : uncast.toCharArray()) {
+            if (c == '\'') {
+                quoted = !quoted;
+            } else if (quoted) {
+                out.append(c);
+            } else if (!Character.isWhitespace(c) && c != '(' && c != ')' && c != '"') {
+                out.append(Character.toLowerCase(c));
+            }
+        }
+        Matcher list = ANY_ARRAY.matcher(out);
+        if (list.matches()) {
+            List<String> values = new ArrayList<>(List.of(list.group(2).split(",")));
+            Collections.sort(values);
+            return list.group(1) + "=anyarray[" + String.join(",", values) + "]";
+        }
+        return out.toString();
     }
 
     /** Strips what PostgreSQL adds when it prints an index back: casts, parentheses, quotes, spaces. */
@@ -91,16 +192,90 @@ final class PostgresDialect extends SqlDialect {
      * The partial index over pending rows, and, when the task retries, a second one over its
      * failed pending rows: a tier of failed rows then reads only those, not every pending row of
      * its shard (measured: 12 ms for an empty retry tier of a 7 800-row shard, 0.03 ms with it).
+     * A task's match is part of both predicates, so each task on a shared table reads only its rows.
      */
     @Override
-    List<String> scanIndexStatements(TaskDefinition task) {
+    List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
+        StringBuilder match = new StringBuilder();
+        names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
         String columns = " ON " + task.table() + " (mod(" + task.shardKeyColumn() + ", " + task.shards() + "), "
-                + task.idColumn() + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus();
-        String pendingIndex = "CREATE INDEX " + indexName(task) + columns;
-        if (!hasRetryTiers(task)) {
+                + orderColumns(task) + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
+        // each task with a match has indexes of its own, named after it: their predicates differ
+        String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
+        String pendingIndex = "CREATE INDEX " + indexName(task, qualifier) + columns;
+        if (!task.retryRules().retries()) {
             return List.of(pendingIndex);
         }
         return List.of(
-                pendingIndex, "CREATE INDEX " + retryIndexName(task) + columns + " AND " + task.retryColumn() + " > 0");
+                pendingIndex,
+                "CREATE INDEX " + retryIndexName(task, qualifier) + columns + " AND " + task.retryColumn() + " > 0");
+    }
+
+    /**
+     * A partial index over finished rows (any status but pending) by shard and last update: an
+     * archive batch of done rows, or of done and dead ones, is a range scan of one shard's rows
+     * older than the cutoff, and pending rows never enter it (checked with EXPLAIN: a bitmap or
+     * index scan on it where an index on (status, updated_at) was ignored for a sequential scan).
+     * A task's match is part of the predicate, as in its scan index.
+     */
+    @Override
+    List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
+        StringBuilder match = new StringBuilder();
+        names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
+        String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
+        return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " (mod("
+                + task.shardKeyColumn() + ", " + task.shards() + "), " + task.updatedAtColumn() + ") WHERE "
+                + task.statusColumn() + " <> " + task.pendingStatus() + match);
+    }
+
+    /** An index as {@link #archiveIndexStatements} prints it, or one over done rows only when dead ones stay. */
+    @Override
+    boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
+        String wanted = normalize("(mod(" + names.shardKey() + "," + task.shards() + ")," + names.updatedAt() + ")");
+        List<String> finished = new ArrayList<>(List.of(names.status() + " <> " + task.pendingStatus()));
+        List<String> done = new ArrayList<>(List.of(names.status() + " = " + task.doneStatus()));
+        names.match().conditions().forEach(c -> {
+            finished.add(printed(c));
+            done.add(printed(c));
+        });
+        return indexDefinitions(metaData, names).stream()
+                .anyMatch(d -> covers(d, wanted, conjuncts(finished))
+                        || (!task.archive().includeDead() && covers(d, wanted, conjuncts(done))));
+    }
+
+    @Override
+    List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
+        return List.of(
+                "CREATE TABLE " + archiveTable + " (LIKE " + task.table() + ", PRIMARY KEY (" + task.idColumn() + "))");
+    }
+
+    @Override
+    String columnType(TableInspector.ColumnInfo column) {
+        // a serial column's type name would add a sequence: the archive takes the values as they are
+        return switch (column.typeName()) {
+            case "bigserial" -> "int8";
+            case "serial" -> "int4";
+            case "smallserial" -> "int2";
+            default -> super.columnType(column);
+        };
+    }
+
+    /** The definitions of the table's indexes, as PostgreSQL prints them. */
+    private List<String> indexDefinitions(DatabaseMetaData metaData, TableNames names) throws SQLException {
+        String sql = "SELECT indexdef FROM pg_indexes WHERE tablename = ?"
+                + (names.schema() == null ? " AND schemaname = ANY (current_schemas(false))" : " AND schemaname = ?");
+        List<String> definitions = new ArrayList<>();
+        try (PreparedStatement statement = metaData.getConnection().prepareStatement(sql)) {
+            statement.setString(1, names.table());
+            if (names.schema() != null) {
+                statement.setString(2, names.schema());
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    definitions.add(rs.getString(1));
+                }
+            }
+        }
+        return definitions;
     }
 }

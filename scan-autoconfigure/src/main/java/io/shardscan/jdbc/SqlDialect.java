@@ -5,9 +5,13 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What differs between databases: quoting, the database's own clock, how a row finds its shard
@@ -85,6 +89,15 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return " FOR SHARE";
     }
 
+    /**
+     * An {@code INSERT INTO table (columns) VALUES (values)} that inserts nothing, without an
+     * error, when a row with the same primary key exists: two nodes claiming a shard's first lease
+     * at the same moment must not make the driver log a duplicate key (MariaDB's logs a WARN).
+     */
+    String insertUnlessPresent(String table, String columns, String values) {
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT DO NOTHING";
+    }
+
     /** The database's current time plus the milliseconds bound to one parameter. */
     abstract String nowPlusMillis();
 
@@ -92,35 +105,164 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     abstract String now();
 
     /**
+     * The time zone the database gives a session whose client sets none: the zone that psql,
+     * triggers and other services write zone-less timestamps in.
+     *
+     * @return its name as the database spells it; {@code null} when the database runs in the JVM
+     *     (H2) or it cannot tell
+     */
+    @Nullable
+    String serverZone(Connection connection) throws SQLException {
+        return null;
+    }
+
+    /**
+     * Whether the driver sets the session's zone to the JVM's, so that the database's clock in the
+     * due check is zone-less in the JVM's zone (PgJDBC), rather than in the database's (MariaDB).
+     */
+    boolean sessionInJvmZone() {
+        return false;
+    }
+
+    /**
+     * The database's current time less {@code delayMillis}, without parameters: a row whose due-at
+     * column is at or before it is due. The delay is a validated number, written as a literal.
+     */
+    String dueBound(long delayMillis) {
+        return delayMillis == 0 ? now() : nowPlusMillis().replace("?", "(" + (-delayMillis) + ")");
+    }
+
+    /**
+     * The keyset condition "after this due time and id", in the due index's order, with the
+     * parameters {@link #bindAfter} binds. PostgreSQL reads a row comparison as one index range.
+     */
+    String after(String due, String id) {
+        return "(" + due + ", " + id + ") > (?, ?)";
+    }
+
+    /** Binds the parameters of {@link #after} from {@code index} on; returns the next index. */
+    int bindAfter(PreparedStatement statement, int index, Timestamp due, long id) throws SQLException {
+        statement.setTimestamp(index, due);
+        statement.setLong(index + 1, id);
+        return index + 2;
+    }
+
+    /**
      * The condition that selects one shard's rows, with one parameter for the shard, given the
      * table's resolved names; {@code shardColumn} is {@code null} when the table has none.
      */
     String shardCondition(TaskDefinition task, TableNames names) {
+        return shardExpression(task, names) + " = ?";
+    }
+
+    /** A row's shard, as the index has it; {@code NULL} for a row whose shard key is NULL. */
+    String shardExpression(TaskDefinition task, TableNames names) {
         if (names.shardColumn() != null) {
-            return quote(names.shardColumn()) + " = ?";
+            return quote(names.shardColumn());
         }
-        return "MOD(" + quote(names.shardKey()) + ", " + task.shards() + ") = ?";
+        return "MOD(" + quote(names.shardKey()) + ", " + task.shards() + ")";
     }
 
     /** Whether the index that keeps the pending-row fetch a range scan exists. */
     abstract boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException;
 
-    /** The statements that create that index, and the column it needs, as a user would run them. */
-    abstract List<String> scanIndexStatements(TaskDefinition task);
+    /**
+     * The statements that create that index, and the column it needs, as a user would run them;
+     * the task's match comes from {@code names}.
+     */
+    abstract List<String> scanIndexStatements(TaskDefinition task, TableNames names);
 
-    /** The index's name for a table, e.g. {@code tb_order_scan_idx}. */
+    /** The index's name for a table, e.g. {@code tb_order_scan_idx}, or {@code tb_order_due_idx} with a due-at column. */
     static String indexName(TaskDefinition task) {
-        return bareTable(task) + "_scan_idx";
+        return indexName(task, "");
     }
 
-    /** Whether the task fetches failed rows at all: any tier above 0 retries. */
-    static boolean hasRetryTiers(TaskDefinition task) {
-        return task.tiers().stream().anyMatch(tier -> tier.maxRetries() > 0);
+    /**
+     * The index's name with {@code qualifier} after the table, which tells apart the indexes of
+     * tasks that share the table through their match, e.g. {@code tb_order_vip_scan_idx}.
+     */
+    static String indexName(TaskDefinition task, String qualifier) {
+        return bareTable(task) + qualifier + (task.delayed() ? "_due_idx" : "_scan_idx");
     }
 
-    /** The name of the index over failed pending rows, e.g. {@code tb_order_retry_idx}. */
+    /** The name of the index over failed pending rows, e.g. {@code tb_order_retry_idx} ({@code tb_order_due_retry_idx} with a due-at column). */
     static String retryIndexName(TaskDefinition task) {
-        return bareTable(task) + "_retry_idx";
+        return retryIndexName(task, "");
+    }
+
+    /** The name of the index over failed pending rows with a qualifier, as {@link #indexName(TaskDefinition, String)}. */
+    static String retryIndexName(TaskDefinition task, String qualifier) {
+        return bareTable(task) + qualifier + (task.delayed() ? "_due_retry_idx" : "_retry_idx");
+    }
+
+    /** {@code _} and the words of {@code words} joined by {@code _}, as a name may hold them; empty for none. */
+    static String qualifier(List<String> words) {
+        return words.stream().map(w -> "_" + w.replaceAll("[^A-Za-z0-9_]", "_")).collect(Collectors.joining());
+    }
+
+    /**
+     * The columns the index orders a shard's pending rows by, as the task names them: the id, or
+     * with a due-at column the due time, then the id, so that a fetch reads only due rows.
+     */
+    static String orderColumns(TaskDefinition task) {
+        return task.delayed() ? task.dueAtColumn() + ", " + task.idColumn() : task.idColumn();
+    }
+
+    /** The same as the database spells the columns, without a space. */
+    static List<String> orderColumns(TableNames names) {
+        return names.dueAt() == null ? List.of(names.id()) : List.of(names.dueAt(), names.id());
+    }
+
+    /**
+     * Whether the index exists through which an archive batch reads one shard's finished rows by
+     * their last update, so that it reads only rows it moves.
+     */
+    abstract boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException;
+
+    /** The statements that create that index, as a user would run them; the task's match comes from {@code names}. */
+    abstract List<String> archiveIndexStatements(TaskDefinition task, TableNames names);
+
+    /** The statements that create an archive table with the scanned table's columns and primary key. */
+    abstract List<String> archiveTableStatements(TaskDefinition task, String archiveTable);
+
+    /** The statements that give {@code table} a primary key on {@code idColumn}. */
+    List<String> addPrimaryKeyStatements(String table, String idColumn) {
+        return List.of("ALTER TABLE " + table + " ADD PRIMARY KEY (" + idColumn + ")");
+    }
+
+    /** The statement that adds a column of {@code column}'s type to {@code table}; nullable, so it works on rows already there. */
+    String addColumnStatement(String table, TableInspector.ColumnInfo column) {
+        return "ALTER TABLE " + table + " ADD COLUMN " + column.name() + " " + columnType(column);
+    }
+
+    /** A column's type as DDL writes it, from its metadata: the type's name with its length, precision or fraction. */
+    String columnType(TableInspector.ColumnInfo column) {
+        String name = column.typeName();
+        String unsigned = "";
+        if (name.toUpperCase(Locale.ROOT).endsWith(" UNSIGNED")) {
+            unsigned = name.substring(name.length() - " UNSIGNED".length());
+            name = name.substring(0, name.length() - unsigned.length());
+        }
+        String size =
+                switch (column.jdbcType()) {
+                    case Types.VARCHAR, Types.CHAR, Types.NVARCHAR, Types.NCHAR ->
+                        column.size() > 0 && column.size() < 1_000_000 ? "(" + column.size() + ")" : "";
+                    case Types.NUMERIC, Types.DECIMAL ->
+                        column.size() > 0 && column.size() < 1000
+                                ? "(" + column.size()
+                                        + (column.decimalDigits() > 0 ? ", " + column.decimalDigits() : "") + ")"
+                                : "";
+                    case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE ->
+                        column.decimalDigits() > 0 ? "(" + column.decimalDigits() + ")" : "";
+                    default -> "";
+                };
+        return name + size + unsigned;
+    }
+
+    /** The name of the index over finished rows with a qualifier, as {@link #indexName(TaskDefinition, String)}, e.g. {@code tb_order_finished_idx}. */
+    static String finishedIndexName(TaskDefinition task, String qualifier) {
+        return bareTable(task) + qualifier + "_finished_idx";
     }
 
     private static String bareTable(TaskDefinition task) {

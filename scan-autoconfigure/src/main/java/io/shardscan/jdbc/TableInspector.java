@@ -6,6 +6,8 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +28,15 @@ final class TableInspector {
     }
 
     /** The resolved names and the report, or names {@code null} when the table or a column is missing. */
-    record Inspection(@Nullable TableNames names, SchemaReport report) {}
+    record Inspection(
+            @Nullable TableNames names,
+            SchemaReport report,
+            @Nullable ArchiveSql archive) {
+
+        Inspection(@Nullable TableNames names, SchemaReport report) {
+            this(names, report, null);
+        }
+    }
 
     Inspection inspect(TaskDefinition task) {
         try (Connection connection = dataSource.getConnection()) {
@@ -37,7 +47,7 @@ final class TableInspector {
             String table = task.table().substring(task.table().indexOf('.') + 1);
             Map<String, ColumnInfo> columns = columns(metaData, schema, table);
             if (columns.isEmpty()) {
-                return new Inspection(null, new SchemaReport(false, List.of(), false, List.of(), 0, null));
+                return new Inspection(null, new SchemaReport(false, List.of(), false, List.of(), null));
             }
             List<String> missing = new ArrayList<>();
             String[] required = {
@@ -53,12 +63,24 @@ final class TableInspector {
                     missing.add(column);
                 }
             }
+            String dueAt = task.dueAtColumn();
+            if (dueAt != null && !columns.containsKey(dueAt.toLowerCase(Locale.ROOT)) && !missing.contains(dueAt)) {
+                missing.add(dueAt);
+            }
+            String endpoint = task.endpointColumn();
+            if (endpoint != null
+                    && !columns.containsKey(endpoint.toLowerCase(Locale.ROOT))
+                    && !missing.contains(endpoint)) {
+                missing.add(endpoint);
+            }
             if (!missing.isEmpty()) {
-                return new Inspection(null, new SchemaReport(true, missing, false, List.of(), 0, null));
+                return new Inspection(
+                        null, new SchemaReport(true, missing, false, List.of(), List.of(), columnNames(columns), -1));
             }
             ColumnInfo anyColumn = columns.values().iterator().next();
             ColumnInfo shardColumn = columns.get(task.shardColumn().toLowerCase(Locale.ROOT));
             ColumnInfo lastError = columns.get(task.lastErrorColumn().toLowerCase(Locale.ROOT));
+            MatchColumns.Resolved match = MatchColumns.resolve(task, columns);
             TableNames names = new TableNames(
                     anyColumn.schema(),
                     anyColumn.table(),
@@ -69,17 +91,53 @@ final class TableInspector {
                     name(columns, task.updatedAtColumn()),
                     name(columns, task.lastErrorColumn()),
                     dialect instanceof PostgresDialect || shardColumn == null ? null : shardColumn.name(),
-                    lastError.size());
+                    lastError.size(),
+                    match.sql(),
+                    dueAt == null ? null : name(columns, dueAt),
+                    endpoint == null ? null : name(columns, endpoint),
+                    endpoint != null
+                            && ColumnTypes.WHOLE_NUMBERS.contains(columns.get(endpoint.toLowerCase(Locale.ROOT))
+                                    .jdbcType()));
             boolean indexed = dialect.hasScanIndex(metaData, task, names);
+            List<String> problems = new ArrayList<>(ColumnTypes.problems(task, columns));
+            problems.addAll(match.problems());
+            ColumnInfo shardKey = columns.get(task.shardKeyColumn().toLowerCase(Locale.ROOT));
+            long nullShardKeys = problems.isEmpty() && shardKey.nullable()
+                    ? countNull(connection, task, names, names.shardKey())
+                    : 0;
+            List<String> warnings = new ArrayList<>();
+            long nullDueTimes = 0;
+            if (dueAt != null && problems.isEmpty()) {
+                ColumnInfo due = columns.get(dueAt.toLowerCase(Locale.ROOT));
+                nullDueTimes = due.nullable() ? countNull(connection, task, names, names.dueAt()) : 0;
+                String serverZone = DueAtZoneCheck.zoneless(due) ? dialect.serverZone(connection) : null;
+                String warning = serverZone == null
+                        ? null
+                        : DueAtZoneCheck.warning(
+                                due, serverZone, dialect.sessionInJvmZone(), ZoneId.systemDefault(), Instant.now());
+                if (warning != null) {
+                    warnings.add(warning);
+                }
+            }
+            ArchiveTable.Inspection archive = ArchiveTable.inspect(metaData, dialect, task, names, columns);
+            warnings.addAll(archive.warnings());
+            problems = new ArrayList<>(problems);
+            problems.addAll(archive.problems());
             return new Inspection(
                     names,
                     new SchemaReport(
                             true,
                             List.of(),
                             indexed,
-                            indexed ? List.of() : dialect.scanIndexStatements(task),
-                            lastError.size(),
-                            null));
+                            indexed ? List.of() : dialect.scanIndexStatements(task, names),
+                            problems,
+                            columnNames(columns),
+                            nullShardKeys,
+                            archive.indexStatements(),
+                            !match.problems().isEmpty(),
+                            warnings,
+                            nullDueTimes),
+                    archive.sql());
         } catch (SQLException e) {
             throw new IllegalStateException(
                     "scan.tasks." + task.name() + ": cannot read the metadata of table " + task.table() + ": "
@@ -88,10 +146,36 @@ final class TableInspector {
         }
     }
 
-    private record ColumnInfo(@Nullable String schema, String table, String name, int size) {}
+    /** A column as the metadata describes it; {@code jdbcType} is a {@link java.sql.Types} constant. */
+    record ColumnInfo(
+            @Nullable String schema,
+            String table,
+            String name,
+            int size,
+            int jdbcType,
+            String typeName,
+            int decimalDigits,
+            boolean nullable,
+            boolean generated) {}
+
+    /** The task's pending rows whose {@code column} is NULL; called only when the column allows NULL. */
+    private long countNull(Connection connection, TaskDefinition task, TableNames names, String column)
+            throws SQLException {
+        String sql = "SELECT COUNT(*) FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(column)
+                + " IS NULL AND " + dialect.quote(names.status()) + " = " + task.pendingStatus()
+                + names.match().and(dialect);
+        try (var statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(sql)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    private static List<String> columnNames(Map<String, ColumnInfo> columns) {
+        return columns.values().stream().map(ColumnInfo::name).toList();
+    }
 
     /** Columns by lower-case name; tries the name as written, then upper and lower case, as databases fold it. */
-    private static Map<String, ColumnInfo> columns(DatabaseMetaData metaData, @Nullable String schema, String table)
+    static Map<String, ColumnInfo> columns(DatabaseMetaData metaData, @Nullable String schema, String table)
             throws SQLException {
         for (String[] spelling : spellings(schema, table)) {
             Map<String, ColumnInfo> columns = new LinkedHashMap<>();
@@ -114,7 +198,12 @@ final class TableInspector {
                                     schema == null ? null : owner,
                                     rs.getString("TABLE_NAME"),
                                     name,
-                                    rs.getInt("COLUMN_SIZE")));
+                                    rs.getInt("COLUMN_SIZE"),
+                                    rs.getInt("DATA_TYPE"),
+                                    rs.getString("TYPE_NAME"),
+                                    rs.getInt("DECIMAL_DIGITS"),
+                                    rs.getInt("NULLABLE") != DatabaseMetaData.columnNoNulls,
+                                    "YES".equalsIgnoreCase(rs.getString("IS_GENERATEDCOLUMN"))));
                 }
             }
             if (!columns.isEmpty()) {

@@ -4,7 +4,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A task's table and columns with the spelling the database uses, resolved from its metadata so
- * that quoting them never changes which object they name.
+ * that quoting them never changes which object they name, and its match as SQL. {@code dueAt} is
+ * {@code null} for a task without a due-at column, {@code endpoint} for one without an endpoint
+ * column ({@code endpointNumeric}: whether its values are bound as numbers).
  */
 record TableNames(
         @Nullable String schema,
@@ -16,7 +18,42 @@ record TableNames(
         String updatedAt,
         String lastError,
         @Nullable String shardColumn,
-        int lastErrorLength) {
+        int lastErrorLength,
+        MatchSql match,
+        @Nullable String dueAt,
+        @Nullable String endpoint,
+        boolean endpointNumeric) {
+
+    /** Names of a task without an endpoint column. */
+    TableNames(
+            @Nullable String schema,
+            String table,
+            String id,
+            String shardKey,
+            String status,
+            String retries,
+            String updatedAt,
+            String lastError,
+            @Nullable String shardColumn,
+            int lastErrorLength,
+            MatchSql match,
+            @Nullable String dueAt) {
+        this(
+                schema,
+                table,
+                id,
+                shardKey,
+                status,
+                retries,
+                updatedAt,
+                lastError,
+                shardColumn,
+                lastErrorLength,
+                match,
+                dueAt,
+                null,
+                false);
+    }
 
     String qualified(SqlDialect dialect) {
         return (schema == null ? "" : dialect.quote(schema) + ".") + dialect.quote(table);

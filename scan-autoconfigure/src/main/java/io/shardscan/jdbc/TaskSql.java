@@ -1,12 +1,16 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.FetchRequest;
 import io.shardscan.core.TaskDefinition;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The statements of one task, built once from its resolved names. Status values, the shard count
- * and a tier's retry bounds are validated integers and written as literals, so that PostgreSQL can
- * match a partial index's predicate (a tier of failed rows reads only the index of failed rows);
- * every other value is a bind parameter.
+ * The statements of one task, built once from its resolved names. Status values, the shard count,
+ * a tier's retry bounds and the match's values are validated and written as literals, so that
+ * PostgreSQL can match a partial index's predicate (a tier of failed rows reads only the index of
+ * failed rows, a task with a match only the index of its own rows); so is a due-at task's delay, a
+ * validated number of milliseconds; every other value is a bind parameter. Every statement that
+ * selects rows by their state selects only the task's match; the write-backs select by id.
  */
 record TaskSql(
         Fetch fetch,
@@ -16,7 +20,9 @@ record TaskSql(
         String markDead,
         String countPending,
         String countDead,
+        String countWithoutShardKey,
         String requeueDead,
+        String failedRows,
         TableNames names) {
 
     static TaskSql of(TaskDefinition task, TableNames names, SqlDialect dialect) {
@@ -28,12 +34,21 @@ record TaskSql(
         String lastError = dialect.quote(names.lastError());
         String pending = status + " = " + task.pendingStatus();
         String whereRow = " WHERE " + id + " = ? AND " + pending;
+        String match = names.match().and(dialect);
+        String dead = status + " = " + task.deadStatus() + match;
+        String dueAt = names.dueAt() == null ? null : dialect.quote(names.dueAt());
+        Due due = dueAt == null
+                ? null
+                : new Due(dueAt, dueAt + " <= " + dialect.dueBound(task.delay().toMillis()), dialect.after(dueAt, id));
         return new TaskSql(
                 new Fetch(
-                        "SELECT * FROM " + table + " WHERE " + pending + " AND " + dialect.shardCondition(task, names),
+                        "SELECT * FROM " + table + " WHERE " + pending + match + " AND "
+                                + dialect.shardCondition(task, names),
                         id,
                         retries,
-                        updatedAt),
+                        updatedAt,
+                        due,
+                        names.endpoint() == null ? null : dialect.quote(names.endpoint())),
                 "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ? WHERE "
                         + pending + " AND " + id,
                 "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ? WHERE "
@@ -42,38 +57,72 @@ record TaskSql(
                 "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = ?, " + lastError + " = ?" + whereRow,
                 "UPDATE " + table + " SET " + status + " = " + task.deadStatus() + ", " + retries + " = ?, " + updatedAt
                         + " = ?, " + lastError + " = ?" + whereRow,
-                "SELECT " + retries + ", COUNT(*), MIN(" + updatedAt + ") FROM " + table + " WHERE " + pending
-                        + " GROUP BY " + retries,
-                "SELECT COUNT(*) FROM " + table + " WHERE " + status + " = " + task.deadStatus(),
+                "SELECT " + retries + ", COUNT(*), MIN(" + updatedAt + ")"
+                        + (due == null
+                                ? ""
+                                : ", SUM(CASE WHEN " + due.isDue() + " OR " + due.column() + " IS NULL THEN 0 ELSE 1"
+                                        + " END), SUM(CASE WHEN " + due.column()
+                                        + " IS NULL THEN 1 ELSE 0 END), MIN(CASE"
+                                        + " WHEN " + due.isDue() + " THEN " + due.column() + " END)")
+                        + " FROM "
+                        + table + " WHERE " + pending + match + " GROUP BY " + retries,
+                "SELECT COUNT(*) FROM " + table + " WHERE " + dead,
+                // through the pending-row index, which keeps the rows whose shard is NULL too
+                "SELECT COUNT(*) FROM " + table + " WHERE " + pending + match + " AND "
+                        + dialect.shardExpression(task, names) + " IS NULL",
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
-                        + updatedAt + " = ? WHERE " + status + " = " + task.deadStatus(),
+                        + updatedAt + " = ? WHERE " + dead,
+                "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())
+                        + " FROM " + table + " WHERE " + pending + match + " AND " + retries + " > 0 AND "
+                        + dialect.shardCondition(task, names) + " ORDER BY " + id,
                 names);
     }
 
-    /** The fetch of one shard's due rows of one tier, from quoted names. */
-    record Fetch(String prefix, String id, String retries, String updatedAt) {
+    /**
+     * A due-at column, quoted: the condition that a row is due by the database's clock, and the
+     * keyset condition after a (due time, id) position.
+     */
+    record Due(String column, String isDue, String after) {}
+
+    /** The fetch of one shard's due rows of one tier, from quoted names; {@code due} is {@code null} without a due-at column. */
+    record Fetch(
+            String prefix,
+            String id,
+            String retries,
+            String updatedAt,
+            @Nullable Due due,
+            @Nullable String endpoint) {
 
         /**
-         * The statement for a tier's retry bounds. Its parameters: the shard, then the due bound
-         * when {@link #takesDueBound} (only fresh rows are always due), then the keyset position
-         * and the limit.
+         * The statement for a request. Its parameters: the shard, then the excluded endpoints
+         * (rows whose endpoint is NULL are kept), then the due bound of failed
+         * rows when the request has one, then the keyset position and the limit. The keyset
+         * position is the id; with a due-at column it is the parameters of
+         * {@link SqlDialect#after} when the request has a due time, else none.
          */
-        String sql(int minRetries, int maxRetries) {
-            String range = minRetries == maxRetries
-                    ? retries + " = " + minRetries
-                    : maxRetries == Integer.MAX_VALUE
-                            ? retries + " >= " + minRetries
-                            : retries + " BETWEEN " + minRetries + " AND " + maxRetries;
-            String due = !takesDueBound(maxRetries)
+        String sql(FetchRequest request) {
+            String prefix = request.excludedEndpoints().isEmpty() || endpoint == null
+                    ? this.prefix
+                    : this.prefix + " AND (" + endpoint + " IS NULL OR " + endpoint + " NOT IN ("
+                            + String.join(
+                                    ", ",
+                                    java.util.Collections.nCopies(
+                                            request.excludedEndpoints().size(), "?"))
+                            + "))";
+            int min = request.minRetries();
+            int max = request.maxRetries();
+            String range = min == max
+                    ? retries + " = " + min
+                    : max == Integer.MAX_VALUE ? retries + " >= " + min : retries + " BETWEEN " + min + " AND " + max;
+            String due = request.failedDueBefore() == null
                     ? ""
-                    : minRetries > 0
-                            ? " AND " + updatedAt + " <= ?"
-                            : " AND (" + retries + " = 0 OR " + updatedAt + " <= ?)";
+                    : min > 0 ? " AND " + updatedAt + " <= ?" : " AND (" + retries + " = 0 OR " + updatedAt + " <= ?)";
+            if (this.due != null) {
+                return prefix + " AND " + range + due + " AND " + this.due.isDue()
+                        + (request.afterDue() == null ? "" : " AND " + this.due.after()) + " ORDER BY "
+                        + this.due.column() + ", " + id + " LIMIT ?";
+            }
             return prefix + " AND " + range + due + " AND " + id + " > ? ORDER BY " + id + " LIMIT ?";
-        }
-
-        static boolean takesDueBound(int maxRetries) {
-            return maxRetries > 0;
         }
     }
 }

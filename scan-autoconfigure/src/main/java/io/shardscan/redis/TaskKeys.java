@@ -33,6 +33,16 @@ record TaskKeys(String task) {
         return prefix() + "members";
     }
 
+    /** A sorted set of an endpoint's level-1 trips, scored by trip time in ms of the server's clock. */
+    String endpointTrips(String endpoint) {
+        return prefix() + "endpoint-trips:" + endpoint;
+    }
+
+    /** A hash of the task's banned endpoints to "since|until|last error", times in ms of the server's clock. */
+    String endpointBans() {
+        return prefix() + "endpoint-bans";
+    }
+
     private String prefix() {
         return "scan:{" + task + "}:";
     }

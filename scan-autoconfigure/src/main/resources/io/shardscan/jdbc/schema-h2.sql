@@ -16,5 +16,29 @@ CREATE TABLE IF NOT EXISTS scan_fence (
     task  VARCHAR(64) NOT NULL,
     shard INT         NOT NULL,
     epoch BIGINT      NOT NULL,
+    owner VARCHAR(128),
     PRIMARY KEY (task, shard)
+);
+-- scan_fence tables created before the database issued the epochs lack the owner column
+ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS owner VARCHAR(128);
+CREATE TABLE IF NOT EXISTS scan_task (
+    task       VARCHAR(64)  NOT NULL,
+    paused     SMALLINT     NOT NULL,
+    changed_by VARCHAR(128),
+    changed_at TIMESTAMP,
+    PRIMARY KEY (task)
+);
+CREATE TABLE IF NOT EXISTS scan_endpoint_trip (
+    task       VARCHAR(64)  NOT NULL,
+    endpoint   VARCHAR(255) NOT NULL,
+    tripped_at TIMESTAMP    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS scan_endpoint_trip_idx ON scan_endpoint_trip (task, endpoint, tripped_at);
+CREATE TABLE IF NOT EXISTS scan_endpoint_ban (
+    task        VARCHAR(64)  NOT NULL,
+    endpoint    VARCHAR(255) NOT NULL,
+    banned_from TIMESTAMP    NOT NULL,
+    banned_until TIMESTAMP   NOT NULL,
+    last_error  VARCHAR(512),
+    PRIMARY KEY (task, endpoint)
 );

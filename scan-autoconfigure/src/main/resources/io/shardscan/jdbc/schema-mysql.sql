@@ -16,5 +16,27 @@ CREATE TABLE IF NOT EXISTS scan_fence (
     task  VARCHAR(64) NOT NULL,
     shard INT         NOT NULL,
     epoch BIGINT      NOT NULL,
+    owner VARCHAR(128),
     PRIMARY KEY (task, shard)
+);
+CREATE TABLE IF NOT EXISTS scan_task (
+    task       VARCHAR(64)  NOT NULL,
+    paused     SMALLINT     NOT NULL,
+    changed_by VARCHAR(128),
+    changed_at DATETIME(3),
+    PRIMARY KEY (task)
+);
+CREATE TABLE IF NOT EXISTS scan_endpoint_trip (
+    task       VARCHAR(64)  NOT NULL,
+    endpoint   VARCHAR(255) NOT NULL,
+    tripped_at DATETIME(3)    NOT NULL,
+    INDEX scan_endpoint_trip_idx (task, endpoint, tripped_at)
+);
+CREATE TABLE IF NOT EXISTS scan_endpoint_ban (
+    task        VARCHAR(64)  NOT NULL,
+    endpoint    VARCHAR(255) NOT NULL,
+    banned_from DATETIME(3)    NOT NULL,
+    banned_until DATETIME(3)   NOT NULL,
+    last_error  VARCHAR(512),
+    PRIMARY KEY (task, endpoint)
 );

@@ -108,16 +108,16 @@ class ScanEndpointAutoConfigurationTests {
     void refusesWritesOverJmxUnlessEnabled() {
         runner.withPropertyValues("management.endpoints.web.exposure.include=scan")
                 .run(context -> assertThatIllegalStateException()
-                        .isThrownBy(
-                                () -> context.getBean(ScanEndpoint.class).act("orders", "pause", SecurityContext.NONE))
+                        .isThrownBy(() ->
+                                context.getBean(ScanEndpoint.class).act("orders", "pause", null, SecurityContext.NONE))
                         .withMessageContaining("scan.endpoint.write-enabled=true"));
         runner.withPropertyValues("management.endpoints.web.exposure.include=scan", "scan.endpoint.write-enabled=true")
                 .run(context -> {
                     ScanEndpoint endpoint = context.getBean(ScanEndpoint.class);
                     assertThatIllegalArgumentException()
-                            .isThrownBy(() -> endpoint.act("orders", "explode", SecurityContext.NONE))
+                            .isThrownBy(() -> endpoint.act("orders", "explode", null, SecurityContext.NONE))
                             .withMessageContaining("requeue-dead");
-                    assertThat(endpoint.act("orders", "pause", SecurityContext.NONE)
+                    assertThat(endpoint.act("orders", "pause", null, SecurityContext.NONE)
                                     .state())
                             .hasToString("PAUSED");
                     assertThat(endpoint.task("nope")).isNull();

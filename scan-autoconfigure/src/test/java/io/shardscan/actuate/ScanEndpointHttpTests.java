@@ -111,7 +111,10 @@ class ScanEndpointHttpTests {
         insertOrders();
         await().atMost(Duration.ofSeconds(20)).until(() -> done() >= 50);
         assertThat(a.act("pause").path("state").asString()).isEqualTo("PAUSED");
-        b.engine().task(TASK).pause(); // b refuses writes over HTTP
+        // b refuses writes over HTTP, yet a pause is the task's on every node: b reads it at its next lease tick
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("PAUSED"));
         AtomicInteger last = new AtomicInteger(-1);
         await().pollInterval(Duration.ofMillis(500))
                 .atMost(Duration.ofSeconds(10))
@@ -123,6 +126,13 @@ class ScanEndpointHttpTests {
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> done() == stopped);
         assertThat(stopped).isLessThan(ORDERS);
         assertThat(a.get(PATH).path("state").asString()).isEqualTo("PAUSED");
+        for (EndpointNode node : List.of(a, b)) {
+            // a load balancer keeps a node whose background task is paused
+            HttpResponse<String> health = node.send("/actuator/health", null);
+            assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+            assertThat(EndpointNode.json(health.body()).path("status").asString())
+                    .isEqualTo("UP");
+        }
 
         long pending = table.count("status = 0");
         for (EndpointNode node : List.of(a, b)) {
@@ -136,7 +146,15 @@ class ScanEndpointHttpTests {
         assertThat(backlog.path("dead").asLong()).isZero();
 
         assertThat(a.act("resume").path("state").asString()).isEqualTo("RUNNING");
-        b.engine().task(TASK).resume();
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("RUNNING"));
+        // one node alone: a pause-node stays on a
+        assertThat(a.act("pause-node").path("state").asString()).isEqualTo("PAUSED");
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).untilAsserted(() -> assertThat(
+                        b.get(PATH).path("state").asString())
+                .isEqualTo("RUNNING"));
+        assertThat(a.act("resume-node").path("state").asString()).isEqualTo("RUNNING");
         await().atMost(Duration.ofSeconds(30)).until(() -> done() == ORDERS);
     }
 

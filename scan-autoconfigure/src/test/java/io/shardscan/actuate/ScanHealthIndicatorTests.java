@@ -8,13 +8,16 @@ import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
+import io.shardscan.core.TaskView;
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.util.Map;
+import java.util.logging.Level;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,10 +32,14 @@ class ScanHealthIndicatorTests {
 
     final DataSource dataSource = TestServers.h2("health");
     final OrderTable table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
+
+    @RegisterExtension
+    final CapturedLog roundLog = new CapturedLog("io.shardscan.core.Round");
+
     final CuttableCoordinator coordinator = new CuttableCoordinator(new JdbcShardCoordinator(dataSource));
 
     @Test
-    void followsTheCoordinatorAndThePause() {
+    void followsTheCoordinatorAndShowsThePauseAsADetailOnly() {
         TaskDefinition task = TaskDefinition.builder("orders")
                 .table("tb_order")
                 .idColumn("order_id")
@@ -56,7 +63,10 @@ class ScanHealthIndicatorTests {
                 .containsEntry("ownedShardsHere", 4);
 
         engine.task("orders").pause();
-        assertThat(status(health)).isEqualTo(Status.OUT_OF_SERVICE);
+        assertThat(status(health))
+                .as("a paused background task must not take the web node out of service")
+                .isEqualTo(Status.UP);
+        assertThat(details(health.health(true))).containsEntry("state", TaskView.State.PAUSED);
         engine.task("orders").resume();
 
         coordinator.cut();
@@ -64,6 +74,39 @@ class ScanHealthIndicatorTests {
         assertThat(details(health.health(true))).containsEntry("coordinatorReachable", false);
         coordinator.heal();
         await().atMost(Duration.ofSeconds(10)).until(() -> status(health).equals(Status.UP));
+    }
+
+    /**
+     * A fetch the database refuses (a column dropped under the task) fails every round: the
+     * database was reached, so the health stays UP, and the failure is logged at WARN once, the
+     * other rounds at DEBUG.
+     */
+    @Test
+    void aStatementTheDatabaseRefusesKeepsItReachableAndWarnsOnce() {
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(4)
+                .build();
+        ScanEngine engine = engines.start("node-1", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> null);
+        ScanHealthIndicator health = new ScanHealthIndicator(engine);
+        await().atMost(Duration.ofSeconds(10)).until(() -> status(health).equals(Status.UP));
+        table.jdbc().execute("DROP INDEX tb_order_scan_idx");
+        table.jdbc().execute("ALTER TABLE tb_order DROP COLUMN retry_count");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> roundLog.messages().stream()
+                                .filter(m -> m.contains("round failed"))
+                                .count()
+                        >= 4);
+        assertThat(status(health)).isEqualTo(Status.UP);
+        assertThat(details(health.health(true))).containsEntry("databaseReachable", true);
+        assertThat(roundLog.warnings())
+                .filteredOn(m -> m.contains("round failed"))
+                .singleElement()
+                .asString()
+                .contains("RETRY_COUNT");
+        assertThat(roundLog.messages(Level.FINE)).anyMatch(m -> m.contains("round failed"));
     }
 
     private static Status status(ScanHealthIndicator health) {

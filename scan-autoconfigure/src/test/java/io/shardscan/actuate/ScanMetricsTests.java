@@ -6,9 +6,13 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.shardscan.core.Backlog;
+import io.shardscan.core.CompositeScanListener;
 import io.shardscan.core.EngineSettings;
+import io.shardscan.core.Ordering;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskDefinition;
@@ -61,6 +65,8 @@ class ScanMetricsTests {
                 .pageSize(40)
                 .workers(4)
                 .tiers(List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-2", Duration.ofSeconds(30))))
+                // every row fails or not on its own; none waits behind another
+                .ordering(Ordering.NONE)
                 .build();
         TaskHandler.PerRow handler = (row, ctx) -> switch ((int) (row.id() % 10)) {
             case 0 -> throw new IllegalStateException("gateway refused order " + row.id());
@@ -77,7 +83,7 @@ class ScanMetricsTests {
                 new EngineSettings(
                         "node-1", Engines.FAST_TTL, Engines.FAST_RENEW, Engines.FAST_TTL, Duration.ofSeconds(10)),
                 new SettableClock(T0.plusSeconds(1)),
-                metrics);
+                new CompositeScanListener(List.of(metrics, new ScanObservations(observations(registry), true))));
         // bound before the start, as in an application, where the lifecycle starts the engine last
         metrics.bindTo(registry);
         engine.start();
@@ -108,16 +114,21 @@ class ScanMetricsTests {
                         .counter()
                         .count())
                 .isZero();
-        assertThat(registry.get("scan.handler.duration")
-                        .tags("task", "orders", "outcome", "done")
+        // the observations' timers
+        assertThat(registry.get("scan.handler")
+                        .tags("task", "orders", "tier", "0", "outcome", "done")
                         .timer()
                         .count())
                 .isEqualTo(ROWS * 7 / 10);
-        assertThat(registry.get("scan.round.duration")
-                        .tag("task", "orders")
+        assertThat(registry.get("scan.round")
+                        .tags("task", "orders", "tier", "0", "outcome", "handled")
                         .timer()
                         .count())
                 .isPositive();
+        assertThat(registry.find("scan.handler.duration").meters())
+                .as("replaced by the observations")
+                .isEmpty();
+        assertThat(registry.find("scan.round.duration").meters()).isEmpty();
         assertThat(registry.get("scan.lease.lost")
                         .tag("task", "orders")
                         .counter()
@@ -167,7 +178,7 @@ class ScanMetricsTests {
     @Test
     void aScrapeRunsNoQueryAndNoTagHoldsARowId() {
         startEngine();
-        backlog.set(new Backlog(List.of(new Backlog.TierBacklog("0", 5, 0)), 0, 5, T0));
+        backlog.set(new Backlog(List.of(new Backlog.TierBacklog("0", 5, 0)), 0, 5, 0, T0));
         await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == ROWS * 7 / 10);
         engine.stop();
         int before = connections.get();
@@ -180,7 +191,9 @@ class ScanMetricsTests {
         assertThat(registry.getMeters())
                 .flatMap(meter -> meter.getId().getTags())
                 .allSatisfy(tag -> {
-                    assertThat(tag.getKey()).isIn("task", "tier", "outcome");
+                    // error: Micrometer's meter handler tags each observation with its exception, or none;
+                    // aged: whether a round waited for the node's worker budget past max-wait, true or false
+                    assertThat(tag.getKey()).isIn("task", "tier", "outcome", "error", "aged");
                     assertThat(tag.getValue()).isNotIn(rowIds);
                 })
                 .extracting(Tag::getKey)
@@ -191,6 +204,13 @@ class ScanMetricsTests {
         return registry.get("scan.rows").tags("task", "orders", "outcome", outcome).counters().stream()
                 .mapToDouble(c -> c.count())
                 .sum();
+    }
+
+    /** Observations that become meters in {@code registry}, as Boot sets them up. */
+    static ObservationRegistry observations(MeterRegistry registry) {
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
+        return observations;
     }
 
     /** The data source, counting the connections it hands out. */

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 class ScanTaskMethodsTests {
@@ -60,6 +61,20 @@ class ScanTaskMethodsTests {
         perRow("map", Map.class).handle(row(9), CONTEXT);
 
         assertThat(handlers.received).containsExactly(row(9).columns());
+    }
+
+    @Test
+    void passesNullColumnsInTheMap() throws Exception {
+        Row fetched = new Row.Layout(List.of("order_id", "user_id", "last_error"))
+                .row(11, 42, 0, new Object[] {11L, 42L, null});
+        perRow("map", Map.class).handle(fetched, CONTEXT);
+
+        assertThat(handlers.received)
+                .singleElement()
+                .asInstanceOf(InstanceOfAssertFactories.MAP)
+                .hasSize(3)
+                .containsEntry("last_error", null)
+                .containsKeys("order_id", "user_id", "last_error");
     }
 
     @Test

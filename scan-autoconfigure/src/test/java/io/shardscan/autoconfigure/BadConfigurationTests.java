@@ -101,6 +101,17 @@ class BadConfigurationTests {
                         "scan.tasks.orders.on-exhausted"),
                 bad("equal status values", Handler.class, List.of("pending-status=1"), "scan.tasks.orders.status"),
                 bad(
+                        "handler timeout not shorter than the round timeout",
+                        Handler.class,
+                        List.of("handler-timeout=10m", "round-timeout=5m"),
+                        "scan.tasks.orders.handler-timeout"),
+                bad(
+                        "zero commit interval",
+                        Handler.class,
+                        List.of("commit-interval=0s"),
+                        "scan.tasks.orders.commit-interval"),
+                bad("unknown ordering", Handler.class, List.of("ordering=sometimes"), "scan.tasks.orders.ordering"),
+                bad(
                         "index missing under index-check=fail",
                         Handler.class,
                         List.of("index-check=fail"),

@@ -3,7 +3,9 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.IndexCheck;
+import io.shardscan.core.MatchOverlap;
 import io.shardscan.core.OnExhausted;
+import io.shardscan.core.Ordering;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -39,8 +41,10 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 class ConfigurationMetadataTests {
 
     private static final String TASK = "scan.tasks.*.";
+    private static final Map<String, String> NESTED =
+            Map.of("level1", "BlacklistLevel1Properties", "level2", "BlacklistLevel2Properties");
     private static final Pattern FIELD_JAVADOC = Pattern.compile(
-            "/\\*\\*\\s*((?:(?!\\*/).)+?)\\s*\\*/\\s*private\\s+(?:final\\s+)?[^;=]*?\\s(\\w+)\\s*[;=]",
+            "/\\*\\*\\s*((?:(?!\\*/).)+?)\\s*\\*/\\s*(?:@\\w+(?:\\([^)]*\\))?\\s*)*private\\s+(?:final\\s+)?[^;=]*?\\s(\\w+)\\s*[;=]",
             Pattern.DOTALL);
 
     private final Map<String, Map<String, Object>> properties = new LinkedHashMap<>();
@@ -102,19 +106,39 @@ class ConfigurationMetadataTests {
         ScanProperties bound = new Binder(new MapConfigurationPropertySource(documented))
                 .bind("scan", Bindable.of(ScanProperties.class))
                 .get();
-        assertThat(bound).usingRecursiveComparison().isEqualTo(withTask);
+        assertThat(bound)
+                .usingRecursiveComparison()
+                .ignoringFields("tasks.t.explicitlySet", "tasks.t.level1.afterSet", "tasks.t.level2.set")
+                .isEqualTo(withTask);
     }
 
     @Test
     void everyTaskPropertyIsListedWithItsJavadocAsDescription() throws IOException {
         String source = Files.readString(
                 Path.of("src/main/java/io/shardscan/autoconfigure/TaskProperties.java"), StandardCharsets.UTF_8);
-        Map<String, String> javadoc = new LinkedHashMap<>();
-        Matcher field = FIELD_JAVADOC.matcher(source);
-        while (field.find()) {
-            javadoc.put(TASK + kebab(field.group(2)), field.group(1).replaceAll("\\s*\\n\\s*\\*?\\s*", " "));
-        }
+        Map<String, String> javadoc = fieldJavadoc(source, TASK);
         assertThat(javadoc).hasSize(new BeanWrapperImpl(TaskProperties.class).getPropertyDescriptors().length - 1);
+        // nested groups are listed by their properties, each described by its own javadoc
+        for (Map.Entry<String, String> group : NESTED.entrySet()) {
+            javadoc.remove(TASK + group.getKey());
+            Matcher nested = FIELD_JAVADOC.matcher(Files.readString(
+                    Path.of("src/main/java/io/shardscan/autoconfigure/" + group.getValue() + ".java"),
+                    StandardCharsets.UTF_8));
+            while (nested.find()) {
+                javadoc.put(
+                        TASK + group.getKey() + "." + kebab(nested.group(2)),
+                        nested.group(1).replaceAll("\\s*\\n\\s*\\*?\\s*", " "));
+            }
+        }
+        // archive is a group: its own properties are listed, each with the javadoc of its field
+        assertThat(javadoc.remove(TASK + "archive")).isNotBlank();
+        Map<String, String> archive = fieldJavadoc(
+                Files.readString(
+                        Path.of("src/main/java/io/shardscan/autoconfigure/ArchiveProperties.java"),
+                        StandardCharsets.UTF_8),
+                TASK + "archive.");
+        assertThat(archive).hasSize(new BeanWrapperImpl(ArchiveProperties.class).getPropertyDescriptors().length - 1);
+        javadoc.putAll(archive);
         Map<String, Object> documented = new LinkedHashMap<>();
         properties.forEach((name, property) -> {
             if (name.startsWith(TASK)) {
@@ -130,7 +154,20 @@ class ConfigurationMetadataTests {
         assertThat(hints).containsEntry("scan.jdbc.initialize-schema", values(DatabaseInitializationMode.values()));
         assertThat(hints).containsEntry(TASK + "on-exhausted", values(OnExhausted.values()));
         assertThat(hints).containsEntry(TASK + "index-check", values(IndexCheck.values()));
+        assertThat(hints).containsEntry(TASK + "ordering", values(Ordering.values()));
+        assertThat(hints).containsEntry(TASK + "match-overlap", values(MatchOverlap.values()));
+        assertThat(hints).containsEntry(TASK + "mode", values(TaskMode.values()));
         assertThat(hints.keySet()).allSatisfy(name -> assertThat(properties).containsKey(name));
+    }
+
+    /** The first sentence-block of each field's javadoc in {@code source}, by property name under {@code prefix}. */
+    private static Map<String, String> fieldJavadoc(String source, String prefix) {
+        Map<String, String> javadoc = new LinkedHashMap<>();
+        Matcher field = FIELD_JAVADOC.matcher(source);
+        while (field.find()) {
+            javadoc.put(prefix + kebab(field.group(2)), field.group(1).replaceAll("\\s*\\n\\s*\\*?\\s*", " "));
+        }
+        return javadoc;
     }
 
     /** The code's default of a metadata property: a per-task one of task {@code t}. */
@@ -178,7 +215,7 @@ class ConfigurationMetadataTests {
     }
 
     private static String kebab(String camel) {
-        return camel.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     @SuppressWarnings("unchecked")

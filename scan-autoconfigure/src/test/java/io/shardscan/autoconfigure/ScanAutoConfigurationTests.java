@@ -7,6 +7,7 @@ import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Row;
+import io.shardscan.core.RowKey;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
@@ -120,7 +121,7 @@ class ScanAutoConfigurationTests {
     void failsWhenRedisIsAskedForWithoutAConnectionFactory() {
         runner.withPropertyValues("scan.coordinator=redis").run(context -> assertThat(context.getStartupFailure())
                 .rootCause()
-                .hasMessageContaining("scan.coordinator=redis needs a RedisConnectionFactory bean"));
+                .hasMessageContaining("scan.coordinator=redis needs Spring Data Redis with Lettuce"));
     }
 
     @Test
@@ -189,9 +190,15 @@ class ScanAutoConfigurationTests {
     }
 
     @Test
-    void skipsSchemaWhenToldNever() {
-        runner.withPropertyValues("scan.jdbc.initialize-schema=never")
-                .run(context -> assertThat(ScanTables.present(context)).isFalse());
+    void skipsSchemaWhenToldNeverAndThenFailsNamingTheSetting() {
+        runner.withPropertyValues("scan.jdbc.initialize-schema=never").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure())
+                    .rootCause()
+                    .hasMessageContaining("Shardscan's table scan_fence does not exist")
+                    .hasMessageContaining("scan.jdbc.initialize-schema=always")
+                    .hasMessageContaining("io/shardscan/jdbc/schema-h2.sql");
+        });
     }
 
     static class OrderHandlers {
@@ -239,7 +246,7 @@ class ScanAutoConfigurationTests {
     static final class AcceptingStore implements TaskStore {
         @Override
         public SchemaReport inspect(TaskDefinition task) {
-            return new SchemaReport(true, List.of(), true, List.of(), 0, null);
+            return new SchemaReport(true, List.of(), true, List.of(), null);
         }
 
         @Override
@@ -248,9 +255,22 @@ class ScanAutoConfigurationTests {
         }
 
         @Override
-        public boolean fence(TaskDefinition task, int shard, long epoch) {
-            return true;
+        public List<RowKey> failedRows(TaskDefinition task, int shard) {
+            return List.of();
         }
+
+        @Override
+        public long fence(TaskDefinition task, int shard, String owner) {
+            return 1;
+        }
+
+        @Override
+        public boolean pausedEverywhere(TaskDefinition task) {
+            return false;
+        }
+
+        @Override
+        public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {}
 
         @Override
         public boolean writeBack(TaskDefinition task, WriteBack batch) {
@@ -258,8 +278,13 @@ class ScanAutoConfigurationTests {
         }
 
         @Override
+        public int archive(TaskDefinition task, int shard, long epoch) {
+            return 0;
+        }
+
+        @Override
         public BacklogCounts countBacklog(TaskDefinition task) {
-            return new BacklogCounts(List.of(), 0);
+            return new BacklogCounts(List.of(), 0, 0);
         }
 
         @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.shardscan.core.IndexCheck;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.OnExhausted;
+import io.shardscan.core.Ordering;
 import io.shardscan.core.TaskDefinition;
 import java.time.Duration;
 import java.util.List;
@@ -32,6 +33,8 @@ class TaskPropertiesTests {
                 "scan.tasks.order-sms.on-exhausted", "keep-retrying",
                 "scan.tasks.order-sms.index-check", "fail",
                 "scan.tasks.order-sms.round-timeout", "90s",
+                "scan.tasks.order-sms.handler-timeout", "60s",
+                "scan.tasks.order-sms.ordering", "none",
                 "scan.jdbc.initialize-schema", "always")));
 
         ScanProperties properties = binder.bind("scan", ScanProperties.class).get();
@@ -40,6 +43,8 @@ class TaskPropertiesTests {
         assertThat(definition.onExhausted()).isEqualTo(OnExhausted.KEEP_RETRYING);
         assertThat(definition.indexCheck()).isEqualTo(IndexCheck.FAIL);
         assertThat(definition.roundTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(definition.handlerTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(definition.ordering()).isEqualTo(Ordering.NONE);
         assertThat(properties.getJdbc().getInitializeSchema().name()).isEqualTo("ALWAYS");
     }
 
@@ -65,5 +70,24 @@ class TaskPropertiesTests {
         assertThatThrownBy(() -> properties.toDefinition("orders"))
                 .isInstanceOf(InvalidTaskException.class)
                 .hasMessageStartingWith("scan.tasks.orders.tiers[0].interval must be set");
+    }
+
+    @Test
+    void bindsDueAtColumnAndDelay() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                "scan.tasks.order-close.table", "tb_order",
+                "scan.tasks.order-close.due-at-column", "created_at",
+                "scan.tasks.order-close.delay", "15m")));
+
+        TaskDefinition definition = binder.bind("scan", ScanProperties.class)
+                .get()
+                .getTasks()
+                .get("order-close")
+                .toDefinition("order-close");
+
+        assertThat(definition.dueAtColumn()).isEqualTo("created_at");
+        assertThat(definition.delay()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(definition.delayed()).isTrue();
+        assertThat(new TaskProperties().getDelay()).isZero();
     }
 }

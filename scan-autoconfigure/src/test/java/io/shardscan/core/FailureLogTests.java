@@ -3,6 +3,7 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.SettableClock;
@@ -10,19 +11,15 @@ import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Row failures are logged once per distinct message, not once per row and retry. The engine logs
+ * Row failures are logged once per kind (exception class and throwing site), not once per row,
+ * retry or message. The engine logs
  * through {@link System.Logger}, which with no other {@code LoggerFinder} on the test class path
  * is java.util.logging, so a JUL handler on the lane's logger sees every line.
  */
@@ -34,69 +31,95 @@ class FailureLogTests {
     @RegisterExtension
     final Engines engines = new Engines();
 
-    final Logger laneLogger = Logger.getLogger(Lane.class.getName());
-    final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-    };
-    Level previousLevel;
-
-    @BeforeEach
-    void capture() {
-        previousLevel = laneLogger.getLevel();
-        laneLogger.setLevel(Level.ALL);
-        laneLogger.addHandler(capture);
-    }
-
-    @AfterEach
-    void release() {
-        laneLogger.removeHandler(capture);
-        laneLogger.setLevel(previousLevel);
-    }
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(Lane.class.getName());
 
     @Test
-    void aThousandRowsFailingTheSameWayLogOneWarning() {
+    void fiveThousandRowsFailingTheSameWayWithTheirOwnMessagesLogOneWarning() {
         DataSource dataSource = TestServers.h2("failures");
         OrderTable table = new OrderTable(dataSource).recreate(8, true).coordinationTables();
-        table.insert(1000, 97, T0);
+        table.insert(5000, 97, T0);
         TaskDefinition task = TaskDefinition.builder("orders")
                 .table("tb_order")
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
                 .shards(8)
                 .workers(4)
+                // every row fails or not on its own; none waits behind another
+                .ordering(Ordering.NONE)
                 .build();
         engines.start(
                 "node-1",
                 dataSource,
                 task,
                 (TaskHandler.PerRow) (row, ctx) -> {
-                    throw new IllegalStateException("gateway unavailable");
+                    throw new IllegalStateException("order " + row.id() + " refused");
                 },
                 new SettableClock(T0.plusSeconds(1)),
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("retry_count = 1") == 1000);
+        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("retry_count = 1") == 5000);
 
-        List<LogRecord> warnings =
-                records.stream().filter(r -> r.getLevel() == Level.WARNING).toList();
+        List<LogRecord> warnings = log.records(Level.WARNING);
         assertThat(warnings).singleElement().satisfies(warning -> {
             assertThat(warning.getMessage())
-                    .matches("Task orders row \\d+ failed at attempt 1: java.lang.IllegalStateException:"
-                            + " gateway unavailable");
-            assertThat(warning.getThrown()).hasMessage("gateway unavailable");
+                    .matches("Task orders row (\\d+) failed at attempt 1: java.lang.IllegalStateException:"
+                            + " order \\1 refused");
+            assertThat(warning.getThrown()).isInstanceOf(IllegalStateException.class);
         });
-        assertThat(records.stream().filter(r -> r.getLevel() == Level.FINE)).hasSize(999);
+        List<LogRecord> debug = log.records(Level.FINE);
+        assertThat(debug).hasSize(4999).allSatisfy(line -> assertThat(line.getMessage())
+                .as("keeps the row id")
+                .matches("Task orders row (\\d+) failed again \\(retry 0\\): .*order \\1 refused"));
+    }
+
+    @Test
+    void aKindIsTheExceptionClassAndTheSiteThatThrewIt() {
+        FailureLog log = new FailureLog();
+        assertThat(log.record(refused(1), 1, 0)).isZero();
+        assertThat(log.record(refused(2), 1, 1)).as("same class, same site").isEqualTo(-1);
+        assertThat(log.record(refusedElsewhere(3), 1, 2)).as("another site").isZero();
+        assertThat(log.record(new IllegalArgumentException("order 4 refused"), 1, 3))
+                .as("another class")
+                .isZero();
+        assertThat(log.record(refused(5), 1, MINUTE)).isEqualTo(1);
+    }
+
+    @Test
+    void aFailureWithoutStackTraceIsKnownByItsClass() {
+        RuntimeException bare = new RuntimeException("order 1 refused", null, false, false) {};
+        assertThat(FailureLog.kindOf(bare)).isEqualTo(bare.getClass().getName());
+    }
+
+    private static IllegalStateException refused(long order) {
+        return new IllegalStateException("order " + order + " refused");
+    }
+
+    private static IllegalStateException refusedElsewhere(long order) {
+        return new IllegalStateException("order " + order + " refused");
+    }
+
+    @Test
+    void rowsGivenUpAreSaidOnceWithHowToRunThemAgain() {
+        DataSource dataSource = TestServers.h2("dead_rows");
+        OrderTable table = new OrderTable(dataSource).recreate(8, true).coordinationTables();
+        table.insert(200, 97, T0);
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(8)
+                .build();
+        engines.start("node-1", dataSource, task, (TaskHandler.PerRow)
+                (row, ctx) -> row.id() % 10 == 0 ? Outcome.dead("bad phone number") : Outcome.done());
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status <> 0") == 200);
+
+        assertThat(table.count("status = 2")).isEqualTo(20);
+        assertThat(log.records(Level.WARNING)).singleElement().satisfies(warning -> assertThat(warning.getMessage())
+                .matches("Task orders row \\d+0 is dead after attempt 1: bad phone number\\. Its key's later"
+                        + " rows go on; POST /actuator/scan/orders \\{\"action\": \"requeue-dead\"\\} runs"
+                        + " dead rows again"));
     }
 
     @Test
@@ -124,7 +147,7 @@ class FailureLogTests {
     void remembersABoundedNumberOfMessages() {
         FailureLog log = new FailureLog();
         log.record("first", 1, 0);
-        for (int i = 0; i < FailureLog.MAX_MESSAGES; i++) {
+        for (int i = 0; i < FailureLog.MAX_KINDS; i++) {
             log.record("message " + i, 1, 0);
         }
         assertThat(log.record("first", 1, 1))

@@ -136,7 +136,13 @@ class FencingTests {
         await().during(Duration.ofMillis(500))
                 .atMost(Duration.ofSeconds(2))
                 .until(() -> table.count("status <> 0") == 0);
-        assertThat(a.task("orders").stats().processed()).isZero();
+        TaskStats stats = a.task("orders").stats();
+        assertThat(stats.processed()).isZero();
+        // the lapsed lease and the refused write-back are one loss, reported once
+        assertThat(stats.leasesLost()).isEqualTo(1);
+        if (!transactional) {
+            assertThat(stats.writeBacksRefused()).isEqualTo(1);
+        }
         return b;
     }
 }

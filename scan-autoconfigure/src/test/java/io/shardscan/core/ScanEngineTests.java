@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,8 @@ class ScanEngineTests {
             }
             return null;
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 19 && retries(7) == 1);
+        // user 2's later rows 12 and 17 wait for row 7
+        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 17 && retries(7) == 1);
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
         clock.advance(Duration.ofSeconds(29));
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
@@ -93,6 +95,8 @@ class ScanEngineTests {
         assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 7", String.class))
                 .isEqualTo("java.lang.IllegalStateException: gateway said no to 7");
         assertThat(attempts.get()).isEqualTo(3);
+        // dead unblocks the key: the poison row is parked, its later rows go on at once
+        await().atMost(Duration.ofSeconds(5)).until(() -> table.count("status = 1") == 19);
     }
 
     @Test
@@ -114,7 +118,7 @@ class ScanEngineTests {
     void returnedOutcomesAreWrittenBack() {
         table.insert(30, 7, T0);
         Map<Long, AtomicInteger> calls = new ConcurrentHashMap<>();
-        start(task().build(), (row, ctx) -> {
+        start(task().ordering(Ordering.NONE).build(), (row, ctx) -> {
             calls.computeIfAbsent(row.id(), id -> new AtomicInteger()).incrementAndGet();
             if (row.id() == 3) {
                 return Outcome.dead("bad phone number");
@@ -175,10 +179,11 @@ class ScanEngineTests {
     }
 
     @Test
-    void latchTimeoutIsReportedAndTheSlowRowStillCompletes() throws Exception {
+    void roundTimeoutWritesBackWhatFinishedAndTheShardMovesOn() throws Exception {
         table.insert(16, 4, T0);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger timeouts = new AtomicInteger();
+        AtomicInteger calls = new AtomicInteger();
         ScanListener listener = new ScanListener() {
             @Override
             public void latchTimedOut(String task, int shard) {
@@ -188,9 +193,15 @@ class ScanEngineTests {
         ScanEngine engine = engines.start(
                 "node-1",
                 dataSource,
-                task().roundTimeout(Duration.ofMillis(200)).build(),
+                task().roundTimeout(Duration.ofMillis(300))
+                        .handlerTimeout(Duration.ofMillis(250))
+                        .build(),
                 (TaskHandler.PerRow) (row, ctx) -> {
                     if (row.id() == 2) {
+                        // a slow call, under the handler timeout, that takes most of the round's time
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                    }
+                    if (row.id() == 6 && calls.incrementAndGet() == 1) {
                         release.await(20, TimeUnit.SECONDS);
                     }
                     return Outcome.done();
@@ -199,11 +210,25 @@ class ScanEngineTests {
                 listener,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
+        // user 2's lane runs row 2, then row 6 is still in its handler (within the handler timeout)
+        // when the round's time is up: row 2 is written done, row 6 failed, rows 10 and 14 wait
+        // behind it; the other shards' rounds are not held up
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> timeouts.get() >= 1 && table.count("status = 1 AND MOD(user_id, 8) <> 2") == 12);
+                .until(() -> timeouts.get() >= 1 && table.count("status = 1") == 13 && retries(6) == 1);
+        assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 6", String.class))
+                .startsWith("round timed out after PT0.3S");
+        assertThat(table.count("order_id IN (10, 14) AND status = 0 AND retry_count = 0"))
+                .isEqualTo(2);
+        TaskStats stats = engine.task("orders").stats();
+        assertThat(stats.latchTimeouts()).isEqualTo(timeouts.get());
+        assertThat(stats.handlerTimeouts())
+                .as("a round timeout is not a handler timeout")
+                .isZero();
         release.countDown();
+        clock.advance(Duration.ofSeconds(31));
         await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 16);
-        assertThat(engine.task("orders").stats().latchTimeouts()).isEqualTo(timeouts.get());
+        assertThat(calls.get()).isEqualTo(2);
+        assertThat(stats.inFlight()).isZero();
     }
 
     @Test

@@ -7,10 +7,16 @@ import javax.sql.DataSource;
 
 class H2ShardCoordinatorTests extends ShardCoordinatorContractTests {
 
+    private final DataSource dataSource = TestServers.h2("coordinator");
+
     @Override
     protected ShardCoordinator createCoordinator() {
-        DataSource dataSource = TestServers.h2("coordinator");
         new OrderTable(dataSource).coordinationTables();
         return new JdbcShardCoordinator(dataSource);
+    }
+
+    @Override
+    protected Counter createCounter(String name) {
+        return new JdbcCounter(dataSource, name);
     }
 }

@@ -7,10 +7,16 @@ import javax.sql.DataSource;
 
 class MariaDbShardCoordinatorTests extends ShardCoordinatorContractTests {
 
+    private final DataSource dataSource = TestServers.mariadbDatabase("coordinator");
+
     @Override
     protected ShardCoordinator createCoordinator() {
-        DataSource dataSource = TestServers.mariadbDatabase("coordinator");
         new OrderTable(dataSource).coordinationTables();
         return new JdbcShardCoordinator(dataSource);
+    }
+
+    @Override
+    protected Counter createCounter(String name) {
+        return new JdbcCounter(dataSource, name);
     }
 }

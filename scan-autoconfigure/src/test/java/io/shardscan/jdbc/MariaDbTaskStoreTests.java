@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.testsupport.TestServers;
 import java.sql.SQLException;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -26,5 +27,55 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
         table.jdbc().execute("ANALYZE TABLE tb_order");
         assertThat(explainFetch(0, 0, null)).contains("tb_order_scan_idx 19 ").doesNotContain("filesort");
         assertThat(explainFetch(1, 5, null)).contains("tb_order_scan_idx 19 null 1 ");
+    }
+
+    /**
+     * A zone-less due-at column (DATETIME) on a server whose global zone is not the JVM's: the
+     * inspection warns, naming both zones; the global zone is restored after.
+     */
+    @Test
+    void aZonelessDueAtColumnInADatabaseOfAnotherZoneIsWarned() {
+        table.withDueAt(SHARDS);
+        String jvm = java.time.ZoneId.systemDefault().getId();
+        String global = table.jdbc().queryForObject("SELECT @@global.time_zone", String.class);
+        String other = java.time.ZoneId.systemDefault()
+                                .getRules()
+                                .getOffset(java.time.Instant.now())
+                                .getTotalSeconds()
+                        == 9 * 3600
+                ? "-05:00"
+                : "+09:00";
+        table.jdbc().execute("SET GLOBAL time_zone = '" + other + "'");
+        try {
+            assertThat(new JdbcTaskStore(dataSource())
+                            .inspect(delayed(Duration.ZERO))
+                            .warnings())
+                    .singleElement()
+                    .asString()
+                    .contains("due-at-column due_at is a DATETIME without time zone")
+                    .contains("this JVM's zone (" + jvm + ") is not the database's (" + other + ")")
+                    .contains("rows this application writes with JDBC timestamps run up to");
+        } finally {
+            table.jdbc().execute("SET GLOBAL time_zone = '" + global + "'");
+        }
+        assertThat(new JdbcTaskStore(dataSource())
+                        .inspect(delayed(Duration.ZERO))
+                        .warnings())
+                .as("the global zone restored")
+                .noneMatch(w -> w.contains("(" + other + ")"));
+    }
+
+    /**
+     * Shard 1 holds 1 000 pending rows, of which only 10 are due. MariaDB's {@code ANALYZE} counts
+     * the index entries the fetch really read ({@code r_rows}): the 10 due ones, in index order.
+     */
+    @Test
+    void aDelayedFetchReadsOnlyDueRowsThroughTheDueIndex() throws SQLException {
+        table.recreate(SHARDS, true).withDueAt(SHARDS).insert(4000, 1000, T0);
+        table.jdbc().update("UPDATE tb_order SET due_at = TIMESTAMPADD(DAY, 1, NOW(3))");
+        table.jdbc().update("UPDATE tb_order SET due_at = TIMESTAMPADD(HOUR, -1, NOW(3)) WHERE order_id <= 40");
+        table.jdbc().execute("ANALYZE TABLE tb_order");
+        String plan = explainDelayedFetch(delayed(Duration.ofMinutes(15)), "ANALYZE ", null);
+        assertThat(plan).contains(" tb_order_due_idx ").contains(" 10.00 ").doesNotContain("filesort");
     }
 }

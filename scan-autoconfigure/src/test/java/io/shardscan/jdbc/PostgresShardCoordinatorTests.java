@@ -7,10 +7,16 @@ import javax.sql.DataSource;
 
 class PostgresShardCoordinatorTests extends ShardCoordinatorContractTests {
 
+    private final DataSource dataSource = TestServers.postgresDatabase("coordinator");
+
     @Override
     protected ShardCoordinator createCoordinator() {
-        DataSource dataSource = TestServers.postgresDatabase("coordinator");
         new OrderTable(dataSource).coordinationTables();
         return new JdbcShardCoordinator(dataSource);
+    }
+
+    @Override
+    protected Counter createCounter(String name) {
+        return new JdbcCounter(dataSource, name);
     }
 }

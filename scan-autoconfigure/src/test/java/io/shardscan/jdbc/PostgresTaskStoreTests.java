@@ -44,4 +44,35 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
                         .indexPresent())
                 .isTrue();
     }
+
+    /**
+     * Shard 1 holds 1 000 pending rows, of which only 10 are due; the rest are due tomorrow. The
+     * fetch reads the 10 through the due index, bounded by the database's clock in the index
+     * condition: no row that is not yet due is read and filtered out.
+     */
+    @Test
+    void aDelayedFetchReadsOnlyDueRowsThroughTheDueIndex() throws SQLException {
+        table.recreate(SHARDS, true).withDueAt(SHARDS).insert(4000, 1000, T0);
+        table.jdbc().update("UPDATE tb_order SET due_at = LOCALTIMESTAMP + INTERVAL '1 day'");
+        table.jdbc().update("UPDATE tb_order SET due_at = LOCALTIMESTAMP - INTERVAL '1 hour' WHERE order_id <= 40");
+        table.jdbc().execute("ANALYZE tb_order");
+        String plan = explainDelayedFetch(
+                delayed(Duration.ofMinutes(15)), "EXPLAIN (ANALYZE, COSTS OFF) ", "SET enable_seqscan = off");
+        assertThat(plan)
+                .contains("Index Scan using tb_order_due_idx")
+                .containsPattern("Index Cond: .*due_at <= ")
+                .containsPattern("Index Scan using tb_order_due_idx on tb_order \\(actual time=\\S+ rows=10 ")
+                .doesNotContain("Rows Removed by Filter")
+                .doesNotContain("Sort");
+    }
+
+    @Test
+    void aTaskWithoutDueAtColumnFetchesWithTheStatementItHadBefore() {
+        SqlDialect dialect = SqlDialect.detect(dataSource());
+        TaskSql sql = TaskSql.of(
+                task, new TableInspector(dataSource(), dialect).inspect(task).names(), dialect);
+        assertThat(sql.fetch().sql(new io.shardscan.core.FetchRequest(1, 0, 0, null, Long.MIN_VALUE, 100)))
+                .isEqualTo("SELECT * FROM \"tb_order\" WHERE \"status\" = 0 AND mod(\"user_id\", 4) = ? AND"
+                        + " \"retry_count\" = 0 AND \"order_id\" > ? ORDER BY \"order_id\" LIMIT ?");
+    }
 }

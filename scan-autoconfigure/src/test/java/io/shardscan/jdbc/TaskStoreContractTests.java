@@ -9,6 +9,7 @@ import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.IndexCheck;
 import io.shardscan.core.Row;
+import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
@@ -19,6 +20,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -60,9 +62,54 @@ abstract class TaskStoreContractTests {
         assertThat(rows.get(0).columns())
                 .containsEntry("phone", "+15559")
                 .containsEntry("updated_at", Timestamp.from(T0))
-                .doesNotContainKey("last_error");
+                .as("a NULL column is there, with a null value")
+                .containsEntry("last_error", null);
         assertThatThrownBy(() -> rows.get(0).columns().put("phone", "changed"))
                 .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void leavesOutTheRowsOfExcludedEndpointsButKeepsThoseWithoutOne() {
+        // orders 1..40 of users 1..40: shard 1 holds 1, 5, 9, ..., 37; their store is the user mod 3
+        table.withStores(3);
+        table.jdbc().update("UPDATE tb_order SET store_id = NULL WHERE order_id = 13");
+        TaskDefinition stores = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .endpoints(io.shardscan.core.EndpointRules.of("store_id"))
+                .build();
+        assertThat(store.inspect(stores).problems()).isEmpty();
+        FetchRequest all = fresh(1, Long.MIN_VALUE, 100);
+        assertThat(store.fetch(stores, all)).hasSize(10);
+        FetchRequest withoutTwo = new FetchRequest(
+                all.shard(),
+                all.minRetries(),
+                all.maxRetries(),
+                null,
+                null,
+                all.afterId(),
+                all.limit(),
+                List.of("1", "2"));
+        // left: store 0 (9, 21, 33) and the row without a store (13)
+        assertThat(store.fetch(stores, withoutTwo)).extracting(Row::id).containsExactly(9L, 13L, 21L, 33L);
+
+        // a text endpoint column is bound as text
+        table.jdbc().execute("ALTER TABLE tb_order ADD COLUMN store_code VARCHAR(16)");
+        table.jdbc().update("UPDATE tb_order SET store_code = CONCAT('s-', CAST(store_id AS VARCHAR(8)))");
+        TaskDefinition codes = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .endpoints(io.shardscan.core.EndpointRules.of("store_code"))
+                .build();
+        assertThat(store.inspect(codes).problems()).isEmpty();
+        assertThat(store.fetch(
+                        codes, new FetchRequest(1, 0, 0, null, null, Long.MIN_VALUE, 100, List.of("s-1", "s-2"))))
+                .extracting(Row::id)
+                .containsExactly(9L, 13L, 21L, 33L);
     }
 
     @Test
@@ -88,11 +135,11 @@ abstract class TaskStoreContractTests {
 
     @Test
     void writeBackMarksDoneFailedAndDeadUnderTheCurrentFence() {
-        assertThat(store.fence(task, 1, 5)).isTrue();
+        long epoch = store.fence(task, 1, "node-a");
         Instant at = T0.plusSeconds(60);
         WriteBack batch = new WriteBack(
                 1,
-                5,
+                epoch,
                 at,
                 List.of(1L),
                 List.of(new WriteBack.Failure(5, 1, "boom")),
@@ -116,19 +163,58 @@ abstract class TaskStoreContractTests {
 
     @Test
     void staleEpochWritesNothing() {
-        assertThat(store.fence(task, 1, 5)).isTrue();
-        assertThat(store.fence(task, 1, 6)).isTrue();
-        assertThat(store.fence(task, 1, 4)).isFalse();
-        WriteBack stale = new WriteBack(1, 5, T0, List.of(1L, 5L), List.of(), List.of());
+        long first = store.fence(task, 1, "node-a");
+        long second = store.fence(task, 1, "node-b");
+        assertThat(second).isGreaterThan(first);
+        WriteBack stale = new WriteBack(1, first, T0, List.of(1L, 5L), List.of(), List.of());
         assertThat(store.writeBack(task, stale)).isFalse();
-        assertThat(table.count("status = 1")).isZero();
+        WriteBack staleFailure =
+                new WriteBack(1, first, T0, List.of(), List.of(new WriteBack.Failure(5, 1, "late")), List.of());
+        assertThat(store.writeBack(task, staleFailure)).isFalse();
+        assertThat(table.count("status = 1 OR retry_count > 0")).isZero();
+        assertThat(store.writeBack(task, new WriteBack(1, second, T0, List.of(1L), List.of(), List.of())))
+                .isTrue();
+        assertThat(table.count("status = 1")).isEqualTo(1);
+    }
+
+    @Test
+    void fenceIssuesTheNextEpochWhateverTheFenceHeld() {
+        assertThat(store.fence(task, 3, "node-a")).isEqualTo(1);
+        assertThat(store.fence(task, 3, "node-a")).isEqualTo(2);
+        // an epoch a coordinator once wrote there, e.g. a Redis counter seeded from its clock
+        table.jdbc().update("UPDATE scan_fence SET epoch = 1800000000000000 WHERE task = 'orders' AND shard = 3");
+        assertThat(store.fence(task, 3, "node-b")).isEqualTo(1_800_000_000_000_001L);
+        assertThat(table.jdbc()
+                        .queryForObject(
+                                "SELECT owner FROM scan_fence WHERE task = 'orders' AND shard = 3", String.class))
+                .isEqualTo("node-b");
+    }
+
+    @Test
+    void failedRowsAreTheShardsPendingRowsThatFailedInIdOrder() {
+        table.jdbc().update("UPDATE tb_order SET retry_count = 2 WHERE order_id IN (30, 6, 18)");
+        table.jdbc().update("UPDATE tb_order SET retry_count = 1, status = 2 WHERE order_id = 10");
+        table.jdbc().update("UPDATE tb_order SET retry_count = 1 WHERE order_id = 7");
+        assertThat(store.failedRows(task, 2)).containsExactly(new RowKey(6, 6), new RowKey(18, 18), new RowKey(30, 30));
+        assertThat(store.failedRows(task, 0)).isEmpty();
+    }
+
+    @Test
+    void storeCutsErrorsToItsColumn() {
+        long epoch = store.fence(task, 1, "node-a");
+        String longError = "x".repeat(2000);
+        store.writeBack(
+                task,
+                new WriteBack(1, epoch, T0, List.of(), List.of(new WriteBack.Failure(5, 1, longError)), List.of()));
+        String kept = table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 5", String.class);
+        assertThat(kept).hasSize(512).endsWith("…").startsWith("xxxx");
     }
 
     @Test
     void writeBackLeavesRowsThatAreNoLongerPending() {
-        store.fence(task, 1, 1);
+        long epoch = store.fence(task, 1, "node-a");
         table.jdbc().update("UPDATE tb_order SET status = 2 WHERE order_id = 1");
-        store.writeBack(task, new WriteBack(1, 1, T0, List.of(1L), List.of(), List.of()));
+        store.writeBack(task, new WriteBack(1, epoch, T0, List.of(1L), List.of(), List.of()));
         assertThat(table.count("order_id = 1 AND status = 2")).isEqualTo(1);
     }
 
@@ -150,6 +236,66 @@ abstract class TaskStoreContractTests {
         assertThat(String.join(";", noIndex.indexStatements())).contains("CREATE INDEX tb_order_scan_idx ON tb_order");
         noIndex.indexStatements().forEach(table.jdbc()::execute);
         assertThat(new JdbcTaskStore(dataSource()).inspect(task).indexPresent()).isTrue();
+    }
+
+    @Test
+    void acceptsTheColumnTypesOfTheDocumentedTable() {
+        SchemaReport report = store.inspect(task);
+        assertThat(report.problems()).isEmpty();
+        assertThat(report.nullShardKeys()).isZero();
+        assertThat(report.columns()).map(String::toLowerCase).contains("order_id", "user_id", "status");
+    }
+
+    @Test
+    void namesColumnsOfTypesTheScanCannotUse() {
+        table.jdbc().execute("DROP TABLE IF EXISTS tb_typed");
+        table.jdbc()
+                .execute("CREATE TABLE tb_typed (id VARCHAR(36) PRIMARY KEY, user_id BIGINT, status VARCHAR(16)"
+                        + " NOT NULL, retry_count INT NOT NULL, updated_at TIMESTAMP NULL, last_error VARCHAR(512))");
+        try {
+            SchemaReport report = store.inspect(TaskDefinition.builder("typed")
+                    .table("tb_typed")
+                    .shardKeyColumn("user_id")
+                    .build());
+            assertThat(report.problems()).hasSize(2);
+            assertThat(report.problems().get(0))
+                    .containsIgnoringCase("column id (scan.tasks.typed.id-column) is of type")
+                    .containsAnyOf("VARCHAR", "CHARACTER VARYING")
+                    .contains("whole-number");
+            assertThat(report.problems().get(1))
+                    .containsIgnoringCase("column status (scan.tasks.typed.status-column) is of type")
+                    .contains("whole-number");
+        } finally {
+            table.jdbc().execute("DROP TABLE tb_typed");
+        }
+    }
+
+    @Test
+    void countsPendingRowsWithoutShardKey() {
+        table.jdbc().execute("DROP TABLE IF EXISTS tb_keyless");
+        table.jdbc()
+                .execute("CREATE TABLE tb_keyless (id BIGINT PRIMARY KEY, user_id BIGINT, status INT NOT NULL,"
+                        + " retry_count INT NOT NULL, updated_at TIMESTAMP NULL, last_error VARCHAR(512))");
+        try {
+            table.jdbc()
+                    .execute("INSERT INTO tb_keyless (id, user_id, status, retry_count) VALUES"
+                            + " (1, NULL, 0, 0), (2, NULL, 0, 0), (3, 7, 0, 0), (4, NULL, 1, 0)");
+            SchemaReport report = store.inspect(TaskDefinition.builder("keyless")
+                    .table("tb_keyless")
+                    .shardKeyColumn("user_id")
+                    .build());
+            assertThat(report.problems()).isEmpty();
+            assertThat(report.nullShardKeys()).isEqualTo(2);
+            // and the backlog counter keeps showing them, for /actuator/scan
+            assertThat(store.countBacklog(TaskDefinition.builder("keyless")
+                                    .table("tb_keyless")
+                                    .shardKeyColumn("user_id")
+                                    .build())
+                            .withoutShardKey())
+                    .isEqualTo(2);
+        } finally {
+            table.jdbc().execute("DROP TABLE tb_keyless");
+        }
     }
 
     @Test
@@ -205,8 +351,250 @@ abstract class TaskStoreContractTests {
         assertThat(store.countBacklog(task).dead()).isZero();
     }
 
+    /** A task of tb_order whose rows are due at due_at (plus {@code delay}). */
+    TaskDefinition delayed(Duration delay) {
+        return TaskDefinition.builder("delayed")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .dueAtColumn("due_at")
+                .delay(delay)
+                .build();
+    }
+
+    /** Sets due_at of the orders; the offsets the tests use are hours, far beyond any clock skew. */
+    void setDue(Instant dueAt, long... ids) {
+        for (long id : ids) {
+            table.jdbc().update("UPDATE tb_order SET due_at = ? WHERE order_id = ?", Timestamp.from(dueAt), id);
+        }
+    }
+
+    @Test
+    void delayedTaskFetchesOnlyRowsDueByTheDatabaseClockInDueOrder() {
+        table.withDueAt(SHARDS);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        // shard 1 holds orders 1, 5, 9, ..., 37; the others of it have no due time and are never due
+        setDue(now.minus(Duration.ofHours(3)), 13);
+        setDue(now.minus(Duration.ofHours(2)), 9, 1);
+        setDue(now.minus(Duration.ofHours(1)), 5);
+        setDue(now.plus(Duration.ofHours(1)), 17, 21);
+        TaskDefinition delayed = delayed(Duration.ZERO);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        assertThat(store.inspect(delayed).indexPresent()).isTrue();
+        List<Row> rows = store.fetch(delayed, fresh(1, Long.MIN_VALUE, 100));
+        assertThat(rows).extracting(Row::id).containsExactly(13L, 1L, 9L, 5L);
+        assertThat(rows.get(0).dueAt()).isEqualTo(now.minus(Duration.ofHours(3)));
+        assertThat(store.fetch(task, fresh(1, Long.MIN_VALUE, 100)))
+                .as("the same table without a due-at column: every pending row, in id order")
+                .hasSize(10);
+    }
+
+    @Test
+    void delayedTaskPagesByDueTimeThenIdWithoutSkippingTies() {
+        table.withDueAt(SHARDS);
+        Instant due = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+        setDue(due, 21, 1, 9, 5);
+        setDue(due.plusSeconds(1), 13, 17);
+        TaskDefinition delayed = delayed(Duration.ZERO);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        store.inspect(delayed);
+        List<Long> read = new java.util.ArrayList<>();
+        Instant afterDue = null;
+        long afterId = Long.MIN_VALUE;
+        for (int page = 0; page < 10; page++) {
+            List<Row> rows = store.fetch(delayed, new FetchRequest(1, 0, 0, null, afterDue, afterId, 2));
+            rows.forEach(r -> read.add(r.id()));
+            if (rows.size() < 2) {
+                break;
+            }
+            afterDue = rows.get(1).dueAt();
+            afterId = rows.get(1).id();
+        }
+        assertThat(read).containsExactly(1L, 5L, 9L, 21L, 13L, 17L);
+    }
+
+    /**
+     * A time-zone-aware due-at column (PostgreSQL timestamptz, H2 TIMESTAMP WITH TIME ZONE, MariaDB
+     * TIMESTAMP) is read, and four rows sharing a due time with microseconds cross a page edge:
+     * the due time bound back for the keyset compares equal to the stored one, so none is skipped
+     * or read twice.
+     */
+    @Test
+    void zonedDueAtColumnPagesWithoutSkippingTies() {
+        table.withZonedDueAt(SHARDS);
+        Instant due = Instant.now()
+                .minus(Duration.ofHours(1))
+                .truncatedTo(ChronoUnit.SECONDS)
+                .plusNanos(123_456_000);
+        setDue(due, 21, 1, 9, 5);
+        setDue(due.plusSeconds(1), 13, 17);
+        TaskDefinition delayed = delayed(Duration.ZERO);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        assertThat(store.inspect(delayed).problems()).isEmpty();
+        List<Long> read = new java.util.ArrayList<>();
+        Instant afterDue = null;
+        long afterId = Long.MIN_VALUE;
+        for (int page = 0; page < 10; page++) {
+            List<Row> rows = store.fetch(delayed, new FetchRequest(1, 0, 0, null, afterDue, afterId, 3));
+            rows.forEach(r -> read.add(r.id()));
+            if (rows.size() < 3) {
+                break;
+            }
+            afterDue = rows.get(2).dueAt();
+            afterId = rows.get(2).id();
+        }
+        assertThat(read).containsExactly(1L, 5L, 9L, 21L, 13L, 17L);
+        assertThat(store.fetch(delayed, fresh(1, Long.MIN_VALUE, 1)).get(0).dueAt())
+                .isBetween(due.truncatedTo(ChronoUnit.MILLIS), due);
+    }
+
+    @Test
+    void delayCountsFromTheDueAtColumn() {
+        table.withDueAt(SHARDS);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        setDue(now.minus(Duration.ofMinutes(30)), 1);
+        setDue(now.minus(Duration.ofHours(2)), 5);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        TaskDefinition hourLater = delayed(Duration.ofHours(1));
+        store.inspect(hourLater);
+        assertThat(store.fetch(hourLater, fresh(1, Long.MIN_VALUE, 100)))
+                .extracting(Row::id)
+                .containsExactly(5L);
+    }
+
+    @Test
+    void delayedTaskKeepsTheDueTimeOfFailedRowsAndCountsRowsNotYetDue() {
+        table.withDueAt(SHARDS);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        setDue(now.minus(Duration.ofHours(1)), 2, 6, 10, 14);
+        setDue(now.plus(Duration.ofHours(1)), 18, 22);
+        table.jdbc().update("UPDATE tb_order SET retry_count = 2 WHERE order_id IN (6, 22)");
+        TaskDefinition delayed = delayed(Duration.ZERO);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        store.inspect(delayed);
+        assertThat(store.failedRows(delayed, 2))
+                .containsExactlyInAnyOrder(
+                        new RowKey(6, 6, now.minus(Duration.ofHours(1))),
+                        new RowKey(22, 22, now.plus(Duration.ofHours(1))));
+        BacklogCounts counts = store.countBacklog(delayed);
+        // 40 pending: 4 due, 2 due in an hour, 34 without a due time (never due, counted apart)
+        assertThat(counts.pending())
+                .extracting(
+                        BacklogCounts.Group::retries,
+                        BacklogCounts.Group::count,
+                        BacklogCounts.Group::notYetDue,
+                        BacklogCounts.Group::withoutDueTime)
+                .containsExactlyInAnyOrder(tuple(0, 38L, 1L, 34L), tuple(2, 2L, 1L, 0L));
+        Backlog backlog = Backlog.of(delayed, counts, now);
+        assertThat(backlog.tiers())
+                .extracting(
+                        Backlog.TierBacklog::retries,
+                        Backlog.TierBacklog::pending,
+                        Backlog.TierBacklog::notYetDue,
+                        Backlog.TierBacklog::withoutDueTime)
+                .containsExactly(tuple("0", 38L, 1L, 34L), tuple("1-5", 2L, 1L, 0L), tuple("6-15", 0L, 0L, 0L));
+        assertThat(backlog.notYetDue()).isEqualTo(2);
+        assertThat(backlog.withoutDueTime()).isEqualTo(34);
+        assertThat(store.inspect(delayed).nullDueTimes())
+                .as("startup counts them too, to warn")
+                .isEqualTo(34);
+        assertThat(store.countBacklog(task).pending())
+                .as("without a due-at column every row is due")
+                .allSatisfy(group -> assertThat(group.notYetDue()).isZero());
+    }
+
+    /**
+     * With {@code delay: 15m}, the oldest pending age of the fresh tier counts from the oldest due
+     * row's due time plus the delay (45 min ago), not from its last update (a year ago), and rows
+     * still waiting for their due time do not count.
+     */
+    @Test
+    void delayedTaskAgesItsFreshRowsFromTheirDueTime() {
+        table.withDueAt(SHARDS);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        setDue(now.minus(Duration.ofHours(1)), 1, 2);
+        setDue(now.minus(Duration.ofMinutes(5)), 3, 4);
+        TaskDefinition delayed = delayed(Duration.ofMinutes(15));
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        store.inspect(delayed);
+        Backlog backlog = Backlog.of(delayed, store.countBacklog(delayed), now);
+        assertThat(backlog.tiers().get(0).oldestPendingAgeSeconds())
+                .isBetween(
+                        Duration.ofMinutes(45).toSeconds() - 5,
+                        Duration.ofMinutes(45).toSeconds() + 5);
+        setDue(now.minus(Duration.ofMinutes(5)), 1, 2);
+        assertThat(Backlog.of(delayed, store.countBacklog(delayed), now)
+                        .tiers()
+                        .get(0)
+                        .oldestPendingAgeSeconds())
+                .as("no row is due yet")
+                .isZero();
+    }
+
+    @Test
+    void delayedTaskAsksForTheDueIndexAndAcceptsItOnceCreated() {
+        new OrderTable(dataSource()).recreate(SHARDS, false).withDueAtColumn();
+        TaskDefinition delayed = delayed(Duration.ZERO);
+        SchemaReport report = new JdbcTaskStore(dataSource()).inspect(delayed);
+        assertThat(report.problems()).isEmpty();
+        assertThat(report.indexPresent()).isFalse();
+        assertThat(String.join(";", report.indexStatements()))
+                .contains("CREATE INDEX tb_order_due_idx ON tb_order (")
+                .contains("due_at, order_id)");
+        report.indexStatements().forEach(table.jdbc()::execute);
+        assertThat(new JdbcTaskStore(dataSource()).inspect(delayed).indexPresent())
+                .isTrue();
+        assertThat(new JdbcTaskStore(dataSource()).inspect(task).indexPresent())
+                .as("the due index is not the scan index of a task without a due-at column")
+                .isFalse();
+    }
+
+    @Test
+    void delayedTaskWithAMatchFetchesOnlyItsDueRowsAndAsksForAnIndexWithBoth() {
+        table.withDueAtColumn();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        setDue(now.minus(Duration.ofHours(2)), 1, 5, 9);
+        setDue(now.minus(Duration.ofHours(1)), 13);
+        setDue(now.plus(Duration.ofHours(1)), 17);
+        TaskDefinition delayed = TaskDefinition.builder("delayed")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .dueAtColumn("due_at")
+                .match(List.of(io.shardscan.core.Match.of("phone", "+155513", "+15555", "+155517")))
+                .build();
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        SchemaReport report = store.inspect(delayed);
+        assertThat(report.problems()).isEmpty();
+        assertThat(String.join(";", report.indexStatements()))
+                .contains("due_at, order_id)")
+                .contains("phone");
+        assertThat(store.fetch(delayed, fresh(1, Long.MIN_VALUE, 100)))
+                .extracting(Row::id)
+                .containsExactly(5L, 13L);
+    }
+
+    @Test
+    void dueAtColumnMustExistAndHoldATimestamp() {
+        TaskDefinition.Builder builder = TaskDefinition.builder("delayed")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS);
+        assertThat(store.inspect(builder.dueAtColumn("due_at").build()).missingColumns())
+                .containsExactly("due_at");
+        SchemaReport wrongType = store.inspect(builder.dueAtColumn("phone").build());
+        assertThat(wrongType.problems())
+                .singleElement()
+                .asString()
+                .containsIgnoringCase("column phone (scan.tasks.delayed.due-at-column) is of type")
+                .contains("it needs a timestamp type");
+    }
+
     private static FetchRequest fresh(int shard, long afterId, int limit) {
-        return new FetchRequest(shard, 0, 0, T0, afterId, limit);
+        return new FetchRequest(shard, 0, 0, null, afterId, limit);
     }
 
     private static String key(java.util.Map<String, Object> row, String name) {
@@ -232,17 +620,53 @@ abstract class TaskStoreContractTests {
             if (setting != null) {
                 connection.createStatement().execute(setting);
             }
+            FetchRequest request =
+                    new FetchRequest(1, minRetries, maxRetries, maxRetries > 0 ? T0 : null, Long.MIN_VALUE, 100);
             try (PreparedStatement explain =
-                    connection.prepareStatement("EXPLAIN " + sql.fetch().sql(minRetries, maxRetries))) {
+                    connection.prepareStatement("EXPLAIN " + sql.fetch().sql(request))) {
                 int index = 1;
                 explain.setInt(index++, 1);
-                if (TaskSql.Fetch.takesDueBound(maxRetries)) {
+                if (request.failedDueBefore() != null) {
                     explain.setTimestamp(index++, Timestamp.from(T0));
                 }
                 explain.setLong(index++, Long.MIN_VALUE);
                 explain.setInt(index, 100);
                 StringBuilder plan = new StringBuilder();
                 try (ResultSet rs = explain.executeQuery()) {
+                    while (rs.next()) {
+                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                            plan.append(rs.getString(i)).append(' ');
+                        }
+                        plan.append('\n');
+                    }
+                }
+                return plan.toString();
+            }
+        }
+    }
+
+    /**
+     * The database's plan for the first page of fresh rows of shard 1 of {@code delayed}, every
+     * column of every plan row joined; {@code explain} is the statement's prefix, e.g.
+     * {@code "EXPLAIN ANALYZE "}, and {@code setting} (or {@code null}) runs first on the same connection.
+     */
+    String explainDelayedFetch(TaskDefinition delayed, String explain, String setting) throws SQLException {
+        SqlDialect dialect = SqlDialect.detect(dataSource());
+        TaskSql sql = TaskSql.of(
+                delayed,
+                new TableInspector(dataSource(), dialect).inspect(delayed).names(),
+                dialect);
+        try (Connection connection = dataSource().getConnection()) {
+            if (setting != null) {
+                connection.createStatement().execute(setting);
+            }
+            FetchRequest request = new FetchRequest(1, 0, 0, null, null, Long.MIN_VALUE, 100);
+            try (PreparedStatement statement =
+                    connection.prepareStatement(explain + sql.fetch().sql(request))) {
+                statement.setInt(1, 1);
+                statement.setInt(2, 100);
+                StringBuilder plan = new StringBuilder();
+                try (ResultSet rs = statement.executeQuery()) {
                     while (rs.next()) {
                         for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
                             plan.append(rs.getString(i)).append(' ');

@@ -3,35 +3,20 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.testsupport.JdbcEndpoint;
-import io.shardscan.testsupport.NodeMain;
+import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
-import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.TestServers;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Three nodes as separate JVMs on one PostgreSQL database and one Redis; one of them is killed with
@@ -45,51 +30,27 @@ class NodeKillTests {
     static final int SHARDS = 64;
     static final int WORKERS = 8;
     static final int PAGE_SIZE = 200;
+    static final Duration HANDLER_DELAY = Duration.ofMillis(2);
     static final Duration LEASE_TTL = Duration.ofSeconds(6);
     static final Path LOGS = Path.of("target", "node-kill");
 
     final DataSource dataSource = TestServers.postgresDatabase("node_kill");
-    final JdbcEndpoint endpoint = TestServers.postgresEndpoint("node_kill");
-    final RedisServerHandle redisServer = TestServers.redis();
-    final Map<String, Process> nodes = new LinkedHashMap<>();
     OrderTable table;
-    LettuceConnectionFactory connectionFactory;
-    RedisShardCoordinator coordinator;
+    NodeProcesses nodes;
 
     @BeforeEach
-    void setUp() throws IOException {
+    void setUp() {
         table = new OrderTable(dataSource)
                 .recreate(SHARDS, true)
                 .coordinationTables()
                 .insert(ROWS, 15_000, Instant.now().minusSeconds(5));
-        connectionFactory = new LettuceConnectionFactory(redisServer.host(), redisServer.port());
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
-        Set<String> keys = redis.keys("scan:{" + TASK + "}:*");
-        if (keys != null && !keys.isEmpty()) {
-            redis.delete(keys);
-        }
-        coordinator = new RedisShardCoordinator(connectionFactory);
-        Files.createDirectories(LOGS);
+        nodes = new NodeProcesses(TASK, TestServers.postgresEndpoint("node_kill"), TestServers.redis(), LOGS);
     }
 
     @AfterEach
     void tearDown() {
-        nodes.values().forEach(Process::destroy); // SIGTERM: graceful stop through the shutdown hook
-        for (Process node : nodes.values()) {
-            try {
-                if (!node.waitFor(15, TimeUnit.SECONDS)) {
-                    node.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                node.destroyForcibly();
-            }
-        }
-        nodes.clear();
-        if (connectionFactory != null) {
-            connectionFactory.destroy();
+        if (nodes != null) {
+            nodes.close();
         }
     }
 
@@ -97,20 +58,10 @@ class NodeKillTests {
     void killedNodesShardsMoveWithinALeaseTtlAndNoRowIsLost() {
         long startedAt = System.nanoTime();
         for (String node : List.of("node-a", "node-b", "node-c")) {
-            launch(node);
+            nodes.launch(node, HANDLER_DELAY, PAGE_SIZE);
         }
-        nodes.forEach((node, process) -> awaitReady(node, process));
-
-        await("three nodes balanced at 21/21/22 shards")
-                .atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> liveOwners().values().stream()
-                        .collect(Collectors.groupingBy(o -> o, TreeMap::new, Collectors.counting()))
-                        .values()
-                        .stream()
-                        .sorted()
-                        .toList()
-                        .equals(List.of(21L, 21L, 22L)));
+        nodes.awaitReady();
+        nodes.awaitBalanced(SHARDS, 3, Duration.ofSeconds(30));
         await("some progress")
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50))
@@ -118,10 +69,9 @@ class NodeKillTests {
 
         long balancedAt = System.nanoTime();
         String victim = "node-b";
-        Map<Integer, String> before = liveOwners();
-        Set<Integer> victimShards = shardsOf(victim, before);
+        Set<Integer> victimShards = nodes.shardsOf(victim);
         int doneAtKill = table.count("status = 1");
-        Process killed = nodes.get(victim);
+        Process killed = nodes.process(victim);
         killed.destroyForcibly(); // SIGKILL: no shutdown hook, no release, no leave
         long killedAt = System.nanoTime();
         assertThat(doneAtKill).as("rows done when the victim was killed").isLessThan(ROWS);
@@ -131,7 +81,7 @@ class NodeKillTests {
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
-                    Map<Integer, String> owners = liveOwners();
+                    Map<Integer, String> owners = nodes.liveOwners();
                     return victimShards.stream().allMatch(shard -> {
                         String owner = owners.get(shard);
                         return owner != null && !owner.equals(victim);
@@ -181,74 +131,5 @@ class NodeKillTests {
         assertThat(withoutVictim)
                 .as("rows run more than once without the killed node among their runs")
                 .isEmpty();
-    }
-
-    private void launch(String node) {
-        String java = ProcessHandle.current()
-                .info()
-                .command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // surefire may run the tests from a manifest-only jar; the real class path is in its property
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(
-                java,
-                "-Xmx256m",
-                "-cp",
-                classPath,
-                NodeMain.class.getName(),
-                node,
-                endpoint.url(),
-                endpoint.user(),
-                endpoint.password(),
-                redisServer.host(),
-                Integer.toString(redisServer.port()),
-                TASK));
-        Path log = LOGS.resolve(node + ".log");
-        try {
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            nodes.put(node, process);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start node " + node, e);
-        }
-    }
-
-    private static void awaitReady(String node, Process process) {
-        Path log = LOGS.resolve(node + ".log");
-        await(node + " READY (see " + log.toAbsolutePath() + ")")
-                .atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> {
-                    if (!process.isAlive()) {
-                        throw new IllegalStateException(node + " exited with " + process.exitValue() + ": "
-                                + Files.readString(log, StandardCharsets.ISO_8859_1));
-                    }
-                    return Files.readString(log, StandardCharsets.ISO_8859_1)
-                            .lines()
-                            .anyMatch(line -> line.equals("READY " + node));
-                });
-    }
-
-    /** Shard to owner, for the shards with a live lease. */
-    private Map<Integer, String> liveOwners() {
-        Map<Integer, String> owners = new TreeMap<>();
-        for (LeaseInfo lease : coordinator.leases(TASK)) {
-            if (lease.owner() != null) {
-                owners.put(lease.shard(), lease.owner());
-            }
-        }
-        return owners;
-    }
-
-    private static Set<Integer> shardsOf(String node, Map<Integer, String> owners) {
-        Set<Integer> shards = new TreeSet<>();
-        owners.forEach((shard, owner) -> {
-            if (Objects.equals(owner, node)) {
-                shards.add(shard);
-            }
-        });
-        return shards;
     }
 }

@@ -90,7 +90,9 @@ class RedisMultiNodeTests {
         assertThat(moved.values())
                 .as("a join moves shards to the new node only, never between the old ones")
                 .allMatch(move -> move.endsWith("-> node-d"));
-        assertThat(d.task(name).ownedShards()).hasSize(16);
+        // usable once the database issued its fence epochs, right after the coordinator's grants
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(d.task(name).ownedShards()).hasSize(16));
         await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 300);
         assertThat(table.duplicateEffects()).isZero();
     }

@@ -4,6 +4,7 @@ import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.testsupport.Engines;
@@ -38,6 +39,7 @@ final class RedisNodes {
     final DataSource dataSource;
     final OrderTable table;
     final TaskDefinition task;
+    final int shards;
     /** Simulated work per row before the effect is recorded. */
     volatile long handlerPauseNanos;
 
@@ -48,27 +50,42 @@ final class RedisNodes {
     private final RedisShardCoordinator observer;
 
     RedisNodes(Engines engines, String database, Duration commandTimeout, Duration handlerPause) {
+        this(engines, database, commandTimeout, handlerPause, 64);
+    }
+
+    RedisNodes(Engines engines, String database, Duration commandTimeout, Duration handlerPause, int shards) {
         this.engines = engines;
+        this.shards = shards;
         this.commandTimeout = commandTimeout;
         this.handlerPauseNanos = handlerPause.toNanos();
         this.name = database.replace('_', '-') + "-" + System.nanoTime();
         this.dataSource = TestServers.postgresDatabase(database);
-        this.table = new OrderTable(dataSource).recreate(64, true).coordinationTables();
+        this.table = new OrderTable(dataSource).recreate(shards, true).coordinationTables();
         table.jdbc().execute("CREATE SEQUENCE IF NOT EXISTS effect_seq");
         this.task = TaskDefinition.builder(name)
                 .table("tb_order")
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
+                .shards(shards)
                 .build();
         this.observer = new RedisShardCoordinator(connect());
     }
 
     ScanEngine start(String node) {
+        return start(node, coordinator());
+    }
+
+    /** Starts a node of the task with any coordinator (JDBC, static, a wrapped Redis one) and the effect handler. */
+    ScanEngine start(String node, ShardCoordinator coordinator) {
+        return start(node, coordinator, effect(node));
+    }
+
+    ScanEngine start(String node, ShardCoordinator coordinator, TaskHandler handler) {
         ScanEngine engine = engines.start(
                 node,
                 dataSource,
-                new RedisShardCoordinator(connect()),
-                new ScanEngine.ScanTask(task, effect(node)),
+                coordinator,
+                new ScanEngine.ScanTask(task, handler),
                 ScanClock.system(),
                 ScanListener.NONE,
                 TTL,
@@ -89,6 +106,16 @@ final class RedisNodes {
 
     RedisShardCoordinator observer() {
         return observer;
+    }
+
+    /** A coordinator of its own, on connections of its own, as another node would have. */
+    RedisShardCoordinator coordinator() {
+        return new RedisShardCoordinator(connect());
+    }
+
+    /** Plain commands on the tests' Redis, to look at or change the task's keys. */
+    StringRedisTemplate redis() {
+        return new StringRedisTemplate(connections.get(0));
     }
 
     /** Live leases per owner, as the coordinator sees them. */
@@ -112,12 +139,13 @@ final class RedisNodes {
         return table.jdbc()
                 .queryForObject(
                         "SELECT COUNT(*) FROM (SELECT epoch, LAG(epoch) OVER"
-                                + " (PARTITION BY mod(user_id, 64) ORDER BY seq) AS previous FROM effect) e"
+                                + " (PARTITION BY mod(user_id, " + shards + ") ORDER BY seq) AS previous FROM effect) e"
                                 + " WHERE e.previous > e.epoch",
                         Integer.class);
     }
 
-    private TaskHandler.PerRow effect(String node) {
+    /** Records an effect of {@code row} on {@code node} under the context's epoch, after the handler pause. */
+    TaskHandler.PerRow effect(String node) {
         return (row, ctx) -> {
             long pause = handlerPauseNanos;
             if (pause > 0) {

@@ -3,9 +3,11 @@ package io.shardscan.redis;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.jdbc.ShardCoordinatorContractTests;
 import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 class RedisShardCoordinatorTests extends ShardCoordinatorContractTests {
 
@@ -27,5 +29,24 @@ class RedisShardCoordinatorTests extends ShardCoordinatorContractTests {
     @Override
     protected ShardCoordinator createCoordinator() {
         return new RedisShardCoordinator(connectionFactory);
+    }
+
+    @Override
+    protected Counter createCounter(String name) {
+        StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
+        String key = "scan-fuzz-counter:" + name;
+        // GET then SET, never INCR: the lease alone must keep two holders from losing an update
+        return new Counter() {
+            @Override
+            public long read() {
+                String value = redis.opsForValue().get(key);
+                return value == null ? 0 : Long.parseLong(value);
+            }
+
+            @Override
+            public void write(long value) {
+                redis.opsForValue().set(key, Long.toString(value), Duration.ofMinutes(5));
+            }
+        };
     }
 }

@@ -8,12 +8,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A real coordinator whose node can be cut off from it, as in a network partition: every call then fails. */
 public final class CuttableCoordinator implements ShardCoordinator {
 
     private final ShardCoordinator delegate;
     private volatile boolean cut;
+    private volatile CountDownLatch renewalsHeldUntil;
+    private final AtomicInteger renewalsWaiting = new AtomicInteger();
 
     public CuttableCoordinator(ShardCoordinator delegate) {
         this.delegate = delegate;
@@ -25,6 +30,16 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     public void heal() {
         cut = false;
+    }
+
+    /** From now on every renewal waits until {@code open} opens (at most 30 s), then goes through. */
+    public void holdRenewalsUntil(CountDownLatch open) {
+        renewalsHeldUntil = open;
+    }
+
+    /** How many renewals wait on the latch given to {@link #holdRenewalsUntil} right now. */
+    public int renewalsWaiting() {
+        return renewalsWaiting.get();
     }
 
     private ShardCoordinator reach() {
@@ -51,6 +66,17 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     @Override
     public List<Integer> renew(String task, String node, Map<Integer, Long> leases, Duration ttl) {
+        CountDownLatch held = renewalsHeldUntil;
+        if (held != null) {
+            renewalsWaiting.incrementAndGet();
+            try {
+                held.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                renewalsWaiting.decrementAndGet();
+            }
+        }
         return reach().renew(task, node, leases, ttl);
     }
 

@@ -68,6 +68,13 @@ public final class Engines implements AfterEachCallback {
         return engine;
     }
 
+    /** Starts an engine built by the test; it is stopped after the test. */
+    public ScanEngine start(ScanEngine engine) {
+        engine.start();
+        started.add(engine);
+        return engine;
+    }
+
     @Override
     public void afterEach(ExtensionContext context) {
         started.forEach(ScanEngine::stop);

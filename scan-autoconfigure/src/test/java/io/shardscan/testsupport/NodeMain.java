@@ -23,12 +23,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * One Shardscan node in a JVM of its own, for tests that kill nodes: a {@link ScanEngine} with the
+ * One Shardscan node in a JVM of its own, for tests that kill or freeze nodes: a {@link ScanEngine} with the
  * documented default lease settings, a {@link JdbcTaskStore} and a {@link RedisShardCoordinator}, running
  * the task {@code order-sms} on {@code tb_order} with a handler that records each call in {@code effect}
  * (see {@link OrderTable}).
  *
- * <p>Arguments: {@code nodeId jdbcUrl dbUser dbPassword redisHost redisPort [taskName [handlerDelayMillis]]}.
+ * <p>Arguments: {@code nodeId jdbcUrl dbUser dbPassword redisHost redisPort [taskName [handlerDelayMillis
+ * [pageSize]]]}; the handler delay defaults to 2 ms, the page size to the task's default.
  * Prints {@code READY <nodeId>} once the engine started, then runs until it is killed. SIGTERM (and
  * the end of standard input, e.g. when the launching JVM dies) stops the engine gracefully through a
  * shutdown hook; SIGKILL skips it, as a crash would.
@@ -40,7 +41,7 @@ public final class NodeMain {
     public static void main(String[] args) throws IOException {
         if (args.length < 6) {
             System.err.println("usage: NodeMain nodeId jdbcUrl dbUser dbPassword redisHost redisPort"
-                    + " [taskName [handlerDelayMillis]]");
+                    + " [taskName [handlerDelayMillis [pageSize]]]");
             System.exit(2);
         }
         String node = args[0];
@@ -49,6 +50,10 @@ public final class NodeMain {
         int redisPort = Integer.parseInt(args[5]);
         String taskName = args.length > 6 ? args[6] : "order-sms";
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(args.length > 7 ? Long.parseLong(args[7]) : 2);
+        TaskDefinition.Builder builder = TaskDefinition.builder(taskName);
+        if (args.length > 8) {
+            builder.pageSize(Integer.parseInt(args[8]));
+        }
 
         HikariDataSource dataSource = database.dataSource();
         LettuceConnectionFactory redis = new LettuceConnectionFactory(
@@ -59,8 +64,7 @@ public final class NodeMain {
         redis.afterPropertiesSet();
         redis.start();
 
-        TaskDefinition task = TaskDefinition.builder(taskName)
-                .table("tb_order")
+        TaskDefinition task = builder.table("tb_order")
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
                 .build();

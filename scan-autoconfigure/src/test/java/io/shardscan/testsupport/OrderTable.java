@@ -64,10 +64,75 @@ public final class OrderTable {
         return this;
     }
 
+    /**
+     * Adds a nullable {@code due_at} timestamp column and the index the README documents for a
+     * task with {@code due-at-column: due_at}; call after {@link #recreate} with an index.
+     */
+    public OrderTable withDueAt(int shards) {
+        withDueAtColumn();
+        return dueIndex(shards);
+    }
+
+    private OrderTable dueIndex(int shards) {
+        if (postgres()) {
+            String columns = " ON tb_order (mod(user_id, " + shards + "), due_at, order_id) WHERE status = 0";
+            jdbc.execute("CREATE INDEX tb_order_due_idx" + columns);
+            jdbc.execute("CREATE INDEX tb_order_due_retry_idx" + columns + " AND retry_count > 0");
+        } else {
+            jdbc.execute(
+                    "CREATE INDEX tb_order_due_idx ON tb_order (status, scan_shard, retry_count, due_at, order_id)");
+        }
+        return this;
+    }
+
+    /**
+     * As {@link #withDueAt(int)}, with {@code due_at} of the database's time-zone-aware type:
+     * PostgreSQL {@code TIMESTAMPTZ}, H2 {@code TIMESTAMP WITH TIME ZONE}, MariaDB {@code TIMESTAMP}
+     * (stored in UTC, shown in the session's zone).
+     */
+    public OrderTable withZonedDueAt(int shards) {
+        jdbc.execute("ALTER TABLE tb_order ADD COLUMN due_at "
+                + (postgres() ? "TIMESTAMPTZ" : isMySql() ? "TIMESTAMP(6) NULL" : "TIMESTAMP WITH TIME ZONE"));
+        return dueIndex(shards);
+    }
+
+    /** Adds a nullable {@code due_at} timestamp column, without an index. */
+    public OrderTable withDueAtColumn() {
+        jdbc.execute("ALTER TABLE tb_order ADD COLUMN due_at " + (isMySql() ? "DATETIME(3)" : "TIMESTAMP"));
+        return this;
+    }
+
+    /**
+     * Adds a {@code store_id} column, the receiver of each order, and gives every order the store
+     * {@code user_id % stores}, so that one user's orders go to one store; call after inserting.
+     */
+    public OrderTable withStores(int stores) {
+        if (columns().stream().noneMatch("store_id"::equalsIgnoreCase)) {
+            jdbc.execute("ALTER TABLE tb_order ADD COLUMN store_id INT");
+        }
+        jdbc.update("UPDATE tb_order SET store_id = MOD(user_id, " + stores + ")");
+        return this;
+    }
+
+    private List<String> columns() {
+        return jdbc.query("SELECT * FROM tb_order WHERE 1 = 0", rs -> {
+            List<String> names = new ArrayList<>();
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                names.add(rs.getMetaData().getColumnName(i));
+            }
+            return names;
+        });
+    }
+
     /** Inserts orders 1..count; order i belongs to user {@code i % users}. */
     public OrderTable insert(int count, int users, Instant updatedAt) {
+        return insert(1, count, users, updatedAt);
+    }
+
+    /** Inserts orders firstId..firstId + count - 1; order i belongs to user {@code i % users}. */
+    public OrderTable insert(long firstId, int count, int users, Instant updatedAt) {
         List<Object[]> rows = new ArrayList<>(count);
-        for (long id = 1; id <= count; id++) {
+        for (long id = firstId; id < firstId + count; id++) {
             rows.add(new Object[] {id, id % users, "+1555" + id, Timestamp.from(updatedAt)});
         }
         for (int from = 0; from < rows.size(); from += 5000) {
@@ -104,7 +169,7 @@ public final class OrderTable {
                 Integer.class);
     }
 
-    /** Creates the scan_lease, scan_member and scan_fence tables from the starter's own script. */
+    /** Creates Shardscan's own tables from the starter's own script, and empties them. */
     public OrderTable coordinationTables() {
         String name = postgres() ? "postgresql" : product.equals("h2") ? "h2" : "mysql";
         org.springframework.jdbc.datasource.init.ResourceDatabasePopulator populator =
@@ -114,6 +179,9 @@ public final class OrderTable {
         jdbc.execute("DELETE FROM scan_lease");
         jdbc.execute("DELETE FROM scan_member");
         jdbc.execute("DELETE FROM scan_fence");
+        jdbc.execute("DELETE FROM scan_task");
+        jdbc.execute("DELETE FROM scan_endpoint_trip");
+        jdbc.execute("DELETE FROM scan_endpoint_ban");
         return this;
     }
 }

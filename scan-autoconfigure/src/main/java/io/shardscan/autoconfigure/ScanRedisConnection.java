@@ -1,0 +1,151 @@
+package io.shardscan.autoconfigure;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails.Node;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The Redis coordinator's own Lettuce connection to the server that the application's {@link
+ * DataRedisConnectionDetails} name (from {@code spring.data.redis.*}, {@code @ServiceConnection},
+ * Docker Compose or a bean of the application's), with command and connect timeouts of a third of
+ * the lease TTL. Deliberately not a {@code RedisConnectionFactory} bean, so the application's
+ * single-candidate injection, templates and health indicator stay as they were.
+ *
+ * <p>Why a connection of its own rather than bounding each call on the application's factory: a
+ * Lettuce command's timeout belongs to the connection it runs on. A deadline put around a call from
+ * outside (a future awaited for TTL/3) returns early but leaves the command queued on the shared
+ * connection until the application's timeout (Lettuce's default is 60 s), where it delays the
+ * application's own commands and our next renewals, and a Jedis or pooled factory cannot be bounded
+ * that way at all. A client of our own makes Lettuce itself cancel a lease call after TTL/3, so a
+ * node sees a Redis outage, stops dispatching and fences itself well within one lease TTL, and the
+ * application's client keeps the timeouts it chose.
+ */
+final class ScanRedisConnection implements DisposableBean {
+
+    private final LettuceConnectionFactory connectionFactory;
+
+    ScanRedisConnection(DataRedisConnectionDetails details, Duration leaseTtl) {
+        Objects.requireNonNull(details, "details");
+        Duration timeout = commandTimeout(leaseTtl);
+        RedisConfiguration server = serverConfiguration(details);
+        this.connectionFactory = new LettuceConnectionFactory(
+                server, clientConfiguration(details, timeout, server instanceof RedisClusterConfiguration));
+        connectionFactory.afterPropertiesSet();
+        // connects lazily: a Redis that is down at startup does not fail the application
+        connectionFactory.start();
+    }
+
+    /** How long one lease call may wait for Redis: a third of the TTL, so a renewal can fail and retry within it. */
+    static Duration commandTimeout(Duration leaseTtl) {
+        return leaseTtl.dividedBy(3);
+    }
+
+    RedisConnectionFactory connectionFactory() {
+        return connectionFactory;
+    }
+
+    LettuceClientConfiguration clientConfiguration() {
+        return connectionFactory.getClientConfiguration();
+    }
+
+    @Override
+    public void destroy() {
+        connectionFactory.destroy();
+    }
+
+    private static LettuceClientConfiguration clientConfiguration(
+            DataRedisConnectionDetails details, Duration timeout, boolean cluster) {
+        ClientOptions.Builder options = cluster ? ClusterClientOptions.builder() : ClientOptions.builder();
+        options.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
+                LettuceClientConfiguration.builder().commandTimeout(timeout);
+        SslBundle ssl = details.getSslBundle();
+        if (ssl != null) {
+            builder.useSsl();
+            options.sslOptions(sslOptions(ssl));
+        }
+        return builder.clientOptions(options.build()).build();
+    }
+
+    // as Spring Boot's LettuceConnectionConfiguration applies a bundle
+    private static SslOptions sslOptions(SslBundle bundle) {
+        SslOptions.Builder builder = SslOptions.builder()
+                .keyManager(bundle.getManagers().getKeyManagerFactory())
+                .trustManager(bundle.getManagers().getTrustManagerFactory());
+        if (bundle.getOptions().getCiphers() != null) {
+            builder.cipherSuites(bundle.getOptions().getCiphers());
+        }
+        if (bundle.getOptions().getEnabledProtocols() != null) {
+            builder.protocols(bundle.getOptions().getEnabledProtocols());
+        }
+        return builder.build();
+    }
+
+    static RedisConfiguration serverConfiguration(DataRedisConnectionDetails details) {
+        RedisPassword password = RedisPassword.of(details.getPassword());
+        DataRedisConnectionDetails.Sentinel sentinel = details.getSentinel();
+        if (sentinel != null) {
+            RedisSentinelConfiguration config = new RedisSentinelConfiguration();
+            config.master(sentinel.getMaster());
+            sentinel.getNodes().forEach(node -> config.sentinel(node.host(), node.port()));
+            config.setSentinelUsername(sentinel.getUsername());
+            config.setSentinelPassword(RedisPassword.of(sentinel.getPassword()));
+            config.setDatabase(sentinel.getDatabase());
+            config.setUsername(details.getUsername());
+            config.setPassword(password);
+            return config;
+        }
+        DataRedisConnectionDetails.Cluster cluster = details.getCluster();
+        if (cluster != null) {
+            RedisClusterConfiguration config = new RedisClusterConfiguration();
+            cluster.getNodes().forEach(node -> config.clusterNode(node.host(), node.port()));
+            config.setUsername(details.getUsername());
+            config.setPassword(password);
+            return config;
+        }
+        List<Node> replicas = masterReplicaNodes(details);
+        DataRedisConnectionDetails.Standalone standalone = details.getStandalone();
+        if (!replicas.isEmpty()) {
+            Node first = replicas.get(0);
+            RedisStaticMasterReplicaConfiguration config =
+                    new RedisStaticMasterReplicaConfiguration(first.host(), first.port());
+            replicas.stream().skip(1).forEach(node -> config.node(node.host(), node.port()));
+            config.setUsername(details.getUsername());
+            config.setPassword(password);
+            if (standalone != null) {
+                config.setDatabase(standalone.getDatabase());
+            }
+            return config;
+        }
+        Objects.requireNonNull(standalone, "DataRedisConnectionDetails names no server");
+        RedisStandaloneConfiguration config =
+                new RedisStandaloneConfiguration(standalone.getHost(), standalone.getPort());
+        config.setDatabase(standalone.getDatabase());
+        config.setUsername(details.getUsername());
+        config.setPassword(password);
+        return config;
+    }
+
+    private static List<Node> masterReplicaNodes(DataRedisConnectionDetails details) {
+        DataRedisConnectionDetails.@Nullable MasterReplica masterReplica = details.getMasterReplica();
+        return masterReplica == null ? List.of() : masterReplica.getNodes();
+    }
+}

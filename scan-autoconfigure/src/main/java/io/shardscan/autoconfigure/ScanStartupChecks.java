@@ -1,0 +1,130 @@
+package io.shardscan.autoconfigure;
+
+import io.shardscan.core.EngineSettings;
+import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.ScanClock;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.TaskStore;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.jdbc.OwnTables;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * Builds the engine and runs every startup check while its bean is created, so a problem fails
+ * startup before the web server starts: unknown {@code scan.*} keys, intervals below their floor,
+ * the task settings and handlers, Shardscan's own tables, each task's table, columns, column types
+ * and the handler's row type. Collects every problem and throws them together.
+ */
+final class ScanStartupChecks {
+
+    /** The shortest renew interval accepted: every lease is renewed that often. */
+    static final Duration MIN_RENEW_INTERVAL = Duration.ofMillis(100);
+
+    private static final Pattern NUMBER = Pattern.compile("\\s*[-+]?[0-9.]+\\s*");
+
+    private ScanStartupChecks() {}
+
+    /**
+     * The durations that must have a unit, unlike Shardscan's others (seconds without one): a task's
+     * {@code max-wait}, {@code delay} and {@code archive.after}. Each is too easily meant in another
+     * unit than seconds: a latency bound in milliseconds ({@code max-wait: 500}), a delay in minutes
+     * ({@code delay: 15}), an age in days ({@code archive.after: 7}); a slip runs or archives rows at
+     * a time no one meant, and nothing else would show it.
+     */
+    static List<String> durationsWithoutUnit(ConfigurableEnvironment environment, ScanProperties properties) {
+        // the tasks bound as ScanProperties binds them, so a task's key here is its key there whatever
+        // its name holds (a dash, as in notif-digest, or brackets); scan.tasks[name] would miss dashed ones
+        Map<String, WrittenDurations> written = Binder.get(environment)
+                .bind("scan.tasks", Bindable.mapOf(String.class, WrittenDurations.class))
+                .orElse(Map.of());
+        List<String> problems = new ArrayList<>();
+        for (String task : properties.getTasks().keySet()) {
+            WrittenDurations durations = written.get(task);
+            if (durations == null) {
+                continue;
+            }
+            String after =
+                    durations.archive() == null ? null : durations.archive().after();
+            withoutUnit(task, "max-wait", durations.maxWait(), "max-wait: 5s or 500ms", problems);
+            withoutUnit(task, "delay", durations.delay(), "delay: 15m", problems);
+            withoutUnit(task, "archive.after", after, "archive.after: 7d", problems);
+        }
+        return problems;
+    }
+
+    private static void withoutUnit(
+            String task, String key, @Nullable String value, String example, List<String> problems) {
+        if (value != null && NUMBER.matcher(value).matches()) {
+            problems.add("scan.tasks." + task + "." + key + " is '" + value.trim() + "' without a unit: write it with"
+                    + " one, e.g. " + example + " (max-wait, delay and archive.after need a unit, which s, m, h"
+                    + " or d makes plain)");
+        }
+    }
+
+    /** A task's durations that need a unit, as written, before Boot converts them. */
+    record WrittenDurations(
+            @Nullable String maxWait,
+            @Nullable String delay,
+            @Nullable WrittenArchive archive) {}
+
+    /** A task's {@code archive.after} as written. */
+    record WrittenArchive(@Nullable String after) {}
+
+    /**
+     * The checked engine.
+     *
+     * @throws InvalidTaskException listing every problem found
+     */
+    static ScanEngine engine(
+            ConfigurableEnvironment environment,
+            ScanProperties properties,
+            ScanTaskRegistry registry,
+            ScanEngineBuilder builder,
+            TaskStore store,
+            ShardCoordinator coordinator,
+            DataSource dataSource,
+            ScanClock clock) {
+        UnknownScanProperties.Found unknown = UnknownScanProperties.find(environment);
+        List<String> problems = new ArrayList<>(unknown.problems());
+        EngineSettings settings = null;
+        try {
+            settings = builder.settings();
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (settings != null && settings.renewInterval().compareTo(MIN_RENEW_INTERVAL) < 0) {
+            problems.add("scan.renew-interval is " + settings.renewInterval().toMillis()
+                    + "ms, below the floor of " + MIN_RENEW_INTERVAL.toMillis() + "ms: write it with a unit, e.g. 2s"
+                    + " (a number without a unit means seconds)");
+        }
+        problems.addAll(durationsWithoutUnit(environment, properties));
+        ScanTaskRegistry.Found found = registry.find(properties.getTasks());
+        problems.addAll(found.problems());
+        if (settings == null) {
+            throw new InvalidTaskException(problems);
+        }
+        ScanEngine engine = builder.build(found.tasks(), store, coordinator, clock);
+        boolean endpointTables = builder.endpointBansInDatabase()
+                && found.tasks().stream().anyMatch(t -> t.definition().endpoints() != null);
+        if (store instanceof JdbcTaskStore || coordinator instanceof JdbcShardCoordinator || endpointTables) {
+            problems.addAll(
+                    OwnTables.problems(dataSource, coordinator instanceof JdbcShardCoordinator, endpointTables));
+        }
+        problems.addAll(engine.check(found.rowTypes(), unknown.tasks()));
+        if (!problems.isEmpty()) {
+            throw new InvalidTaskException(problems);
+        }
+        return engine;
+    }
+}

@@ -1,0 +1,98 @@
+package io.shardscan.core;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The shard keys of one shard whose later rows wait: once a row of a key fails (or is skipped, or
+ * times out), that key's rows later in the fetch order (a greater id; with a due-at column a later
+ * due time, then a greater id) are not started until it is done or dead. Built from the table's
+ * failed pending rows when the shard is claimed, kept up to date by the lanes. Thread-safe;
+ * {@link #admits} is cheap while nothing is held.
+ */
+final class HeldKeys {
+
+    /** The fetch order: due time (absent without a due-at column), then id. */
+    private static final Comparator<RowKey> ORDER = Comparator.comparing(
+                    RowKey::dueAt, Comparator.nullsFirst(Comparator.<Instant>naturalOrder()))
+            .thenComparingLong(RowKey::id);
+
+    private final boolean ordered;
+    private final Map<Long, TreeSet<RowKey>> waiting = new HashMap<>();
+    private volatile int size;
+
+    /** @param ordered whether the task keeps per-key order; when not, nothing is ever held */
+    HeldKeys(boolean ordered) {
+        this.ordered = ordered;
+    }
+
+    /** Whether {@code row} may start: its key waits for nothing, or it is the row its key waits for (or earlier). */
+    boolean admits(Row row) {
+        if (size == 0) {
+            return true;
+        }
+        synchronized (this) {
+            TreeSet<RowKey> rows = waiting.get(row.shardKey());
+            return rows == null || rows.first().id() == row.id() || ORDER.compare(key(row), rows.first()) <= 0;
+        }
+    }
+
+    /** {@code row} failed, was skipped or timed out: its key's later rows wait for it. */
+    void hold(Row row) {
+        hold(key(row));
+    }
+
+    synchronized void hold(RowKey row) {
+        if (!ordered) {
+            return;
+        }
+        TreeSet<RowKey> rows = waiting.computeIfAbsent(row.shardKey(), k -> new TreeSet<>(ORDER));
+        // one place per id: a row whose due time changed replaces its old place
+        rows.removeIf(held -> held.id() == row.id());
+        rows.add(row);
+        size = waiting.size();
+    }
+
+    /**
+     * {@code row} is done or dead: its key's later rows go on, unless another of its rows still waits.
+     *
+     * @return whether its key no longer waits for anything
+     */
+    boolean release(Row row) {
+        if (size == 0) {
+            return false;
+        }
+        synchronized (this) {
+            TreeSet<RowKey> rows = waiting.get(row.shardKey());
+            if (rows != null && rows.removeIf(held -> held.id() == row.id()) && rows.isEmpty()) {
+                waiting.remove(row.shardKey());
+                size = waiting.size();
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Replaces what waits with the shard's failed pending rows as the table has them: a hold whose
+     * row was finished by someone else (say, by hand) is dropped instead of holding its key forever.
+     */
+    synchronized void reload(List<RowKey> failed) {
+        waiting.clear();
+        failed.forEach(this::hold);
+        size = waiting.size();
+    }
+
+    private static RowKey key(Row row) {
+        return new RowKey(row.shardKey(), row.id(), row.dueAt());
+    }
+
+    /** How many keys wait. */
+    int size() {
+        return size;
+    }
+}

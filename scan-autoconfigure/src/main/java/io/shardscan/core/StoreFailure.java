@@ -1,0 +1,54 @@
+package io.shardscan.core;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The one rule that tells whether a failed store call means the database could not be reached
+ * (the health's {@code databaseReachable}), or that it answered and refused the statement. A
+ * refusal — a bad statement, a value it cannot convert, a constraint — is a fault of the task or
+ * its table, which a healthy database reports at once; taking the node out of service for it
+ * would hide the cause behind "database down". Stateless.
+ */
+final class StoreFailure {
+
+    private StoreFailure() {}
+
+    /**
+     * Whether {@code failure} means the store was not reached: somewhere in its causes a connection
+     * failure (SQLState class {@code 08}, a {@link SQLNonTransientConnectionException}), a
+     * recoverable or transient one (a pool that gave no connection, a timeout, a deadlock: Spring's
+     * {@code CannotGetJdbcConnectionException}, {@code DataAccessResourceFailureException},
+     * {@code TransientDataAccessException}); or no {@link SQLException} at all, which tells nothing,
+     * so it counts as not reached. Any other {@link SQLException}, or an {@link InvalidTaskException}
+     * (the table turned out unusable), is the database's answer.
+     */
+    static boolean unreachable(Throwable failure) {
+        boolean answered = false;
+        Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+        for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+            if (t instanceof InvalidTaskException) {
+                // the store read the table and found it unusable (dropped, a column gone)
+                answered = true;
+            } else if (t instanceof SQLException sql) {
+                if (connectionFailure(sql)) {
+                    return true;
+                }
+                answered = true;
+            }
+        }
+        return !answered;
+    }
+
+    private static boolean connectionFailure(SQLException e) {
+        String state = e.getSQLState();
+        return e instanceof SQLNonTransientConnectionException
+                || e instanceof SQLTransientException
+                || e instanceof SQLRecoverableException
+                || (state != null && state.startsWith("08"));
+    }
+}

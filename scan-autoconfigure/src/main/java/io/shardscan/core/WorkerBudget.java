@@ -1,0 +1,231 @@
+package io.shardscan.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One node's worker budget ({@code scan.max-workers}), shared by all its tasks; each task stays
+ * within its own {@code workers} too. A round gets in line when it is dispatched, before its fetch,
+ * so a task with more due rows keeps its place while it reads them; after the fetch it says how long
+ * its oldest row has been due and waits. Free workers go to the round in line that ranks first:
+ *
+ * <ol>
+ *   <li>a round whose oldest row has been due longer than its task's {@code max-wait} (aging: it
+ *       ranks above every priority, so the task is served first until it has caught up);
+ *   <li>then the higher task {@code priority};
+ *   <li>then the round whose oldest row has been due longest, then the one that came first.
+ * </ol>
+ *
+ * A round whose task already holds its own {@code workers} is passed over, so it never holds up
+ * another task. A round gets between one and the workers it asked for: as many lanes as it can
+ * start now. Workers come back one by one as lanes end ({@link TaskContext#releaseWorkers}), also
+ * from a lane whose hung handler was abandoned, so the budget counts workers, never stuck threads.
+ * A waiting round gives up (its rows stay pending) when its task stops or pauses, its shard moves
+ * or the node stops ({@link #close()}), so neither shutdown, a pause nor a handover waits for
+ * workers. Thread-safe.
+ */
+final class WorkerBudget {
+
+    /** How often a waiting round checks, between grants, whether it is still wanted. */
+    private static final long RECHECK_MILLIS = 100;
+
+    /** The rank of an aged round: above every priority a task can have. */
+    private static final int AGED = TaskDefinition.MAX_PRIORITY + 1;
+
+    private final ScanClock clock;
+    private final List<Request> waiting = new ArrayList<>();
+    private int free;
+    private long arrivals;
+    private boolean closed;
+
+    WorkerBudget(int size, ScanClock clock) {
+        if (size < 1) {
+            throw new IllegalArgumentException("a worker budget needs at least 1 worker (was " + size + ")");
+        }
+        this.free = size;
+        this.clock = clock;
+    }
+
+    /**
+     * Puts a round of {@code task} in line for workers, before it fetches, so that a task with more
+     * due rows holds its place while it reads them; it ranks by its task's priority until
+     * {@link #await} tells how long its rows have been due. It may be granted workers meanwhile.
+     * The round must end with {@link #await} or {@link #cancel}.
+     */
+    synchronized Request request(TaskContext task) {
+        Request request = new Request(task, task.definition().workers(), arrivals++, clock.nanos());
+        task.stats().roundsWaiting(1);
+        waiting.add(request);
+        grant();
+        return request;
+    }
+
+    /**
+     * Waits until the round gets workers of the budget and of its task's own cap.
+     *
+     * @param wanted the workers its page can use, at least 1
+     * @param oldestDue since when the round's oldest row has been due, or {@code null} when unknown
+     *     (the round then never ages)
+     * @param stillWanted checked while waiting; once it says {@code false} the round gives up
+     * @return the workers granted, at least 1, taken from the budget and from the task's permits
+     *     (more than {@code wanted} when granted before the fetch: the round gives back the rest);
+     *     0 when the round gave up or its thread was interrupted
+     */
+    int await(Request request, int wanted, @Nullable Instant oldestDue, BooleanSupplier stillWanted) {
+        int granted = awaitGrant(request, wanted, oldestDue, stillWanted);
+        if (granted > 0) {
+            // told outside the lock: a listener must not hold up the line
+            Duration waited = Duration.ofNanos(request.grantedNanos - request.arrivedNanos);
+            request.task.stats().budgetWaited(waited.toNanos(), request.aged);
+            request.task.listener().budgetWaited(request.task.name(), waited, request.aged);
+        }
+        return granted;
+    }
+
+    private synchronized int awaitGrant(
+            Request request, int wanted, @Nullable Instant oldestDue, BooleanSupplier stillWanted) {
+        request.wanted = wanted;
+        request.oldestDue = oldestDue;
+        try {
+            while (request.granted == 0) {
+                if (closed || !stillWanted.getAsBoolean()) {
+                    leave(request);
+                    return 0;
+                }
+                wait(RECHECK_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            leave(request);
+            return 0;
+        }
+        request.task.stats().roundsWaiting(-1);
+        request.done = true;
+        return request.granted;
+    }
+
+    /** The round ends without running lanes (nothing due, or it failed): it leaves the line, giving back any workers. */
+    synchronized void cancel(Request request) {
+        if (!request.done) {
+            leave(request);
+        }
+    }
+
+    private void leave(Request request) {
+        request.done = true;
+        request.task.stats().roundsWaiting(-1);
+        waiting.remove(request);
+        if (request.granted > 0) {
+            request.task.workerPermits().release(request.granted);
+            free += request.granted;
+            request.granted = 0;
+            grant();
+        }
+    }
+
+    /** {@code count} workers of {@code task} are free again; the task's own permits were released first. */
+    synchronized void release(int count) {
+        if (count <= 0) {
+            return;
+        }
+        free += count;
+        grant();
+    }
+
+    /**
+     * The node stops: no round gets workers any more, and every round in line gives up at once, so
+     * workers that come free as one task stops never start another task's rows.
+     */
+    synchronized void close() {
+        closed = true;
+        notifyAll();
+    }
+
+    /** How long the longest waiting round of {@code task} has waited; zero when none waits. */
+    synchronized Duration longestWait(TaskContext task) {
+        long now = clock.nanos();
+        long longest = 0;
+        for (Request request : waiting) {
+            if (request.task == task) {
+                longest = Math.max(longest, now - request.arrivedNanos);
+            }
+        }
+        return Duration.ofNanos(longest);
+    }
+
+    /** Hands free workers to the waiting rounds in rank order, passing over those whose task is at its own cap. */
+    private void grant() {
+        Instant now = null;
+        while (!closed && free > 0 && !waiting.isEmpty()) {
+            now = now == null ? clock.now() : now;
+            Request best = null;
+            for (Request request : waiting) {
+                if (request.task.workerPermits().availablePermits() > 0
+                        && (best == null || request.before(best, now))) {
+                    best = request;
+                }
+            }
+            if (best == null) {
+                return;
+            }
+            int count = Math.min(
+                    Math.min(best.wanted, free), best.task.workerPermits().availablePermits());
+            // only the budget takes a budgeted task's permits, under this lock, so they are there
+            if (!best.task.workerPermits().tryAcquire(count)) {
+                return;
+            }
+            free -= count;
+            best.granted = count;
+            best.grantedNanos = clock.nanos();
+            best.aged = best.rank(now) == AGED;
+            waiting.remove(best);
+            notifyAll();
+        }
+    }
+
+    /** One round's place in line for workers. Guarded by the budget's lock. */
+    static final class Request {
+        private final TaskContext task;
+        private final long arrival;
+        private final long arrivedNanos;
+        private int wanted;
+        private @Nullable Instant oldestDue;
+        private int granted;
+        private long grantedNanos;
+        private boolean aged;
+        private boolean done;
+
+        private Request(TaskContext task, int wanted, long arrival, long arrivedNanos) {
+            this.task = task;
+            this.wanted = wanted;
+            this.arrival = arrival;
+            this.arrivedNanos = arrivedNanos;
+        }
+
+        /** The task's priority, or {@link #AGED} once the oldest row has been due longer than the task's max-wait. */
+        private int rank(Instant now) {
+            Duration maxWait = task.definition().maxWait();
+            if (maxWait != null && oldestDue != null && !now.isBefore(oldestDue.plus(maxWait))) {
+                return AGED;
+            }
+            return task.definition().priority();
+        }
+
+        /** Whether this round gets workers before {@code other} at {@code now}. */
+        private boolean before(Request other, Instant now) {
+            int rank = rank(now);
+            int otherRank = other.rank(now);
+            if (rank != otherRank) {
+                return rank > otherRank;
+            }
+            if (oldestDue != null && other.oldestDue != null && !oldestDue.equals(other.oldestDue)) {
+                return oldestDue.isBefore(other.oldestDue);
+            }
+            return arrival < other.arrival;
+        }
+    }
+}

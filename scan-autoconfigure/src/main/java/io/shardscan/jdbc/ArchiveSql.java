@@ -1,0 +1,54 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.Archive;
+import io.shardscan.core.TaskDefinition;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The statements of one archive batch of a task, built once from resolved, quoted names. The
+ * select reads one shard's finished rows older than the cutoff through the index over finished
+ * rows and locks them; the insert copies exactly those rows (by id) to the archive table, the
+ * delete removes them. Only rows of the task's match: tasks that share a table archive their own
+ * rows, each under its own fence. Status values and the match are literals, as in {@link TaskSql},
+ * so that PostgreSQL can match the partial index's predicate.
+ *
+ * @param select parameters: the shard, the cutoff as milliseconds added to the database's clock
+ *     (negative), the limit; returns the ids
+ * @param insert {@code null} when the task deletes; else completed by the dialect's id list
+ * @param delete completed by the dialect's id list
+ */
+record ArchiveSql(String select, @Nullable String insert, String delete) {
+
+    /**
+     * The statements for the task's archive.
+     *
+     * @param archiveTable the archive table, quoted, or {@code null} when the task deletes
+     * @param archiveColumns the archive's columns to fill, quoted, in the order of {@code sourceColumns}
+     * @param sourceColumns the scanned table's columns they are filled from, quoted
+     */
+    static ArchiveSql of(
+            TaskDefinition task,
+            TableNames names,
+            SqlDialect dialect,
+            @Nullable String archiveTable,
+            List<String> archiveColumns,
+            List<String> sourceColumns) {
+        Archive archive = task.archive();
+        String table = names.qualified(dialect);
+        String status = dialect.quote(names.status());
+        String finished = (archive.includeDead()
+                        ? status + " IN (" + task.doneStatus() + ", " + task.deadStatus() + ")"
+                        : status + " = " + task.doneStatus())
+                + names.match().and(dialect);
+        String select = "SELECT " + dialect.quote(names.id()) + " FROM " + table + " WHERE " + finished + " AND "
+                + dialect.shardCondition(task, names) + " AND " + dialect.quote(names.updatedAt()) + " <= "
+                + dialect.nowPlusMillis() + " LIMIT ? FOR UPDATE";
+        String byId = " WHERE " + finished + " AND " + dialect.quote(names.id());
+        String insert = archiveTable == null
+                ? null
+                : "INSERT INTO " + archiveTable + " (" + String.join(", ", archiveColumns) + ") SELECT "
+                        + String.join(", ", sourceColumns) + " FROM " + table + byId;
+        return new ArchiveSql(select, insert, "DELETE FROM " + table + byId);
+    }
+}

@@ -1,0 +1,91 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.TaskDefinition;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which column types the store can read and write for each configured column: whole numbers for the
+ * id, shard key, status and retry count, a timestamp for the update time and the due time, text
+ * for the last error.
+ */
+final class ColumnTypes {
+
+    static final Set<Integer> WHOLE_NUMBERS =
+            Set.of(Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.NUMERIC, Types.DECIMAL);
+    private static final Set<Integer> TIMESTAMPS = Set.of(Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE);
+    private static final Set<Integer> TEXTS = Set.of(
+            Types.VARCHAR,
+            Types.CHAR,
+            Types.LONGVARCHAR,
+            Types.CLOB,
+            Types.NVARCHAR,
+            Types.NCHAR,
+            Types.LONGNVARCHAR,
+            Types.NCLOB);
+
+    private static final String WHOLE = "a whole-number type (BIGINT, INTEGER, SMALLINT, or NUMERIC without scale)";
+    private static final String TIMESTAMP = "a timestamp type (TIMESTAMP, DATETIME or TIMESTAMP WITH TIME ZONE)";
+    private static final String TEXT = "a text type (VARCHAR, TEXT or CLOB)";
+    private static final String TEXT_OR_WHOLE = "a text or whole-number type (VARCHAR, BIGINT, INTEGER)";
+
+    private ColumnTypes() {}
+
+    /**
+     * The configured columns whose type the store cannot use.
+     *
+     * @param columns the table's columns by lower-case name, all configured ones present
+     * @return one message per column naming the property, the column, its type and what is
+     *     supported; empty when all fit
+     */
+    static List<String> problems(TaskDefinition task, Map<String, TableInspector.ColumnInfo> columns) {
+        List<String> problems = new ArrayList<>();
+        check(problems, task, columns, task.idColumn(), "id-column", WHOLE_NUMBERS, WHOLE);
+        if (!task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
+            check(problems, task, columns, task.shardKeyColumn(), "shard-key-column", WHOLE_NUMBERS, WHOLE);
+        }
+        check(problems, task, columns, task.statusColumn(), "status-column", WHOLE_NUMBERS, WHOLE);
+        check(problems, task, columns, task.retryColumn(), "retry-column", WHOLE_NUMBERS, WHOLE);
+        check(problems, task, columns, task.updatedAtColumn(), "updated-at-column", TIMESTAMPS, TIMESTAMP);
+        check(problems, task, columns, task.lastErrorColumn(), "last-error-column", TEXTS, TEXT);
+        if (task.dueAtColumn() != null) {
+            check(problems, task, columns, task.dueAtColumn(), "due-at-column", TIMESTAMPS, TIMESTAMP);
+        }
+        if (task.endpointColumn() != null) {
+            Set<Integer> keys = new java.util.HashSet<>(TEXTS);
+            keys.addAll(WHOLE_NUMBERS);
+            check(problems, task, columns, task.endpointColumn(), "endpoint-column", keys, TEXT_OR_WHOLE);
+        }
+        return problems;
+    }
+
+    private static void check(
+            List<String> problems,
+            TaskDefinition task,
+            Map<String, TableInspector.ColumnInfo> columns,
+            String column,
+            String property,
+            Set<Integer> supported,
+            String expected) {
+        TableInspector.ColumnInfo info = columns.get(column.toLowerCase(Locale.ROOT));
+        boolean fractional =
+                (info.jdbcType() == Types.NUMERIC || info.jdbcType() == Types.DECIMAL) && info.decimalDigits() > 0;
+        if (!supported.contains(info.jdbcType()) || fractional) {
+            problems.add("column " + info.name() + " (scan.tasks." + task.name() + "." + property + ") is of type "
+                    + typeName(info)
+                    + ", which the scan cannot use: it needs " + expected
+                    + "; change the column's type or point that property at another column");
+        }
+    }
+
+    static String typeName(TableInspector.ColumnInfo info) {
+        String name = info.typeName().toUpperCase(Locale.ROOT);
+        return info.decimalDigits() > 0 && (info.jdbcType() == Types.NUMERIC || info.jdbcType() == Types.DECIMAL)
+                ? name + "(" + info.size() + "," + info.decimalDigits() + ")"
+                : name;
+    }
+}

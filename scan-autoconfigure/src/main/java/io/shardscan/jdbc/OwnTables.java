@@ -1,0 +1,113 @@
+package io.shardscan.jdbc;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * Checks that Shardscan's own tables exist with the columns it uses: {@code scan_fence} and
+ * {@code scan_task} for every store, {@code scan_lease} and {@code scan_member} for the JDBC
+ * coordinator. Stateless.
+ */
+public final class OwnTables {
+
+    private static final Set<String> FENCE = Set.of("task", "shard", "epoch", "owner");
+    private static final Set<String> TASK = Set.of("task", "paused", "changed_by", "changed_at");
+    private static final Map<String, Set<String>> COORDINATOR = Map.of(
+            "scan_lease", Set.of("task", "shard", "owner", "epoch", "expires_at"),
+            "scan_member", Set.of("task", "node", "heartbeat_at"));
+    private static final Map<String, Set<String>> ENDPOINTS = Map.of(
+            "scan_endpoint_trip", Set.of("task", "endpoint", "tripped_at"),
+            "scan_endpoint_ban", Set.of("task", "endpoint", "banned_from", "banned_until", "last_error"));
+
+    private OwnTables() {}
+
+    /**
+     * The missing tables and columns, each with the script that creates them.
+     *
+     * @param coordinatorTables whether the JDBC coordinator's lease and member tables are needed too
+     * @return one message per missing table or column, naming {@code scan.jdbc.initialize-schema}
+     *     and the script; empty when all are there
+     */
+    public static List<String> problems(DataSource dataSource, boolean coordinatorTables) {
+        return problems(dataSource, coordinatorTables, false);
+    }
+
+    /**
+     * The same, and with {@code endpointTables} the tables of {@link JdbcEndpointBans}, needed when
+     * a task has an endpoint column and its blacklist lives in the database.
+     */
+    public static List<String> problems(DataSource dataSource, boolean coordinatorTables, boolean endpointTables) {
+        Map<String, Set<String>> needed = new LinkedHashMap<>();
+        if (endpointTables) {
+            needed.put("scan_endpoint_trip", ENDPOINTS.get("scan_endpoint_trip"));
+            needed.put("scan_endpoint_ban", ENDPOINTS.get("scan_endpoint_ban"));
+        }
+        if (coordinatorTables) {
+            needed.put("scan_lease", COORDINATOR.get("scan_lease"));
+            needed.put("scan_member", COORDINATOR.get("scan_member"));
+        }
+        needed.put("scan_fence", FENCE);
+        needed.put("scan_task", TASK);
+        List<String> problems = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            String script = "io/shardscan/jdbc/schema-"
+                    + SqlDialect.forProduct(metaData.getDatabaseProductName()).name() + ".sql";
+            String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
+                    + " tables on embedded databases only) or run " + script + " from the scan-autoconfigure jar"
+                    + " (or your migration tool's copy of it)";
+            needed.forEach((table, columns) -> {
+                List<String> present = columns(metaData, table);
+                if (present.isEmpty()) {
+                    problems.add("Shardscan's table " + table + " does not exist" + fix);
+                    return;
+                }
+                List<String> missing = columns.stream()
+                        .filter(c -> !present.contains(c))
+                        .sorted()
+                        .toList();
+                if (!missing.isEmpty()) {
+                    problems.add("Shardscan's table " + table + " lacks column " + String.join(", ", missing)
+                            + " (an older schema)" + fix);
+                }
+            });
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read Shardscan's tables: " + e.getMessage(), e);
+        }
+        return problems;
+    }
+
+    /** The lower-case column names of a table in the connection's schema, empty when it is missing. */
+    private static List<String> columns(DatabaseMetaData metaData, String table) {
+        try {
+            Connection connection = metaData.getConnection();
+            boolean mysql =
+                    metaData.getDatabaseProductName().toLowerCase(Locale.ROOT).matches(".*(mysql|mariadb).*");
+            for (String spelling : List.of(table, table.toUpperCase(Locale.ROOT))) {
+                List<String> columns = new ArrayList<>();
+                try (ResultSet rs = mysql
+                        ? metaData.getColumns(connection.getCatalog(), null, spelling, null)
+                        : metaData.getColumns(connection.getCatalog(), connection.getSchema(), spelling, null)) {
+                    while (rs.next()) {
+                        columns.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+                    }
+                }
+                if (!columns.isEmpty()) {
+                    return columns;
+                }
+            }
+            return List.of();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the columns of " + table + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.shardscan.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.shardscan.core.CompositeScanListener;
+import io.shardscan.core.EndpointRules;
+import io.shardscan.core.ScanClock;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskHandler;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The names a PromQL user types: a real Prometheus scrape of the meters of an engine on H2, against
+ * the Prometheus names in the README's meter table.
+ */
+class ScanMetricsPrometheusTests {
+
+    /** A Prometheus name in the first column of the README's meter table, e.g. {@code `scan_rows_total`}. */
+    private static final Pattern README_ROW = Pattern.compile("^\\| `(scan_[a-z_]+)` \\|", Pattern.MULTILINE);
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    @Test
+    void prometheusNamesDoNotDoubleTheirUnit() {
+        assertThat(scrapedNames())
+                .containsExactlyInAnyOrder(
+                        "scan_rows_total",
+                        "scan_backlog_rows",
+                        "scan_shards_owned",
+                        "scan_lease_lost_total",
+                        "scan_latch_timeouts_total",
+                        "scan_handler_timeouts_total",
+                        "scan_handlers_abandoned",
+                        "scan_writebacks_refused_total",
+                        "scan_keys_waiting",
+                        "scan_archived_rows_total",
+                        "scan_workers_held",
+                        // registered without scan.max-workers too, never recorded then
+                        "scan_budget_wait_seconds_count",
+                        "scan_budget_wait_seconds_sum",
+                        "scan_budget_wait_seconds_max",
+                        // registered only for a task with an endpoint column
+                        "scan_endpoint_banned",
+                        "scan_endpoint_trips_total",
+                        // the observations, through Micrometer's meter handler: a timer and a long task timer each
+                        "scan_round_seconds_count",
+                        "scan_round_seconds_sum",
+                        "scan_round_seconds_max",
+                        "scan_round_active_seconds_count",
+                        "scan_round_active_seconds_sum",
+                        "scan_round_active_seconds_max",
+                        "scan_handler_seconds_count",
+                        "scan_handler_seconds_sum",
+                        "scan_handler_seconds_max",
+                        "scan_handler_active_seconds_count",
+                        "scan_handler_active_seconds_sum",
+                        "scan_handler_active_seconds_max");
+    }
+
+    @Test
+    void theReadmeMeterTableListsWhatAScrapeHas() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        Set<String> documented = new TreeSet<>();
+        Matcher row = README_ROW.matcher(readme);
+        while (row.find()) {
+            String name = row.group(1);
+            if (name.endsWith("_seconds")) {
+                // a timer or long task timer: what a scrape has of it
+                documented.addAll(Set.of(name + "_count", name + "_sum", name + "_max"));
+            } else {
+                documented.add(name);
+            }
+        }
+        assertThat(documented).isEqualTo(new TreeSet<>(scrapedNames()));
+    }
+
+    /** The names of the {@code scan_} samples of one scrape. */
+    private Set<String> scrapedNames() {
+        DataSource dataSource = TestServers.h2("prometheus");
+        OrderTable table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(4)
+                // an endpoint column, so that the endpoint meters (registered only for such a task) are scraped
+                .endpoints(EndpointRules.of("user_id"))
+                .build();
+        ScanEngine[] engine = new ScanEngine[1];
+        ScanMetrics metrics = new ScanMetrics(() -> engine[0], name -> null);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        ScanObservations observations = new ScanObservations(ScanMetricsTests.observations(registry), true);
+        engine[0] = engines.start(
+                "node-1",
+                dataSource,
+                task,
+                (TaskHandler.PerRow) (row, ctx) -> null,
+                ScanClock.system(),
+                new CompositeScanListener(List.of(metrics, observations)),
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        metrics.bindTo(registry);
+        // one row, so that a handler call and a round that handled it are observed
+        table.insert(1, 1, Instant.now().minusSeconds(1));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        registry.find("scan.round").tag("outcome", "handled").timer() != null
+                                && registry.find("scan.handler").timer() != null);
+        return registry.scrape()
+                .lines()
+                .filter(line -> line.startsWith("scan_"))
+                .map(line -> line.replaceAll("[{ ].*", ""))
+                .collect(Collectors.toSet());
+    }
+}

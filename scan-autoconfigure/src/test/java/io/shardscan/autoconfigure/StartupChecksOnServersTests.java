@@ -1,0 +1,155 @@
+package io.shardscan.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardscan.annotation.ScanTask;
+import io.shardscan.core.InvalidTaskException;
+import io.shardscan.testsupport.JdbcEndpoint;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * The startup checks where the databases differ: on PostgreSQL and MariaDB the default
+ * {@code scan.jdbc.initialize-schema=embedded} creates none of Shardscan's tables, and their own
+ * column types (a PostgreSQL UUID id, a MariaDB VARCHAR status) are named as the database calls them.
+ */
+class StartupChecksOnServersTests {
+
+    private static final String TASK = "scan.tasks.orders.";
+
+    private static ApplicationContextRunner runner(JdbcEndpoint db) {
+        return new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(DataSourceAutoConfiguration.class, ScanAutoConfiguration.class))
+                .withPropertyValues(
+                        "spring.datasource.url=" + db.url(),
+                        "spring.datasource.username=" + db.user(),
+                        "spring.datasource.password=" + db.password(),
+                        TASK + "table=tb_order",
+                        TASK + "id-column=order_id",
+                        TASK + "shard-key-column=user_id",
+                        TASK + "index-check=off")
+                .withUserConfiguration(Handler.class);
+    }
+
+    private static List<String> problems(AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+            if (t instanceof InvalidTaskException invalid) {
+                return invalid.problems();
+            }
+        }
+        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
+    }
+
+    @Test
+    void postgresWithoutOwnTablesFailsNamingTheSettingAndScript() {
+        JdbcEndpoint db = TestServers.postgresEndpoint("scan_checks_tables");
+        new OrderTable(TestServers.postgresDatabase("scan_checks_tables")).recreate(4, false);
+        runner(db).run(context -> assertThat(problems(context))
+                .containsExactly(
+                        missing("scan_lease", "schema-postgresql.sql"),
+                        missing("scan_member", "schema-postgresql.sql"),
+                        missing("scan_fence", "schema-postgresql.sql"),
+                        missing("scan_task", "schema-postgresql.sql")));
+    }
+
+    @Test
+    void mariadbWithoutOwnTablesFailsNamingTheSettingAndScript() {
+        JdbcEndpoint db = TestServers.mariadbEndpoint("scan_checks_tables");
+        new OrderTable(TestServers.mariadbDatabase("scan_checks_tables")).recreate(4, false);
+        runner(db).run(context -> assertThat(problems(context))
+                .containsExactly(
+                        missing("scan_lease", "schema-mysql.sql"),
+                        missing("scan_member", "schema-mysql.sql"),
+                        missing("scan_fence", "schema-mysql.sql"),
+                        missing("scan_task", "schema-mysql.sql")));
+    }
+
+    @Test
+    void postgresUuidIdFailsNamingItsType() {
+        JdbcEndpoint db = TestServers.postgresEndpoint("scan_checks_types");
+        OrderTable table = new OrderTable(TestServers.postgresDatabase("scan_checks_types")).recreate(4, false);
+        table.jdbc().execute("DROP TABLE tb_order");
+        table.jdbc()
+                .execute("CREATE TABLE tb_order (order_id UUID PRIMARY KEY, user_id BIGINT NOT NULL, status SMALLINT"
+                        + " NOT NULL, retry_count INT NOT NULL, updated_at TIMESTAMPTZ NOT NULL, last_error TEXT)");
+        runner(db).withPropertyValues("scan.jdbc.initialize-schema=always").run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .contains("column order_id (scan.tasks.orders.id-column) is of type UUID")
+                .contains("whole-number type"));
+    }
+
+    @Test
+    void mariadbVarcharStatusFailsNamingItsType() {
+        JdbcEndpoint db = TestServers.mariadbEndpoint("scan_checks_types");
+        OrderTable table = new OrderTable(TestServers.mariadbDatabase("scan_checks_types")).recreate(4, false);
+        table.jdbc().execute("ALTER TABLE tb_order MODIFY status VARCHAR(16) NOT NULL");
+        runner(db).withPropertyValues("scan.jdbc.initialize-schema=always").run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .contains("column status (scan.tasks.orders.status-column) is of type VARCHAR")
+                .contains("whole-number type"));
+    }
+
+    @Test
+    void postgresRefusesAMatchValueAboveASignedIntegersRange() {
+        JdbcEndpoint db = TestServers.postgresEndpoint("scan_checks_match");
+        OrderTable table = new OrderTable(TestServers.postgresDatabase("scan_checks_match")).recreate(4, false);
+        table.jdbc().execute("ALTER TABLE tb_order ADD COLUMN kind INT4");
+        // 3 000 000 000 is below 2^32 but above INT4's 2 147 483 647: no row could ever match it
+        runner(db)
+                .withPropertyValues("scan.jdbc.initialize-schema=always", TASK + "match.kind=3000000000")
+                .run(context -> assertThat(problems(context))
+                        .singleElement()
+                        .asString()
+                        .contains("match value '3000000000' for column kind (scan.tasks.orders.match.kind) is outside"
+                                + " the range of its type"));
+        runner(db)
+                .withPropertyValues("scan.jdbc.initialize-schema=always", TASK + "match.kind=2147483647")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void mariadbAllowsTheUnsignedRangeOnlyToUnsignedColumns() {
+        JdbcEndpoint db = TestServers.mariadbEndpoint("scan_checks_match");
+        OrderTable table = new OrderTable(TestServers.mariadbDatabase("scan_checks_match")).recreate(4, false);
+        table.jdbc().execute("ALTER TABLE tb_order ADD COLUMN kind INT, ADD COLUMN ukind INT UNSIGNED");
+        runner(db)
+                .withPropertyValues(
+                        "scan.jdbc.initialize-schema=always",
+                        TASK + "match.kind=3000000000",
+                        TASK + "match.ukind=3000000000")
+                .run(context -> assertThat(problems(context))
+                        .singleElement()
+                        .asString()
+                        .contains("match value '3000000000' for column kind (scan.tasks.orders.match.kind) is outside"
+                                + " the range of its type"));
+        runner(db)
+                .withPropertyValues("scan.jdbc.initialize-schema=always", TASK + "match.ukind=-1")
+                .run(context -> assertThat(problems(context))
+                        .singleElement()
+                        .asString()
+                        .contains("match value '-1' for column ukind (scan.tasks.orders.match.ukind) is outside"));
+    }
+
+    private static String missing(String table, String script) {
+        return "Shardscan's table " + table + " does not exist: set scan.jdbc.initialize-schema=always (the default,"
+                + " embedded, creates Shardscan's tables on embedded databases only) or run io/shardscan/jdbc/"
+                + script + " from the scan-autoconfigure jar (or your migration tool's copy of it)";
+    }
+
+    record Order(long orderId, long userId) {}
+
+    static class Handler {
+        @ScanTask("orders")
+        public void send(Order order) {}
+    }
+}

@@ -1,0 +1,295 @@
+package io.shardscan.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardscan.annotation.ScanTask;
+import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.ScanEngine;
+import io.shardscan.core.Tier;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/**
+ * The startup checks on H2: each fails startup (or warns) naming the property, column or table and
+ * the fix, and several problems are reported together.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupChecksTests {
+
+    private static final String TASK = "scan.tasks.orders.";
+
+    private ApplicationContextRunner runner(String url, Class<?> handlers) {
+        return new ApplicationContextRunner()
+                .withConfiguration(
+                        AutoConfigurations.of(DataSourceAutoConfiguration.class, ScanAutoConfiguration.class))
+                .withPropertyValues(
+                        "spring.datasource.url=" + url,
+                        TASK + "table=tb_order",
+                        TASK + "id-column=order_id",
+                        TASK + "shard-key-column=user_id")
+                .withUserConfiguration(handlers);
+    }
+
+    private ApplicationContextRunner runner() {
+        return runner(OrderDatabase.create(), Handler.class);
+    }
+
+    private static List<String> problems(AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+            if (t instanceof InvalidTaskException invalid) {
+                return invalid.problems();
+            }
+        }
+        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
+    }
+
+    @Test
+    void misspelledPropertiesFailWithTheClosestName() {
+        runner().withPropertyValues(TASK + "page-sise=50", TASK + "wokers=4", "scan.lease-tll=10s")
+                .run(context -> assertThat(problems(context))
+                        .anySatisfy(p -> assertThat(p)
+                                .contains("scan.tasks.orders.page-sise")
+                                .contains("did you mean 'page-size'?"))
+                        .anySatisfy(p -> assertThat(p)
+                                .contains("scan.tasks.orders.wokers")
+                                .contains("did you mean 'workers'?"))
+                        .anySatisfy(
+                                p -> assertThat(p).contains("scan.lease-tll").contains("did you mean 'lease-ttl'?")));
+    }
+
+    @Test
+    void unknownPropertiesFarFromAnyNameListTheKnownOnes() {
+        runner().withPropertyValues(
+                        TASK + "tiers[0].retries=0", TASK + "tiers[0].interval=3s", TASK + "tiers[0].colour=red")
+                .run(context -> assertThat(problems(context))
+                        .singleElement()
+                        .asString()
+                        .contains("scan.tasks.orders.tiers[0].colour is not a Shardscan property")
+                        .contains("known here: interval, retries"));
+    }
+
+    @Test
+    void knownPropertiesInAnySpellingPass() {
+        runner().withPropertyValues(TASK + "pageSize=50", TASK + "page_size=50", "scan.jdbc.initialize-schema=embedded")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void durationsWithoutUnitAreSeconds() {
+        runner().withPropertyValues(
+                        TASK + "tiers[0].retries=0",
+                        TASK + "tiers[0].interval=5",
+                        "scan.lease-ttl=10",
+                        "scan.renew-interval=3")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ScanEngine engine = context.getBean(ScanEngine.class);
+                    assertThat(engine.settings().leaseTtl()).isEqualTo(Duration.ofSeconds(10));
+                    assertThat(engine.settings().renewInterval()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(engine.task("orders").definition().tiers())
+                            .containsExactly(new Tier(0, 0, Duration.ofSeconds(5)));
+                });
+    }
+
+    @Test
+    void intervalsBelowTheFloorAreRefusedNamingTheProperty() {
+        runner().withPropertyValues(
+                        TASK + "tiers[0].retries=0", TASK + "tiers[0].interval=50ms", "scan.renew-interval=20ms")
+                .run(context -> assertThat(problems(context))
+                        .anySatisfy(p -> assertThat(p)
+                                .startsWith("scan.tasks.orders.tiers[0].interval is 50ms, below the floor of 100ms"))
+                        .anySatisfy(p ->
+                                assertThat(p).startsWith("scan.renew-interval is 20ms, below the floor of 100ms")));
+    }
+
+    @Test
+    void fenceTableWithoutOwnerColumnFailsNamingTheScript() {
+        String url = OrderDatabase.create();
+        execute(
+                url,
+                "CREATE TABLE scan_lease (task VARCHAR(64) NOT NULL, shard INT NOT NULL, owner VARCHAR(128),"
+                        + " epoch BIGINT NOT NULL, expires_at TIMESTAMP, PRIMARY KEY (task, shard))",
+                "CREATE TABLE scan_member (task VARCHAR(64) NOT NULL, node VARCHAR(128) NOT NULL,"
+                        + " heartbeat_at TIMESTAMP NOT NULL, PRIMARY KEY (task, node))",
+                "CREATE TABLE scan_fence (task VARCHAR(64) NOT NULL, shard INT NOT NULL, epoch BIGINT NOT NULL,"
+                        + " PRIMARY KEY (task, shard))",
+                "CREATE TABLE scan_task (task VARCHAR(64) NOT NULL PRIMARY KEY, paused SMALLINT NOT NULL,"
+                        + " changed_by VARCHAR(128), changed_at TIMESTAMP)");
+        runner(url, Handler.class)
+                .withPropertyValues("scan.jdbc.initialize-schema=never")
+                .run(context -> assertThat(problems(context))
+                        .singleElement()
+                        .asString()
+                        .contains("Shardscan's table scan_fence lacks column owner")
+                        .contains("scan.jdbc.initialize-schema=always")
+                        .contains("io/shardscan/jdbc/schema-h2.sql"));
+    }
+
+    @Test
+    void anEndpointTaskWithoutTheBlacklistTablesOrItsColumnFailsNamingBoth() {
+        String url = OrderDatabase.create();
+        execute(
+                url,
+                "CREATE TABLE scan_lease (task VARCHAR(64) NOT NULL, shard INT NOT NULL, owner VARCHAR(128),"
+                        + " epoch BIGINT NOT NULL, expires_at TIMESTAMP, PRIMARY KEY (task, shard))",
+                "CREATE TABLE scan_member (task VARCHAR(64) NOT NULL, node VARCHAR(128) NOT NULL,"
+                        + " heartbeat_at TIMESTAMP NOT NULL, PRIMARY KEY (task, node))",
+                "CREATE TABLE scan_fence (task VARCHAR(64) NOT NULL, shard INT NOT NULL, epoch BIGINT NOT NULL,"
+                        + " owner VARCHAR(128), PRIMARY KEY (task, shard))",
+                "CREATE TABLE scan_task (task VARCHAR(64) NOT NULL PRIMARY KEY, paused SMALLINT NOT NULL,"
+                        + " changed_by VARCHAR(128), changed_at TIMESTAMP)");
+        runner(url, Handler.class)
+                .withPropertyValues("scan.jdbc.initialize-schema=never", TASK + "endpoint-column=store_id")
+                .run(context -> assertThat(problems(context))
+                        .anySatisfy(p -> assertThat(p)
+                                .contains("Shardscan's table scan_endpoint_trip does not exist")
+                                .contains("scan.jdbc.initialize-schema=always"))
+                        .anySatisfy(p -> assertThat(p).contains("Shardscan's table scan_endpoint_ban does not exist"))
+                        .anySatisfy(p -> assertThat(p).containsIgnoringCase("store_id")));
+    }
+
+    @Test
+    void columnOfAnUnusableTypeFailsNamingItsTypeAndTheSupportedOnes() {
+        String url = OrderDatabase.create();
+        execute(url, "ALTER TABLE tb_order ALTER COLUMN status VARCHAR(16)");
+        runner(url, Handler.class).run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .containsIgnoringCase("column status (scan.tasks.orders.status-column) is of type")
+                .contains("CHARACTER VARYING")
+                .contains("whole-number type (BIGINT, INTEGER, SMALLINT"));
+    }
+
+    @Test
+    void rowTypeComponentWithoutColumnFailsNamingTheColumns() {
+        runner(OrderDatabase.create(), MisnamedHandler.class).run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .contains("takes MisnamedOrder, whose component customerName matches no column")
+                .containsIgnoringCase("the columns are order_id, user_id, status"));
+    }
+
+    @Test
+    void beanPropertyWithoutColumnFailsNamingIt() {
+        runner(OrderDatabase.create(), BeanHandler.class).run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .contains("takes BeanOrder, whose property voucher matches no column"));
+    }
+
+    @Test
+    void pendingRowsWithoutShardKeyAreWarnedWithCountAndFix(CapturedOutput output) {
+        String url = OrderDatabase.create();
+        execute(
+                url,
+                "ALTER TABLE tb_order ALTER COLUMN user_id SET NULL",
+                "INSERT INTO tb_order (order_id, user_id, status, updated_at) VALUES"
+                        + " (1, NULL, 0, CURRENT_TIMESTAMP), (2, NULL, 0, CURRENT_TIMESTAMP), (3, 5, 0, CURRENT_TIMESTAMP)");
+        runner(url, Handler.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            // in an application the engine writes to the application's logging
+            assertThat(output.getOut() + output.getErr())
+                    .contains("2 pending rows of tb_order have a NULL shard key (user_id)")
+                    .contains("UPDATE tb_order SET user_id = order_id WHERE user_id IS NULL");
+        });
+    }
+
+    @Test
+    void aMissingIndexUnderWarnOffersOnlyOffAndUnderFailWarnOrOff(CapturedOutput output) {
+        runner().run(context -> {
+            assertThat(context).hasNotFailed();
+            // warn is the default, so telling the user to set warn would tell them to set what is set
+            assertThat(output.getOut() + output.getErr())
+                    .contains("lacks an index that keeps its fetches range scans")
+                    .contains("or set scan.tasks.orders.index-check=off to silence this")
+                    .doesNotContain("index-check=warn|off");
+        });
+        runner().withPropertyValues(TASK + "index-check=fail").run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .endsWith("or set scan.tasks.orders.index-check=warn|off to start without it"));
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnceInBootsForm() {
+        String url = OrderDatabase.create();
+        execute(url, "ALTER TABLE tb_order ALTER COLUMN status VARCHAR(16)");
+        runner(url, MisnamedHandler.class)
+                .withPropertyValues(TASK + "wokers=4", "scan.renew-interval=5ms")
+                .run(context -> {
+                    List<String> problems = problems(context);
+                    assertThat(problems).hasSize(4);
+                    FailureAnalysis analysis = new ScanFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription())
+                            .startsWith("Shardscan cannot start; 4 problems:")
+                            .contains("wokers", "scan.renew-interval is 5ms", "status-column", "customerName");
+                    assertThat(analysis.getAction()).contains("scan.*");
+                });
+    }
+
+    private static void execute(String url, String... statements) {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    record Order(long orderId, long userId) {}
+
+    record MisnamedOrder(long orderId, String customerName) {}
+
+    public static class BeanOrder {
+        private long orderId;
+        private String voucher;
+
+        public long getOrderId() {
+            return orderId;
+        }
+
+        public void setOrderId(long orderId) {
+            this.orderId = orderId;
+        }
+
+        public String getVoucher() {
+            return voucher;
+        }
+
+        public void setVoucher(String voucher) {
+            this.voucher = voucher;
+        }
+    }
+
+    static class Handler {
+        @ScanTask("orders")
+        public void send(Order order) {}
+    }
+
+    static class MisnamedHandler {
+        @ScanTask("orders")
+        public void send(MisnamedOrder order) {}
+    }
+
+    static class BeanHandler {
+        @ScanTask("orders")
+        public void send(List<BeanOrder> orders) {}
+    }
+}

@@ -1,0 +1,174 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Rows with a due time, on PostgreSQL: none runs before it, each runs within its tier's interval
+ * after it, and a key's rows run in due order, also across a failure. Every time is the
+ * database's: the rows' due times come from {@code LOCALTIMESTAMP}, the effects record
+ * {@code clock_timestamp()} when the handler ran.
+ */
+class DelayedRowsTests {
+
+    static final Duration INTERVAL = Duration.ofSeconds(1);
+    static final List<Tier> TIERS = List.of(
+            Tier.of("0", INTERVAL), Tier.of("1-5", Duration.ofMillis(500)), Tier.of("6-15", Duration.ofMillis(500)));
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    final DataSource dataSource = TestServers.postgresDatabase("delayed_rows");
+    OrderTable table;
+
+    @BeforeEach
+    void setUp() {
+        table = new OrderTable(dataSource).recreate(64, true).withDueAt(64).coordinationTables();
+        table.jdbc().execute("DROP TABLE IF EXISTS ran");
+        table.jdbc()
+                .execute("CREATE TABLE ran (order_id BIGINT NOT NULL, node VARCHAR(128) NOT NULL,"
+                        + " ran_at TIMESTAMP NOT NULL)");
+    }
+
+    TaskDefinition.Builder task() {
+        return TaskDefinition.builder("close-unpaid")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .dueAtColumn("due_at")
+                .tiers(TIERS);
+    }
+
+    /** Records on the database's clock when the handler ran, and on which node. */
+    TaskHandler.PerRow recordRun() {
+        return (row, ctx) -> {
+            table.jdbc()
+                    .update(
+                            "INSERT INTO ran (order_id, node, ran_at) VALUES (?, ?, clock_timestamp()::timestamp)",
+                            row.id(),
+                            ctx.node());
+            return Outcome.done();
+        };
+    }
+
+    @Test
+    void tenThousandRowsDueOverTwentySecondsRunNoneEarlyAndEachWithinTheIntervalOnTwoNodes() {
+        TaskDefinition task = task().build();
+        ScanEngine a = engines.start("node-a", dataSource, task, recordRun());
+        ScanEngine b = engines.start("node-b", dataSource, task, recordRun());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> a.task("close-unpaid").ownedShards().size()
+                                + b.task("close-unpaid").ownedShards().size()
+                        == 64);
+        // due from 1 s to 21 s from now, spread evenly but not in id order
+        table.jdbc()
+                .update("INSERT INTO tb_order (order_id, user_id, phone, updated_at, due_at)"
+                        + " SELECT i, i % 3000, '+1555' || i, LOCALTIMESTAMP,"
+                        + " LOCALTIMESTAMP + (1000 + (i * 7919) % 20000) * INTERVAL '1 millisecond'"
+                        + " FROM generate_series(1, 10000) i");
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> table.count("status = 1") == 10_000);
+        Map<String, Object> timing = table.jdbc()
+                .queryForMap("SELECT COUNT(*) AS runs, COUNT(DISTINCT r.order_id) AS distinct_rows,"
+                        + " COUNT(DISTINCT r.node) AS nodes,"
+                        + " SUM(CASE WHEN r.ran_at < o.due_at THEN 1 ELSE 0 END) AS early,"
+                        + " SUM(CASE WHEN r.ran_at > o.due_at + INTERVAL '"
+                        + INTERVAL.plusSeconds(1).toMillis()
+                        + " milliseconds' THEN 1 ELSE 0 END) AS late,"
+                        + " MAX(EXTRACT(EPOCH FROM r.ran_at - o.due_at)) AS worst_seconds"
+                        + " FROM ran r JOIN tb_order o ON o.order_id = r.order_id");
+        assertThat(((Number) timing.get("runs")).longValue()).as("%s", timing).isEqualTo(10_000);
+        assertThat(((Number) timing.get("distinct_rows")).longValue())
+                .as("%s", timing)
+                .isEqualTo(10_000);
+        assertThat(((Number) timing.get("nodes")).longValue()).as("%s", timing).isEqualTo(2);
+        assertThat(((Number) timing.get("early")).longValue())
+                .as("rows run before their due time: %s", timing)
+                .isZero();
+        assertThat(((Number) timing.get("late")).longValue())
+                .as("rows run later than the interval + 1 s after their due time: %s", timing)
+                .isZero();
+    }
+
+    @Test
+    void delayCountsFromTheDueAtColumn() {
+        // rows "created" now, to run 3 s later: the created_at + 15m case with a short delay
+        table.jdbc()
+                .update(
+                        "INSERT INTO tb_order (order_id, user_id, phone, updated_at, due_at)"
+                                + " SELECT i, i % 50, '+1555' || i, LOCALTIMESTAMP, LOCALTIMESTAMP FROM generate_series(1, 500) i");
+        engines.start("node-a", dataSource, task().delay(Duration.ofSeconds(3)).build(), recordRun());
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 500);
+        Map<String, Object> timing = table.jdbc()
+                .queryForMap("SELECT SUM(CASE WHEN r.ran_at < o.due_at + INTERVAL '3 seconds' THEN 1 ELSE 0 END)"
+                        + " AS early, SUM(CASE WHEN r.ran_at > o.due_at + INTERVAL '5 seconds' THEN 1 ELSE 0 END)"
+                        + " AS late FROM ran r JOIN tb_order o ON o.order_id = r.order_id");
+        assertThat(((Number) timing.get("early")).longValue()).as("%s", timing).isZero();
+        assertThat(((Number) timing.get("late")).longValue()).as("%s", timing).isZero();
+    }
+
+    /**
+     * A {@code timestamptz} due-at column: the rows due run and those due in an hour wait. Every
+     * fetch of it once failed in the driver ("Cannot convert the column of type TIMESTAMPTZ").
+     */
+    @Test
+    void aTimestamptzDueAtColumnRunsItsDueRows() {
+        table = new OrderTable(dataSource).recreate(64, true).withZonedDueAt(64).coordinationTables();
+        table.jdbc()
+                .update("INSERT INTO tb_order (order_id, user_id, phone, updated_at, due_at)"
+                        + " SELECT i, i % 50, '+1555' || i, LOCALTIMESTAMP, now() - INTERVAL '1 second'"
+                        + " + CASE WHEN i > 300 THEN INTERVAL '1 hour' ELSE INTERVAL '0 seconds' END"
+                        + " FROM generate_series(1, 310) i");
+        ScanEngine engine = engines.start("node-a", dataSource, task().build(), recordRun());
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 300);
+        assertThat(table.count("status = 0 AND order_id > 300")).isEqualTo(10);
+        assertThat(engine.task("close-unpaid").stats().storeReachable()).isTrue();
+    }
+
+    /**
+     * One key's rows are due in an order unlike their ids: due order is 3, 1, 4, 2. Row 3, due
+     * first, fails twice; the rows due after it wait for it, the two with a lower id too.
+     */
+    @Test
+    void aKeysRowsRunInDueOrderAndWaitForAnEarlierDueRowThatFailed() {
+        long[][] rows = {{1, 2}, {2, 4}, {3, 1}, {4, 3}}; // {id, seconds ago: 5 - this}
+        for (long[] row : rows) {
+            table.jdbc()
+                    .update(
+                            "INSERT INTO tb_order (order_id, user_id, phone, updated_at, due_at) VALUES (?, 7, 'x',"
+                                    + " LOCALTIMESTAMP, LOCALTIMESTAMP - (5 - ?) * INTERVAL '1 second')",
+                            row[0],
+                            row[1]);
+        }
+        List<String> calls = new CopyOnWriteArrayList<>();
+        Map<Long, AtomicInteger> attempts = new ConcurrentHashMap<>();
+        TaskHandler.PerRow handler = (row, ctx) -> {
+            boolean fail = row.id() == 3
+                    && attempts.computeIfAbsent(3L, k -> new AtomicInteger()).incrementAndGet() <= 2;
+            calls.add(row.id() + (fail ? "!" : ""));
+            if (fail) {
+                throw new IllegalStateException("payment service down");
+            }
+            return Outcome.done();
+        };
+        engines.start(
+                "node-a", dataSource, task().shards(4).pageSize(50).workers(4).build(), handler);
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 4);
+        assertThat(calls).containsExactly("3!", "3!", "3", "1", "4", "2");
+    }
+}

@@ -1,0 +1,81 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.StoreServers;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A store that takes 2 s per call, on PostgreSQL with real HTTP stores: it holds at most its share
+ * of the task's workers, and the other stores keep their throughput.
+ */
+class EndpointSlowShareTests {
+
+    static final int STORES = 8;
+    static final int SLOW = 7;
+    static final int ROWS = 16_000;
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    @RegisterExtension
+    final StoreServers stores = new StoreServers(STORES);
+
+    final DataSource dataSource = TestServers.postgresDatabase("endpoint_slow");
+    final OrderTable table = new OrderTable(dataSource);
+
+    private TaskDefinition task() {
+        // the shard key is the order id and 15 shards against 8 stores: every shard holds rows of every store
+        return TaskDefinition.builder("store-slow")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shards(15)
+                .workers(8)
+                .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 1000, Duration.ofMillis(500))))
+                .onExhausted(OnExhausted.KEEP_RETRYING)
+                .endpoints(EndpointRules.of("store_id").withSlow(Duration.ofMillis(500), 0.25))
+                .build();
+    }
+
+    /** Runs the task over fresh rows until the fast stores' rows are done; returns how long that took. */
+    private long fastStoresNanos(String node) {
+        table.recreate(15, true).coordinationTables();
+        stores.resetCounts();
+        table.insert(ROWS, 400, Instant.now().minusSeconds(5)).withStores(STORES);
+        long start = System.nanoTime();
+        ScanEngine engine = engines.start(node, dataSource, task(), (TaskHandler.PerRow) stores::push);
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> table.count("status = 1 AND store_id <> " + SLOW) == ROWS / STORES * (STORES - 1));
+        long took = System.nanoTime() - start;
+        engine.stop();
+        return took;
+    }
+
+    @Test
+    void aSlowStoreHoldsAtMostItsShareOfTheWorkers() {
+        fastStoresNanos("warm-up");
+        long baseline = fastStoresNanos("baseline");
+        stores.slow(SLOW, Duration.ofSeconds(2));
+        long withSlow = fastStoresNanos("with-slow");
+        double ratio = (double) baseline / withSlow;
+        System.out.printf(
+                "7 fast stores: %.0f ms alone, %.0f ms beside a 2 s store: %.2f of their rate; at most %d calls"
+                        + " at once to the slow store%n",
+                baseline / 1e6, withSlow / 1e6, ratio, stores.maxInFlight(SLOW));
+        // 8 workers, slow-share 0.25: two
+        assertThat(stores.maxInFlight(SLOW)).isLessThanOrEqualTo(2);
+        assertThat(stores.calls(SLOW)).isGreaterThanOrEqualTo(2);
+        // measured figures are printed; the bound is loose so that a loaded machine does not flake
+        assertThat(ratio).isGreaterThan(0.5);
+    }
+}

@@ -1,0 +1,181 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardscan.actuate.ScanHealthIndicator;
+import io.shardscan.actuate.ScanMetrics;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.testsupport.CapturedLog;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * A handler that never returns holds one thread, never a worker, a shard or the task: past the
+ * handler timeout its row is recorded failed, its thread interrupted and its worker replaced.
+ */
+class HandlerTimeoutTests {
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    final DataSource dataSource = TestServers.h2("handler_timeout");
+    final OrderTable table = new OrderTable(dataSource).recreate(8, true).coordinationTables();
+    /** Lets the hung handler go at the end of the test; it ignores interrupts until then. */
+    final CountDownLatch hangUntil = new CountDownLatch(1);
+
+    @AfterEach
+    void letTheHungThreadGo() {
+        hangUntil.countDown();
+    }
+
+    @Test
+    void aHungHandlerCostsOneThreadAndTheTaskKeepsItsWorkers() {
+        table.insert(5000, 97, Instant.now());
+        AtomicInteger active = new AtomicInteger();
+        AtomicInteger mostActiveAfterTimeout = new AtomicInteger();
+        AtomicInteger attemptsOfRow1 = new AtomicInteger();
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(8)
+                .workers(4)
+                .handlerTimeout(Duration.ofSeconds(2))
+                .tiers(List.of(Tier.of("0", Duration.ofMillis(500)), Tier.of("1-5", Duration.ofSeconds(1))))
+                .build();
+        long started = System.nanoTime();
+        ScanEngine engine = engines.start("node-a", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> {
+            if (row.id() == 1 && attemptsOfRow1.incrementAndGet() == 1) {
+                hangIgnoringInterrupts();
+                return Outcome.done();
+            }
+            int now = active.incrementAndGet();
+            if (engineTimedOut()) {
+                mostActiveAfterTimeout.accumulateAndGet(now, Math::max);
+            }
+            // 5 ms a row: about 6 s of work for 4 workers, most of it after the 2 s timeout
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            active.decrementAndGet();
+            return table.recordEffect(row, ctx, 0);
+        });
+        this.engine = engine;
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1 AND order_id <> 1") == 4999);
+        System.out.printf(
+                "HandlerTimeoutTests: 4999 rows done %d ms after the start%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("order_id = 1 AND status = 1") == 1);
+        assertThat(attemptsOfRow1.get()).isEqualTo(2);
+        assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 1", String.class))
+                .startsWith("timed out after PT2S (scan.tasks.orders.handler-timeout)");
+        TaskStats stats = engine.task("orders").stats();
+        assertThat(stats.handlerTimeouts()).isEqualTo(1);
+        assertThat(stats.abandonedThreads()).as("the hung thread, still stuck").isEqualTo(1);
+        // seen by an operator: a metric, and a health detail that names the cause and the fix, not DOWN
+        MeterRegistry registry = new SimpleMeterRegistry();
+        new ScanMetrics(() -> engine, name -> null).bindTo(registry);
+        assertThat(registry.get("scan.handlers.abandoned").gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get("scan.handler.timeouts").functionCounter().count())
+                .isEqualTo(1.0);
+        Health health = new ScanHealthIndicator(engine).health();
+        assertThat(health.getStatus()).isEqualTo(Status.UP);
+        assertThat(health.getDetails().get("tasks").toString())
+                .contains("abandonedThreads=1")
+                .contains("ran past scan.tasks.orders.handler-timeout (PT2S)")
+                .contains("thread dump");
+        assertThat(mostActiveAfterTimeout.get())
+                .as("handlers running at once after the hung one was replaced")
+                .isEqualTo(4);
+        assertThat(table.effects())
+                .as("every row once, row 1 on its second attempt")
+                .isEqualTo(5000);
+        assertThat(table.duplicateEffects()).isZero();
+
+        hangUntil.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> stats.abandonedThreads() == 0);
+    }
+
+    @Test
+    void shutdownSaysWhatItWaitsForAndWhatItGaveUpOn() {
+        table.insert(1, 1, Instant.now());
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(8)
+                .build();
+        CountDownLatch entered = new CountDownLatch(1);
+        ScanEngine engine = new ScanEngine(
+                List.of(new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> {
+                    entered.countDown();
+                    hangIgnoringInterrupts();
+                    return Outcome.done();
+                })),
+                new JdbcTaskStore(dataSource),
+                new JdbcShardCoordinator(dataSource),
+                new EngineSettings(
+                        "node-a", Engines.FAST_TTL, Engines.FAST_RENEW, Engines.FAST_TTL, Duration.ofSeconds(1)),
+                ScanClock.system(),
+                ScanListener.NONE);
+        CapturedLog log = new CapturedLog(TaskRunner.class.getName());
+        log.beforeEach(null);
+        try {
+            engine.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> entered.getCount() == 0);
+            long stopping = System.nanoTime();
+            engine.stop();
+            assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(5));
+        } finally {
+            log.afterEach(null);
+        }
+        assertThat(log.messages())
+                .anySatisfy(line -> assertThat(line)
+                        .contains("stopping, waiting up to PT1S (scan.shutdown-timeout) for the rounds of shards [0]")
+                        .contains("1 rows in handlers"))
+                .anySatisfy(line -> assertThat(line)
+                        .contains("gave up after PT1S on the rounds of shards [0]")
+                        .contains("runs again on the next owner"))
+                .anySatisfy(line -> assertThat(line)
+                        .endsWith("stopped; released shards [0, 1, 2, 3, 4, 5, 6, 7] and left the members"));
+        assertThat(table.count("status = 0")).isEqualTo(1);
+    }
+
+    private volatile ScanEngine engine;
+
+    private boolean engineTimedOut() {
+        ScanEngine current = engine;
+        return current != null && current.task("orders").stats().handlerTimeouts() > 0;
+    }
+
+    /** A call that sleeps for ten minutes and shrugs off interrupts, as a stuck socket read would. */
+    private void hangIgnoringInterrupts() {
+        long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (System.nanoTime() < until) {
+            try {
+                if (hangUntil.await(100, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                // ignored on purpose
+            }
+        }
+    }
+}

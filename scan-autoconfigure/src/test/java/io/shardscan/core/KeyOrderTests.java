@@ -1,0 +1,237 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.CuttableCoordinator;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Per-key order through failures, on PostgreSQL: once a key's row fails, the key's later rows wait
+ * until it is done or dead, on the node that saw the failure and on any node that takes the shard
+ * over. Effects carry a database sequence, so their order is the order they happened in, across
+ * nodes.
+ */
+class KeyOrderTests {
+
+    static final List<Tier> QUICK_TIERS = List.of(
+            Tier.of("0", Duration.ofMillis(200)),
+            Tier.of("1-5", Duration.ofMillis(600)),
+            Tier.of("6-15", Duration.ofMillis(600)));
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    final DataSource dataSource = TestServers.postgresDatabase("key_order");
+    OrderTable table;
+    /** Handler calls in the order they started: "id" for a success, "id!" for a failure. */
+    final List<String> calls = new CopyOnWriteArrayList<>();
+
+    final Map<Long, AtomicInteger> attempts = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void setUp() {
+        table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
+        table.jdbc().execute("DROP SEQUENCE IF EXISTS effect_seq");
+        table.jdbc().execute("CREATE SEQUENCE effect_seq");
+    }
+
+    TaskDefinition.Builder task(int shards) {
+        return TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(shards)
+                .pageSize(50)
+                .workers(4)
+                .tiers(QUICK_TIERS);
+    }
+
+    @Test
+    void aKeysLaterRowsWaitForItsFailedRow() {
+        insertKeyRows(7, 1, 5);
+        insertKeyRows(8, 11, 5);
+        engines.start("node-a", dataSource, task(4).build(), failingTwice(2));
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 10);
+        assertThat(callsOf(1, 5)).containsExactly("1", "2!", "2!", "2", "3", "4", "5");
+        assertEffectsInIdOrderPerKey(10);
+    }
+
+    @Test
+    void orderHoldsWhenTheOwnerDiesWhileItsFailedRowWaits() {
+        insertKeyRows(7, 1, 5);
+        CuttableCoordinator cut = new CuttableCoordinator(new JdbcShardCoordinator(dataSource));
+        TaskHandler.PerRow handler = failingTwice(2);
+        // failed rows rest longer than a lease lives, so node A cannot retry row 2 before its lease lapses
+        TaskDefinition task = task(4).tiers(
+                        List.of(Tier.of("0", Duration.ofMillis(200)), Tier.of("1-15", Duration.ofSeconds(3))))
+                .build();
+        ScanEngine a = engines.start(
+                "node-a",
+                dataSource,
+                cut,
+                new ScanEngine.ScanTask(task, handler),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        await().atMost(Duration.ofSeconds(10)).until(() -> retries(2) == 1);
+        cut.cut(); // node A is gone for the coordinator: its leases lapse and it can claim nothing
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> a.task("orders").ownedShards().isEmpty());
+        engines.start("node-b", dataSource, task, handler);
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 5);
+        assertThat(callsOf(1, 5)).containsExactly("1", "2!", "2!", "2", "3", "4", "5");
+        assertThat(nodesOf(3, 5)).containsOnly("node-b");
+        assertEffectsInIdOrderPerKey(5);
+    }
+
+    @Test
+    void orderHoldsWhenANodeJoinsWhileFailedRowsWait() {
+        // two shards, a key on each: whichever shard moves to the new node, it moves with a failed row
+        insertKeyRows(0, 1, 5);
+        insertKeyRows(1, 11, 5);
+        ScanEngine a = engines.start("node-a", dataSource, task(2).build(), failingTwice(2, 12));
+        await().atMost(Duration.ofSeconds(10)).until(() -> retries(2) == 1 && retries(12) == 1);
+        ScanEngine b = engines.start("node-b", dataSource, task(2).build(), failingTwice(2, 12));
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 10);
+        assertThat(callsOf(1, 5)).containsExactly("1", "2!", "2!", "2", "3", "4", "5");
+        assertThat(callsOf(11, 15)).containsExactly("11", "12!", "12!", "12", "13", "14", "15");
+        assertThat(b.task("orders").stats().processed()).isPositive();
+        assertThat(a.task("orders").stats().processed()).isPositive();
+        assertEffectsInIdOrderPerKey(10);
+    }
+
+    @Test
+    void aFailedRowFinishedByHandStopsHoldingItsKey() {
+        insertKeyRows(7, 1, 5);
+        ScanEngine a = engines.start("node-a", dataSource, task(4).build(), (TaskHandler.PerRow) (row, ctx) -> {
+            if (row.id() == 2) {
+                throw new IllegalStateException("always refused");
+            }
+            return effect(row, ctx);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> retries(2) >= 1 && table.count("status = 1") == 1);
+        assertThat(a.task("orders").waitingKeys()).isEqualTo(1);
+        // an operator settles row 2 by hand; the engine reads the held keys back within the longest tier interval
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id = 2");
+        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 5);
+        assertThat(a.task("orders").waitingKeys()).isZero();
+        assertEffectsInIdOrderPerKey(4);
+    }
+
+    @Test
+    void thousandKeysStayInOrderOnThreeNodesWithRandomFailures() {
+        int keys = 1000;
+        int rowsPerKey = 20;
+        List<Object[]> rows = new ArrayList<>();
+        for (long id = 1; id <= keys * rowsPerKey; id++) {
+            rows.add(new Object[] {id, id % keys, Timestamp.from(Instant.now())});
+        }
+        table.jdbc().batchUpdate("INSERT INTO tb_order (order_id, user_id, updated_at) VALUES (?, ?, ?)", rows);
+        TaskHandler.PerRow handler = (row, ctx) -> {
+            if (ThreadLocalRandom.current().nextInt(100) < 5) {
+                throw new IllegalStateException("random failure of " + row.id());
+            }
+            return effect(row, ctx);
+        };
+        TaskDefinition task = task(16).workers(8).pageSize(200).build();
+        for (String node : List.of("node-a", "node-b", "node-c")) {
+            engines.start(node, dataSource, task, handler);
+        }
+        await().atMost(Duration.ofSeconds(120)).until(() -> table.count("status = 1") == keys * rowsPerKey);
+        assertThat(table.jdbc().queryForObject("SELECT COUNT(DISTINCT node) FROM effect", Integer.class))
+                .isEqualTo(3);
+        assertThat(table.count("retry_count > 0"))
+                .as("rows that failed at least once")
+                .isGreaterThan(500);
+        assertEffectsInIdOrderPerKey(keys * rowsPerKey);
+    }
+
+    /** Fails each of {@code failing} on its first two attempts, records an effect otherwise. */
+    private TaskHandler.PerRow failingTwice(long... failing) {
+        return (row, ctx) -> {
+            int attempt = attempts.computeIfAbsent(row.id(), id -> new AtomicInteger())
+                    .incrementAndGet();
+            for (long id : failing) {
+                if (row.id() == id && attempt <= 2) {
+                    calls.add(row.id() + "!");
+                    throw new IllegalStateException("downstream refused " + row.id());
+                }
+            }
+            calls.add(Long.toString(row.id()));
+            return effect(row, ctx);
+        };
+    }
+
+    private Outcome effect(Row row, ScanContext ctx) {
+        table.jdbc()
+                .update(
+                        "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, ?, ?,"
+                                + " nextval('effect_seq'))",
+                        row.id(),
+                        row.shardKey(),
+                        ctx.node(),
+                        ctx.epoch());
+        return Outcome.done();
+    }
+
+    /** Every row has exactly one effect, and each key's effects, in the order they happened, go up by id. */
+    private void assertEffectsInIdOrderPerKey(int rows) {
+        assertThat(table.effects()).isEqualTo(rows);
+        assertThat(table.duplicateEffects()).isZero();
+        assertThat(table.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM (SELECT order_id, LAG(order_id) OVER (PARTITION BY user_id"
+                                        + " ORDER BY seq) AS previous FROM effect) e WHERE e.previous > e.order_id",
+                                Integer.class))
+                .as("effects of a key that ran before an earlier row of that key")
+                .isZero();
+    }
+
+    private void insertKeyRows(long key, long firstId, int count) {
+        for (long id = firstId; id < firstId + count; id++) {
+            table.jdbc()
+                    .update(
+                            "INSERT INTO tb_order (order_id, user_id, updated_at) VALUES (?, ?, ?)",
+                            id,
+                            key,
+                            Timestamp.from(Instant.now()));
+        }
+    }
+
+    private List<String> callsOf(long fromId, long toId) {
+        return calls.stream()
+                .filter(c -> {
+                    long id = Long.parseLong(c.replace("!", ""));
+                    return id >= fromId && id <= toId;
+                })
+                .toList();
+    }
+
+    private List<String> nodesOf(long fromId, long toId) {
+        return table.jdbc()
+                .queryForList("SELECT node FROM effect WHERE order_id BETWEEN ? AND ?", String.class, fromId, toId);
+    }
+
+    private int retries(long id) {
+        return table.jdbc().queryForObject("SELECT retry_count FROM tb_order WHERE order_id = ?", Integer.class, id);
+    }
+}

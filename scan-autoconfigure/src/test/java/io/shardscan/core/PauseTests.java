@@ -1,0 +1,76 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.time.Instant;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A pause everywhere is the task's, not a node's: it reaches the other nodes at their next lease
+ * tick and holds for a node that restarts or joins, until a resume from any node; a node's own
+ * pause stays its own. On PostgreSQL.
+ */
+class PauseTests {
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    final DataSource dataSource = TestServers.postgresDatabase("pause");
+    final OrderTable table = new OrderTable(dataSource).recreate(8, true).coordinationTables();
+    final TaskDefinition task = TaskDefinition.builder("orders")
+            .table("tb_order")
+            .idColumn("order_id")
+            .shardKeyColumn("user_id")
+            .shards(8)
+            .tiers(java.util.List.of(Tier.of("0", Duration.ofMillis(200))))
+            .build();
+    final TaskHandler.PerRow handler = (row, ctx) -> table.recordEffect(row, ctx, 0);
+
+    @Test
+    void aPauseEverywhereHoldsForNodesThatRestartOrJoinUntilAResumeFromAnyNode() {
+        table.jdbc().update("DELETE FROM scan_task");
+        ScanEngine a = engines.start("node-a", dataSource, task, handler);
+        a.task("orders").pauseEverywhere();
+        table.insert(500, 50, Instant.now());
+
+        // a node that joins, and the first node restarted, find the task paused
+        ScanEngine b = engines.start("node-b", dataSource, task, handler);
+        a.stop();
+        ScanEngine restarted = engines.start("node-a", dataSource, task, handler);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> b.task("orders").ownedShards().size()
+                                + restarted.task("orders").ownedShards().size()
+                        == 8);
+        // effects only grow, so one that slipped through fails this however slowly the machine polls
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(15)).until(() -> table.effects() == 0);
+        assertThat(b.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
+        assertThat(restarted.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
+        assertThat(table.jdbc().queryForObject("SELECT changed_by FROM scan_task WHERE task = 'orders'", String.class))
+                .isEqualTo("node-a");
+
+        // a node's own pause stays its own: resumed everywhere, b still waits, the restarted node works
+        b.task("orders").pause();
+        b.task("orders").resumeEverywhere();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> restarted.task("orders").state() == TaskView.State.RUNNING);
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 500 - pendingOn(b));
+        assertThat(b.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
+        b.task("orders").resume();
+        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 500);
+        assertThat(table.duplicateEffects()).isZero();
+    }
+
+    /** Rows of the shards {@code node} holds. */
+    private int pendingOn(ScanEngine node) {
+        return node.task("orders").ownedShards().keySet().stream()
+                .mapToInt(shard -> table.count("MOD(user_id, 8) = " + shard))
+                .sum();
+    }
+}

@@ -1,0 +1,165 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.SettableClock;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The line of rounds in a {@link WorkerBudget}, without a database or handlers: which round gets a
+ * worker that comes free, on a settable clock.
+ */
+class WorkerBudgetLineTests {
+
+    final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    final ExecutorService rounds = Executors.newCachedThreadPool();
+    WorkerBudget budget = new WorkerBudget(1, clock);
+
+    @AfterEach
+    void stop() {
+        budget.close();
+        rounds.shutdownNow();
+    }
+
+    @Test
+    void aFreeWorkerGoesToTheHigherPriorityUntilTheLowerOnesOldestRowWaitedPastMaxWait() throws Exception {
+        TaskContext high = task("high", 10, null, 2);
+        TaskContext low = task("low", 0, Duration.ofSeconds(5), 1);
+        assertThat(awaitNow(high, null)).isEqualTo(1);
+        // low is in line first, with a row due since now; then a round of high
+        Future<Integer> lowRound = inLine(low, clock.now());
+        Future<Integer> highRound = inLine(high, clock.now());
+
+        high.releaseWorkers(1);
+        assertThat(highRound.get(5, TimeUnit.SECONDS))
+                .as("the higher priority goes first")
+                .isEqualTo(1);
+        assertThat(holds(low)).isZero();
+
+        Future<Integer> nextHighRound = inLine(high, clock.now());
+        clock.advance(Duration.ofSeconds(6));
+        high.releaseWorkers(1);
+        assertThat(lowRound.get(5, TimeUnit.SECONDS))
+                .as("low's oldest row waited 6 s, past its max-wait of 5 s")
+                .isEqualTo(1);
+        assertThat(holds(high)).as("high's next round still waits").isZero();
+        assertThat(low.stats().agedRounds()).isEqualTo(1);
+        assertThat(high.stats().agedRounds()).isZero();
+    }
+
+    @Test
+    void aTaskAtItsOwnCapDoesNotHoldUpAnother() throws Exception {
+        budget = new WorkerBudget(2, clock);
+        TaskContext capped = task("capped", 10, null, 1);
+        TaskContext other = task("other", 0, null, 1);
+        assertThat(awaitNow(capped, null)).isEqualTo(1);
+        Future<Integer> cappedRound = inLine(capped, clock.now());
+
+        assertThat(inLine(other, clock.now()).get(5, TimeUnit.SECONDS))
+                .as("the free worker, which capped may not take")
+                .isEqualTo(1);
+        assertThat(holds(capped)).isEqualTo(1);
+        assertThat(cappedRound).isNotDone();
+    }
+
+    @Test
+    void closingSendsEveryRoundInLineAwayAndGrantsNothingMore() throws Exception {
+        TaskContext holder = task("holder", 10, null, 1);
+        TaskContext waiter = task("waiter", 0, null, 1);
+        assertThat(awaitNow(holder, null)).isEqualTo(1);
+        Future<Integer> waiting = inLine(waiter, clock.now());
+
+        budget.close();
+        assertThat(waiting.get(5, TimeUnit.SECONDS)).as("workers the round got").isZero();
+        holder.releaseWorkers(1);
+        assertThat(holds(waiter)).isZero();
+        assertThat(waiter.stats().roundsWaiting()).isZero();
+    }
+
+    @Test
+    void aRoundAgesFromWhenItsOldestRowBecameDue() {
+        RetryRules rules = TaskDefinition.builder("t")
+                .table("t")
+                .tiers(List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-5", Duration.ofSeconds(30))))
+                .build()
+                .retryRules();
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        Row.Layout layout = new Row.Layout(List.of("updated_at"));
+        Row fresh = layout.row(1, 1, 0, null, new Object[] {Timestamp.from(t)});
+        Row failed = layout.row(2, 2, 1, null, new Object[] {Timestamp.from(t.minusSeconds(40))});
+        Row delayed = layout.row(3, 3, 0, t.minusSeconds(50), new Object[] {Timestamp.from(t)});
+        Row delayedFailed = layout.row(4, 4, 1, t.minusSeconds(5), new Object[] {Timestamp.from(t.minusSeconds(60))});
+
+        assertThat(rules.oldestDue(List.of(fresh), "UPDATED_AT")).isEqualTo(t);
+        assertThat(rules.oldestDue(List.of(fresh, failed), "updated_at"))
+                .as("failed 40 s ago, due after its tier's 30 s")
+                .isEqualTo(t.minusSeconds(10));
+        assertThat(rules.oldestDue(List.of(fresh, failed, delayed), "updated_at"))
+                .as("due at its due-at column, whatever its updated_at")
+                .isEqualTo(t.minusSeconds(50));
+        assertThat(rules.oldestDue(List.of(delayedFailed), "updated_at"))
+                .as("failed 60 s ago, but not due before its due time")
+                .isEqualTo(t.minusSeconds(5));
+        assertThat(rules.oldestDue(List.of(), "updated_at")).isNull();
+    }
+
+    /**
+     * Puts a round of {@code task} in line now and waits for its workers on a thread of its own;
+     * returns once that thread waits in the budget (or got its workers), so the budget knows its age.
+     */
+    private Future<Integer> inLine(TaskContext task, Instant oldestDue) {
+        WorkerBudget.Request request = budget.request(task);
+        AtomicReference<Thread> thread = new AtomicReference<>();
+        Future<Integer> round = rounds.submit(() -> {
+            thread.set(Thread.currentThread());
+            return budget.await(request, 1, oldestDue, () -> true);
+        });
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> round.isDone()
+                        || (thread.get() != null && thread.get().getState() == Thread.State.TIMED_WAITING));
+        return round;
+    }
+
+    /** The workers {@code task} holds: granted by the budget, or taken in a round. */
+    private static int holds(TaskContext task) {
+        return task.definition().workers() - task.workerPermits().availablePermits();
+    }
+
+    private int awaitNow(TaskContext task, @Nullable Instant oldestDue) {
+        return budget.await(budget.request(task), 1, oldestDue, () -> true);
+    }
+
+    private TaskContext task(String name, int priority, @Nullable Duration maxWait, int workers) {
+        TaskDefinition definition = TaskDefinition.builder(name)
+                .table("tb_" + name)
+                .workers(workers)
+                .priority(priority)
+                .maxWait(maxWait)
+                .build();
+        return new TaskContext(
+                new ScanEngine.ScanTask(definition, (TaskHandler.PerRow) (row, ctx) -> Outcome.done()),
+                null,
+                clock,
+                ScanListener.NONE,
+                new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>()),
+                "node-a",
+                () -> {},
+                () -> true,
+                budget,
+                new InMemoryEndpointBans(clock));
+    }
+}

@@ -1,0 +1,31 @@
+package io.shardscan.redis;
+
+import io.shardscan.core.EndpointBans;
+import io.shardscan.jdbc.EndpointBansContractTests;
+import io.shardscan.testsupport.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+class RedisEndpointBansTests extends EndpointBansContractTests {
+
+    private static LettuceConnectionFactory connectionFactory;
+
+    @BeforeAll
+    static void connect() {
+        connectionFactory = new LettuceConnectionFactory(
+                TestServers.redis().host(), TestServers.redis().port());
+        connectionFactory.afterPropertiesSet();
+        connectionFactory.start();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        connectionFactory.destroy();
+    }
+
+    @Override
+    protected EndpointBans createStore() {
+        return new RedisEndpointBans(connectionFactory);
+    }
+}

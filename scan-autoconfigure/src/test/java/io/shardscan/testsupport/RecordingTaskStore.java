@@ -1,0 +1,104 @@
+package io.shardscan.testsupport;
+
+import io.shardscan.core.BacklogCounts;
+import io.shardscan.core.FetchRequest;
+import io.shardscan.core.Row;
+import io.shardscan.core.RowKey;
+import io.shardscan.core.SchemaReport;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskStore;
+import io.shardscan.core.WriteBack;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * A real {@link TaskStore} that also records, for every fetch, when it ran and the value of one
+ * column of each row it returned, so a test can tell which rows the engine read and when.
+ */
+public final class RecordingTaskStore implements TaskStore {
+
+    /** One fetched row: when (System.nanoTime) and its recorded column's value. */
+    public record Fetched(long nanos, String value) {}
+
+    private final TaskStore store;
+    private final String column;
+    private final ConcurrentLinkedQueue<Fetched> fetched = new ConcurrentLinkedQueue<>();
+
+    public RecordingTaskStore(TaskStore store, String column) {
+        this.store = store;
+        this.column = column;
+    }
+
+    /** How many rows whose column reads {@code value} were fetched between the two readings of System.nanoTime. */
+    public long fetched(String value, long fromNanos, long toNanos) {
+        return fetched.stream()
+                .filter(f -> f.value().equals(value) && f.nanos() - fromNanos >= 0 && toNanos - f.nanos() >= 0)
+                .count();
+    }
+
+    @Override
+    public List<Row> fetch(TaskDefinition task, FetchRequest request) {
+        List<Row> page = store.fetch(task, request);
+        long now = System.nanoTime();
+        page.forEach(row ->
+                fetched.add(new Fetched(now, Objects.toString(row.columns().get(column)))));
+        return page;
+    }
+
+    @Override
+    public SchemaReport inspect(TaskDefinition task) {
+        return store.inspect(task);
+    }
+
+    @Override
+    public List<RowKey> failedRows(TaskDefinition task, int shard) {
+        return store.failedRows(task, shard);
+    }
+
+    @Override
+    public long fence(TaskDefinition task, int shard, String owner) {
+        return store.fence(task, shard, owner);
+    }
+
+    @Override
+    public boolean writeBack(TaskDefinition task, WriteBack batch) {
+        return store.writeBack(task, batch);
+    }
+
+    @Override
+    public BacklogCounts countBacklog(TaskDefinition task) {
+        return store.countBacklog(task);
+    }
+
+    @Override
+    public int requeueDead(TaskDefinition task, Instant at) {
+        return store.requeueDead(task, at);
+    }
+
+    @Override
+    public boolean pausedEverywhere(TaskDefinition task) {
+        return store.pausedEverywhere(task);
+    }
+
+    @Override
+    public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
+        store.pauseEverywhere(task, paused, by, at);
+    }
+
+    @Override
+    public boolean inTransaction(TransactionalWork work) throws Exception {
+        return store.inTransaction(work);
+    }
+
+    @Override
+    public int archive(TaskDefinition task, int shard, long epoch) {
+        return store.archive(task, shard, epoch);
+    }
+
+    @Override
+    public long countUnmatched(List<TaskDefinition> tasks) {
+        return store.countUnmatched(tasks);
+    }
+}
