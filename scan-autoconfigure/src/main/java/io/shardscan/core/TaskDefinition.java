@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>With a {@code dueAtColumn} a row is due once the database's clock has reached that column's
  * time plus {@code delay}; rows are then fetched, and run per key, in due order, then id order.
+ * {@code rowColumns} says which of the table's columns a fetch reads: every one, or those the
+ * handler's row type names plus the engine's own.
  */
 public record TaskDefinition(
         String name,
