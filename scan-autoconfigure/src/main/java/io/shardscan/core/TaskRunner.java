@@ -198,7 +198,7 @@ final class TaskRunner {
 
     /** Scans every held shard until the task is quiet; see {@link TaskDrain}. */
     long drain(long deadlineNanos) {
-        return new TaskDrain(context, leases::owned, this::trigger).run(deadlineNanos);
+        return new TaskDrain(context, leases::owned, leases::settled, this::trigger).run(deadlineNanos);
     }
 
     /** The shards this node holds a usable lease on, ascending, with their epochs. */
