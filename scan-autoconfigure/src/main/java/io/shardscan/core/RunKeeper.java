@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  *   RUNNING | DONE → RUNNING    {@link #start}: a new run with the next id, on every node at its next tick
  * </pre>
  *
- * A node only asks the store whether anything is left when its own part is quiet (no row handled
+ * While a run runs, each tick also reads its counts so far (a sum over the task's fence rows), so
+ * the endpoints show every node's progress without a query of their own. A node only asks the store whether anything is left when its own part is quiet (no row handled
  * since its last tick and none in a handler), at most once per first-tier interval; any node may
  * end the run, because the store answers for every shard. Rows still pending (in a handler on
  * another node, waiting in a retry tier, held back behind their key, of a banned endpoint) keep the
@@ -65,6 +66,14 @@ final class RunKeeper {
     long countingRun() {
         TaskRun current = run;
         return current == null ? 0 : current.id();
+    }
+
+    /** How long the current run ran: until its end, or until now; zero when there is none. */
+    Duration duration() {
+        TaskRun current = run;
+        return current == null
+                ? Duration.ZERO
+                : current.duration(context.clock().now());
     }
 
     /** The current run as this node last read it; {@code null} for a forever task or before the first read. */

@@ -94,6 +94,11 @@ public final class TaskView {
         return runner.runs().last();
     }
 
+    /** How long the task's current run ran: until its end, or until now; zero for a task that runs forever. */
+    public Duration runDuration() {
+        return runner.runs().duration();
+    }
+
     /**
      * The task's current run read from the store now, with its counts so far while it runs.
      *
