@@ -160,6 +160,11 @@ final class RunKeeper {
                     "Task " + context.name() + ": run " + current.id() + " is "
                             + current.state().name().toLowerCase(Locale.ROOT)
                             + (current.done() ? "; this node starts no round until it is started again" : ""));
+        } else if (known.id() == current.id() && !known.done() && current.done()) {
+            log.log(
+                    Level.INFO,
+                    "Task " + context.name() + ": run " + current.id() + " ended on node " + current.endedBy()
+                            + "; this node starts no round until the task is started again");
         } else if (known.id() != current.id() && !current.done()) {
             log.log(
                     Level.INFO,

@@ -8,6 +8,7 @@ import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.ScanTasks;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.core.TaskRun;
@@ -86,6 +87,9 @@ class RunEndpointTests {
         assertThat(run.endedBy()).isEqualTo("node-1");
         assertThat(run.durationSeconds()).isGreaterThanOrEqualTo(0);
         assertThat(endpoint.scan().tasks().get("orders").state()).isEqualTo(TaskView.State.DONE);
+        assertThat(new ScanTasks(engine).drain("orders", Duration.ofSeconds(5)))
+                .as("a done task starts no round, so a drain returns at once")
+                .isZero();
         assertThat(registry.get("scan.run.done").tag("task", "orders").gauge().value())
                 .isEqualTo(1);
         assertThat(registry.get("scan.run.id").tag("task", "orders").gauge().value())
