@@ -1,6 +1,7 @@
 package io.shardscan.actuate;
 
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
 import java.lang.System.Logger.Level;
 import java.security.Principal;
@@ -60,9 +61,11 @@ public class ScanEndpoint {
     }
 
     /**
-     * Pauses, resumes or triggers a task, or requeues its dead rows, and logs who asked.
+     * Pauses, resumes or triggers a task, requeues its dead rows, lifts an endpoint's ban or starts a
+     * new run, and logs who asked.
      *
-     * @param action {@code pause}, {@code resume}, {@code trigger}, {@code requeue-dead} or {@code lift-ban}
+     * @param action {@code pause}, {@code resume}, {@code pause-node}, {@code resume-node}, {@code trigger},
+     *     {@code requeue-dead}, {@code lift-ban} or {@code start}
      * @param endpoint the endpoint whose ban {@code lift-ban} lifts; unused by the other actions
      * @throws IllegalStateException when write operations are off
      * @throws IllegalArgumentException for an unknown task or action
@@ -105,7 +108,9 @@ public class ScanEndpoint {
                 "Scan endpoint: " + action.value() + (endpoint == null ? "" : " " + endpoint) + " of task " + task
                         + " on node " + engine.nodeId() + " by " + who
                         + (requeued == null ? "" : ", " + requeued + " dead rows requeued"));
-        return new ActionDescriptor(engine.nodeId(), task, action.value(), view.state(), requeued);
+        TaskRun run = view.run();
+        return new ActionDescriptor(
+                engine.nodeId(), task, action.value(), view.state(), requeued, run == null ? null : run.id());
     }
 
     static String writeDisabledMessage() {

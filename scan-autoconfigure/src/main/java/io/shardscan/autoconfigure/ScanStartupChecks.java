@@ -2,6 +2,7 @@ package io.shardscan.autoconfigure;
 
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ShardCoordinator;
@@ -117,9 +118,13 @@ final class ScanStartupChecks {
         ScanEngine engine = builder.build(found.tasks(), store, coordinator, clock);
         boolean endpointTables = builder.endpointBansInDatabase()
                 && found.tasks().stream().anyMatch(t -> t.definition().endpoints() != null);
+        boolean runColumns = found.tasks().stream().anyMatch(t -> t.definition().run() != RunMode.FOREVER);
         if (store instanceof JdbcTaskStore || coordinator instanceof JdbcShardCoordinator || endpointTables) {
-            problems.addAll(
-                    OwnTables.problems(dataSource, coordinator instanceof JdbcShardCoordinator, endpointTables));
+            problems.addAll(OwnTables.problems(
+                    dataSource,
+                    coordinator instanceof JdbcShardCoordinator,
+                    endpointTables,
+                    runColumns && store instanceof JdbcTaskStore));
         }
         problems.addAll(engine.check(found.rowTypes(), unknown.tasks()));
         if (!problems.isEmpty()) {

@@ -6,6 +6,7 @@ import io.shardscan.core.Match;
 import io.shardscan.core.MatchOverlap;
 import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Ordering;
+import io.shardscan.core.RunMode;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
 import java.time.Duration;
@@ -118,6 +119,9 @@ public class TaskProperties {
     /** A preset for pushing rows to receivers: transfer (lossy) or sync (must arrive); each setting it makes can be overridden. */
     private @Nullable TaskMode mode;
 
+    /** How long a run lasts: forever, or until-empty (ends once no pending row is left); once and follow are for range mode only; unset, forever. */
+    private @Nullable RunMode run;
+
     /** The column naming each row's receiver (a store id, a host); its rows share a lane and a two-level blacklist. */
     private @Nullable String endpointColumn;
 
@@ -172,6 +176,7 @@ public class TaskProperties {
                 .priority(priority)
                 .maxWait(maxWait)
                 .endpoints(endpoints(name))
+                .run(run == null ? RunMode.FOREVER : run)
                 .build();
     }
 
@@ -210,6 +215,14 @@ public class TaskProperties {
 
     public void setMode(@Nullable TaskMode mode) {
         this.mode = mode;
+    }
+
+    public @Nullable RunMode getRun() {
+        return run;
+    }
+
+    public void setRun(@Nullable RunMode run) {
+        this.run = run;
     }
 
     public @Nullable String getEndpointColumn() {

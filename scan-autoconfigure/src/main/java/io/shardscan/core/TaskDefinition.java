@@ -50,7 +50,8 @@ public record TaskDefinition(
         int priority,
         @Nullable Duration maxWait,
         @Nullable EndpointRules endpoints,
-        RowColumns rowColumns) {
+        RowColumns rowColumns,
+        RunMode run) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -128,6 +129,20 @@ public record TaskDefinition(
             endpoints.check(name, workers);
         }
         Objects.requireNonNull(rowColumns, "rowColumns");
+        checkRun(name, run);
+    }
+
+    /** A status-column task runs forever or until empty; once and follow cover an id space, which is range mode's. */
+    private static void checkRun(String name, RunMode run) {
+        Objects.requireNonNull(run, "run");
+        if (run == RunMode.ONCE || run == RunMode.FOLLOW) {
+            throw invalid(
+                    name,
+                    "run",
+                    "is " + run.property() + ", which only a range task (mode: range) has: a task with a status"
+                            + " column runs forever (the default) or until-empty (it ends once no pending row is"
+                            + " left); set run: until-empty, or remove run");
+        }
     }
 
     /** A builder with the documented defaults, for the task {@code name}. */
@@ -175,7 +190,8 @@ public record TaskDefinition(
                 priority,
                 maxWait,
                 endpoints,
-                rowColumns);
+                rowColumns,
+                run);
     }
 
     /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
@@ -356,6 +372,7 @@ public record TaskDefinition(
         private @Nullable Duration maxWait;
         private @Nullable EndpointRules endpoints;
         private RowColumns rowColumns = RowColumns.ALL;
+        private RunMode run = RunMode.FOREVER;
 
         private Builder(String name) {
             this.name = name;
@@ -504,6 +521,12 @@ public record TaskDefinition(
             return this;
         }
 
+        /** How long a run of the task lasts; {@link RunMode#FOREVER} unless set. */
+        public Builder run(RunMode run) {
+            this.run = run;
+            return this;
+        }
+
         /** The receivers of the rows and their blacklist; unset, the task has no endpoints. */
         public Builder endpoints(@Nullable EndpointRules endpoints) {
             this.endpoints = endpoints;
@@ -559,7 +582,8 @@ public record TaskDefinition(
                     priority,
                     maxWait,
                     endpoints,
-                    rowColumns);
+                    rowColumns,
+                    run);
         }
     }
 }

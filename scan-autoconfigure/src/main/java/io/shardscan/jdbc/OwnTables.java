@@ -28,6 +28,22 @@ public final class OwnTables {
             "scan_endpoint_trip", Set.of("task", "endpoint", "tripped_at"),
             "scan_endpoint_ban", Set.of("task", "endpoint", "banned_from", "banned_until", "last_error"));
 
+    /** The run columns by table, each with its type ({@code TIMESTAMP} is the dialect's timestamp). */
+    private static final Map<String, Map<String, String>> RUNS = Map.of(
+            "scan_task",
+            Map.of(
+                    "run_id", "BIGINT",
+                    "run_state", "VARCHAR(16)",
+                    "run_started_at", "TIMESTAMP",
+                    "run_started_by", "VARCHAR(128)",
+                    "run_ended_at", "TIMESTAMP",
+                    "run_ended_by", "VARCHAR(128)",
+                    "run_processed", "BIGINT",
+                    "run_failed", "BIGINT",
+                    "run_dead", "BIGINT"),
+            "scan_fence",
+            Map.of("run_id", "BIGINT", "run_processed", "BIGINT", "run_failed", "BIGINT", "run_dead", "BIGINT"));
+
     private OwnTables() {}
 
     /**
@@ -46,6 +62,16 @@ public final class OwnTables {
      * a task has an endpoint column and its blacklist lives in the database.
      */
     public static List<String> problems(DataSource dataSource, boolean coordinatorTables, boolean endpointTables) {
+        return problems(dataSource, coordinatorTables, endpointTables, false);
+    }
+
+    /**
+     * The same, and with {@code runColumns} the run columns of {@code scan_task} and {@code scan_fence},
+     * needed when a task keeps runs ({@code scan.tasks.<name>.run} other than forever); a missing one
+     * is named with the {@code ALTER TABLE} that adds it.
+     */
+    public static List<String> problems(
+            DataSource dataSource, boolean coordinatorTables, boolean endpointTables, boolean runColumns) {
         Map<String, Set<String>> needed = new LinkedHashMap<>();
         if (endpointTables) {
             needed.put("scan_endpoint_trip", ENDPOINTS.get("scan_endpoint_trip"));
@@ -55,13 +81,15 @@ public final class OwnTables {
             needed.put("scan_lease", COORDINATOR.get("scan_lease"));
             needed.put("scan_member", COORDINATOR.get("scan_member"));
         }
-        needed.put("scan_fence", FENCE);
-        needed.put("scan_task", TASK);
+        needed.put(
+                "scan_fence", runColumns ? union(FENCE, RUNS.get("scan_fence").keySet()) : FENCE);
+        needed.put("scan_task", runColumns ? union(TASK, RUNS.get("scan_task").keySet()) : TASK);
         List<String> problems = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            String script = "io/shardscan/jdbc/schema-"
-                    + SqlDialect.forProduct(metaData.getDatabaseProductName()).name() + ".sql";
+            String dialect =
+                    SqlDialect.forProduct(metaData.getDatabaseProductName()).name();
+            String script = "io/shardscan/jdbc/schema-" + dialect + ".sql";
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
                     + " tables on embedded databases only) or run " + script + " from the scan-autoconfigure jar"
                     + " (or your migration tool's copy of it)";
@@ -77,13 +105,31 @@ public final class OwnTables {
                         .toList();
                 if (!missing.isEmpty()) {
                     problems.add("Shardscan's table " + table + " lacks column " + String.join(", ", missing)
-                            + " (an older schema)" + fix);
+                            + " (an older schema)" + fix + addColumns(table, missing, dialect));
                 }
             });
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read Shardscan's tables: " + e.getMessage(), e);
         }
         return problems;
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** The statements that add the missing run columns, for a table created before runs; empty for other columns. */
+    private static String addColumns(String table, List<String> missing, String dialect) {
+        Map<String, String> types = RUNS.getOrDefault(table, Map.of());
+        List<String> statements = missing.stream()
+                .filter(types::containsKey)
+                .map(c -> "ALTER TABLE " + table + " ADD COLUMN " + c + " "
+                        + types.get(c).replace("TIMESTAMP", dialect.equals("mysql") ? "DATETIME(3)" : "TIMESTAMP")
+                        + ";")
+                .toList();
+        return statements.isEmpty() ? "" : "; or add them: " + String.join(" ", statements);
     }
 
     /** The lower-case column names of a table in the connection's schema, empty when it is missing. */
