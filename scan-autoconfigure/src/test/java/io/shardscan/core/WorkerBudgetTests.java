@@ -146,9 +146,11 @@ class WorkerBudgetTests {
         long shortest = ((Number) waits.get("SHORTEST")).longValue();
         long longest = ((Number) waits.get("LONGEST")).longValue();
         System.out.printf("WorkerBudgetTests: normal rows waited %d to %d ms (max-wait 5 s)%n", shortest, longest);
+        // without aging they would wait for vip's 10 000 rows (25 s or more); the margin is for a
+        // loaded 2-core machine (8.2 s seen there)
         assertThat(longest)
                 .as("ms the slowest normal row waited, with max-wait 5 s")
-                .isLessThanOrEqualTo(maxWait.toMillis() + 3_000);
+                .isLessThanOrEqualTo(maxWait.toMillis() + 6_000);
         assertThat(shortest)
                 .as("ms the quickest normal row waited: vip went first until normal's rows aged")
                 .isGreaterThanOrEqualTo(4_000);
