@@ -123,7 +123,7 @@ class ScanEndpointHttpTests {
                     return last.getAndSet(now) == now;
                 });
         int stopped = done();
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> done() == stopped);
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> done() == stopped);
         assertThat(stopped).isLessThan(ORDERS);
         assertThat(a.get(PATH).path("state").asString()).isEqualTo("PAUSED");
         for (EndpointNode node : List.of(a, b)) {
