@@ -11,10 +11,16 @@ import org.jspecify.annotations.Nullable;
  * @param action the action as the client named it
  * @param state the task's state on this node afterwards
  * @param requeued the rows put back to pending by {@code requeue-dead}, {@code null} for other actions
+ * @param lifted for {@code lift-ban}: whether the endpoint was banned and its ban is now lifted on
+ *     every node; {@code null} for other actions
+ * @param message for {@code lift-ban}: what was lifted, or that the endpoint was not banned and which
+ *     are; {@code null} for other actions
  */
 public record ActionDescriptor(
         String node,
         String task,
         String action,
         TaskView.State state,
-        @Nullable Integer requeued) {}
+        @Nullable Integer requeued,
+        @Nullable Boolean lifted,
+        @Nullable String message) {}
