@@ -156,7 +156,8 @@ class StartupChecksTests {
                 .withPropertyValues("scan.jdbc.initialize-schema=never", TASK + "endpoint-column=store_id")
                 .run(context -> assertThat(problems(context))
                         .anySatisfy(p -> assertThat(p)
-                                .contains("Shardscan's table scan_endpoint_trip does not exist")
+                                .contains("Shardscan's table scan_endpoint_trip does not exist (it holds the endpoint"
+                                        + " blacklist of tasks with an endpoint-column when no Redis is configured)")
                                 .contains("scan.jdbc.initialize-schema=always"))
                         .anySatisfy(p -> assertThat(p).contains("Shardscan's table scan_endpoint_ban does not exist"))
                         .anySatisfy(p -> assertThat(p).containsIgnoringCase("store_id")));
