@@ -11,6 +11,10 @@ import org.jspecify.annotations.Nullable;
  * @param action the action as the client named it
  * @param state the task's state on this node afterwards
  * @param requeued the rows put back to pending by {@code requeue-dead}, {@code null} for other actions
+ * @param lifted for {@code lift-ban}: whether the endpoint was banned and its ban is now lifted on
+ *     every node; {@code null} for other actions
+ * @param message for {@code lift-ban}: what was lifted, or that the endpoint was not banned and which
+ *     are; {@code null} for other actions
  * @param run the id of the task's current run afterwards (for {@code start}, the run it started);
  *     {@code null} for a task that runs forever
  */
@@ -20,4 +24,6 @@ public record ActionDescriptor(
         String action,
         TaskView.State state,
         @Nullable Integer requeued,
+        @Nullable Boolean lifted,
+        @Nullable String message,
         @Nullable Long run) {}

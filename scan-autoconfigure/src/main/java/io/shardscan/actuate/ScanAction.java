@@ -50,20 +50,18 @@ public enum ScanAction {
     /**
      * Applies this action to {@code task}.
      *
-     * @return the number of rows requeued for {@link #REQUEUE_DEAD}, 1 or 0 (whether there was a ban)
-     *     for {@link #LIFT_BAN}, otherwise {@code null}
+     * @return what it did: the rows requeued for {@link #REQUEUE_DEAD}, whether a ban was lifted for
+     *     {@link #LIFT_BAN}, nothing for the others
      * @throws IllegalArgumentException for {@link #LIFT_BAN} without an endpoint or on a task without endpoints
      * @throws IllegalStateException for {@link #START} on a task that runs forever
      */
-    @Nullable
-    Integer apply(TaskView task, @Nullable String endpoint) {
+    Applied apply(TaskView task, @Nullable String endpoint) {
         switch (this) {
             case LIFT_BAN -> {
                 if (endpoint == null || endpoint.isBlank()) {
-                    throw new IllegalArgumentException(
-                            "lift-ban needs the endpoint to lift: {\"action\": \"lift-ban\", \"endpoint\": \"...\"}");
+                    throw new IllegalArgumentException(LIFT_BAN_NEEDS_ENDPOINT);
                 }
-                return task.liftBan(endpoint) ? 1 : 0;
+                return new Applied(null, task.liftBan(endpoint));
             }
             case PAUSE -> task.pauseEverywhere();
             case RESUME -> task.resumeEverywhere();
@@ -72,9 +70,21 @@ public enum ScanAction {
             case TRIGGER -> task.trigger();
             case START -> task.start();
             case REQUEUE_DEAD -> {
-                return task.requeueDead();
+                return new Applied(task.requeueDead(), null);
             }
         }
-        return null;
+        return new Applied(null, null);
     }
+
+    /** The refusal of a {@code lift-ban} that names no endpoint. */
+    static final String LIFT_BAN_NEEDS_ENDPOINT =
+            "lift-ban needs the endpoint to lift: {\"action\": \"lift-ban\", \"endpoint\": \"...\"}";
+
+    /**
+     * What an action did.
+     *
+     * @param requeued the rows {@code requeue-dead} put back, else {@code null}
+     * @param lifted whether {@code lift-ban} lifted a ban, else {@code null}
+     */
+    record Applied(@Nullable Integer requeued, @Nullable Boolean lifted) {}
 }

@@ -1,11 +1,13 @@
 package io.shardscan.actuate;
 
+import io.shardscan.core.EndpointBan;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
 import java.lang.System.Logger.Level;
 import java.security.Principal;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -17,8 +19,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code scan} actuator endpoint: every task's state, members, shard ownership, cached backlog
- * and totals on this node, and, when {@code scan.endpoint.write-enabled=true}, pause, resume, trigger
- * and requeue-dead. Reading runs no query: leases and members are those of the last lease tick, the
+ * and totals on this node, and, when {@code scan.endpoint.write-enabled=true}, pause, resume, trigger,
+ * requeue-dead and lift-ban. Reading runs no query: leases and members are those of the last lease tick, the
  * backlog that of the last background count. Over HTTP {@link ScanEndpointWebExtension} answers
  * errors with status codes; over JMX they are exceptions. Thread-safe.
  */
@@ -102,15 +104,34 @@ public class ScanEndpoint {
             String task, TaskView view, ScanAction action, @Nullable String endpoint, SecurityContext securityContext) {
         Principal principal = securityContext.getPrincipal();
         String who = principal == null ? "anonymous" : principal.getName();
-        Integer requeued = action.apply(view, endpoint);
+        ScanAction.Applied applied = action.apply(view, endpoint);
+        String message = applied.lifted() == null ? null : liftMessage(view, endpoint, applied.lifted());
         log.log(
                 Level.INFO,
                 "Scan endpoint: " + action.value() + (endpoint == null ? "" : " " + endpoint) + " of task " + task
                         + " on node " + engine.nodeId() + " by " + who
-                        + (requeued == null ? "" : ", " + requeued + " dead rows requeued"));
+                        + (applied.requeued() == null ? "" : ", " + applied.requeued() + " dead rows requeued")
+                        + (message == null ? "" : ": " + message));
         TaskRun run = view.run();
         return new ActionDescriptor(
-                engine.nodeId(), task, action.value(), view.state(), requeued, run == null ? null : run.id());
+                engine.nodeId(),
+                task,
+                action.value(),
+                view.state(),
+                applied.requeued(),
+                applied.lifted(),
+                message,
+                run == null ? null : run.id());
+    }
+
+    private static String liftMessage(TaskView view, @Nullable String endpoint, boolean lifted) {
+        if (lifted) {
+            return "the ban of endpoint " + endpoint + " is lifted on every node (the others follow within a renew"
+                    + " interval); its rows are fetched again";
+        }
+        List<String> banned =
+                view.bannedEndpoints().stream().map(EndpointBan::endpoint).toList();
+        return "endpoint " + endpoint + " was not banned, so no ban was lifted; banned now: " + banned;
     }
 
     static String writeDisabledMessage() {

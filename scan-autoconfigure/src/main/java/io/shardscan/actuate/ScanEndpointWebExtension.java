@@ -13,7 +13,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 
 /**
  * The HTTP side of {@link ScanEndpoint}: 404 with a message for an unknown task, 403 naming
- * {@code scan.endpoint.write-enabled} for a write while writes are off, 400 for an unknown action.
+ * {@code scan.endpoint.write-enabled} for a write while writes are off, 400 for an unknown action
+ * and for a {@code lift-ban} without an endpoint or on a task without an endpoint column.
  */
 @EndpointWebExtension(endpoint = ScanEndpoint.class)
 public class ScanEndpointWebExtension {
@@ -52,13 +53,14 @@ public class ScanEndpointWebExtension {
             return refusal(WebEndpointResponse.STATUS_BAD_REQUEST, task, ScanEndpoint.unknownActionMessage(action));
         }
         if (known.get() == ScanAction.LIFT_BAN
-                && (endpoint == null || view.definition().endpoints() == null)) {
+                && (endpoint == null || endpoint.isBlank() || view.definition().endpoints() == null)) {
             return refusal(
                     WebEndpointResponse.STATUS_BAD_REQUEST,
                     task,
-                    endpoint == null
-                            ? "lift-ban needs the endpoint to lift: {\"action\": \"lift-ban\", \"endpoint\": \"...\"}"
-                            : "task " + task + " has no endpoint column, so nothing is banned");
+                    endpoint == null || endpoint.isBlank()
+                            ? ScanAction.LIFT_BAN_NEEDS_ENDPOINT
+                            : "task " + task + " has no endpoint column (scan.tasks." + task
+                                    + ".endpoint-column), so nothing is banned");
         }
         if (known.get() == ScanAction.START && view.runMode() == RunMode.FOREVER) {
             return refusal(

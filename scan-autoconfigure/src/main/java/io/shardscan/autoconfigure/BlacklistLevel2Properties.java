@@ -10,11 +10,11 @@ public class BlacklistLevel2Properties {
     /** Level-1 trips, on any node, within the window that ban an endpoint on every node. */
     private int trips = 3;
 
-    /** How far back level-1 trips count towards a ban. */
+    /** How far back level-1 trips count towards a ban; needs a unit, e.g. 5m. */
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration window = Duration.ofMinutes(5);
 
-    /** How long a banned endpoint's rows are not fetched before one probe row is let through. */
+    /** How long a banned endpoint's rows are not fetched before one probe row is let through; needs a unit, e.g. 5m. */
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration ban = Duration.ofMinutes(5);
 

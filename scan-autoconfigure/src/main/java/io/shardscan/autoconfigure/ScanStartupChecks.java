@@ -38,10 +38,12 @@ final class ScanStartupChecks {
 
     /**
      * The durations that must have a unit, unlike Shardscan's others (seconds without one): a task's
-     * {@code max-wait}, {@code delay} and {@code archive.after}. Each is too easily meant in another
-     * unit than seconds: a latency bound in milliseconds ({@code max-wait: 500}), a delay in minutes
-     * ({@code delay: 15}), an age in days ({@code archive.after: 7}); a slip runs or archives rows at
-     * a time no one meant, and nothing else would show it.
+     * {@code max-wait}, {@code delay}, {@code archive.after}, {@code slow-call}, {@code level2.window}
+     * and {@code level2.ban}. Each is too easily meant in another unit than seconds: a latency bound
+     * in milliseconds ({@code max-wait: 500}, {@code slow-call: 500}: no call would ever count as
+     * slow), a delay or a ban in minutes ({@code delay: 15}, {@code level2.ban: 5}, whose default is
+     * 5 minutes), an age in days ({@code archive.after: 7}); a slip runs, bans or archives rows at a
+     * time no one meant, and nothing else would show it.
      */
     static List<String> durationsWithoutUnit(ConfigurableEnvironment environment, ScanProperties properties) {
         // the tasks bound as ScanProperties binds them, so a task's key here is its key there whatever
@@ -60,6 +62,10 @@ final class ScanStartupChecks {
             withoutUnit(task, "max-wait", durations.maxWait(), "max-wait: 5s or 500ms", problems);
             withoutUnit(task, "delay", durations.delay(), "delay: 15m", problems);
             withoutUnit(task, "archive.after", after, "archive.after: 7d", problems);
+            withoutUnit(task, "slow-call", durations.slowCall(), "slow-call: 500ms or 2s", problems);
+            WrittenLevel2 level2 = durations.level2();
+            withoutUnit(task, "level2.window", level2 == null ? null : level2.window(), "level2.window: 5m", problems);
+            withoutUnit(task, "level2.ban", level2 == null ? null : level2.ban(), "level2.ban: 5m", problems);
         }
         return problems;
     }
@@ -68,8 +74,8 @@ final class ScanStartupChecks {
             String task, String key, @Nullable String value, String example, List<String> problems) {
         if (value != null && NUMBER.matcher(value).matches()) {
             problems.add("scan.tasks." + task + "." + key + " is '" + value.trim() + "' without a unit: write it with"
-                    + " one, e.g. " + example + " (max-wait, delay and archive.after need a unit, which s, m, h"
-                    + " or d makes plain)");
+                    + " one, e.g. " + example + " (max-wait, delay, archive.after, slow-call, level2.window and"
+                    + " level2.ban need a unit, which ms, s, m, h or d makes plain)");
         }
     }
 
@@ -77,10 +83,15 @@ final class ScanStartupChecks {
     record WrittenDurations(
             @Nullable String maxWait,
             @Nullable String delay,
-            @Nullable WrittenArchive archive) {}
+            @Nullable WrittenArchive archive,
+            @Nullable String slowCall,
+            @Nullable WrittenLevel2 level2) {}
 
     /** A task's {@code archive.after} as written. */
     record WrittenArchive(@Nullable String after) {}
+
+    /** A task's {@code level2.window} and {@code level2.ban} as written. */
+    record WrittenLevel2(@Nullable String window, @Nullable String ban) {}
 
     /**
      * The checked engine.

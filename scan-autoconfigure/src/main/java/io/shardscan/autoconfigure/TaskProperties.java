@@ -131,7 +131,7 @@ public class TaskProperties {
     /** Level 2 of the endpoint blacklist: how many level-1 trips within which window ban an endpoint on every node, and for how long. */
     private final BlacklistLevel2Properties level2 = new BlacklistLevel2Properties();
 
-    /** A call that takes longer marks its endpoint slow. */
+    /** A call that takes longer marks its endpoint slow; needs a unit, e.g. 1s or 500ms. */
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration slowCall = Duration.ofSeconds(1);
 

@@ -270,7 +270,10 @@ final class EndpointBlacklist {
         lift(endpoint, "its probe row went through");
     }
 
-    /** Lifts the ban of {@code endpoint} everywhere and clears its level 1 here; returns whether there was one. */
+    /**
+     * Lifts the ban of {@code endpoint} everywhere and clears its level 1 here; returns whether there
+     * was a ban. Only a lifted ban is an event (listener, log).
+     */
     boolean lift(String endpoint, String why) {
         boolean lifted = store.lift(task, endpoint);
         Map<String, EndpointBan> next = new TreeMap<>(banned);
@@ -280,8 +283,13 @@ final class EndpointBlacklist {
         level1Until.remove(endpoint);
         failuresInRow.remove(endpoint);
         warned.remove(endpoint);
-        listener.endpointLifted(task, endpoint);
-        log.log(Level.INFO, "Task " + task + ": ban of endpoint " + endpoint + " lifted: " + why);
+        if (lifted) {
+            listener.endpointLifted(task, endpoint);
+            log.log(Level.INFO, "Task " + task + ": ban of endpoint " + endpoint + " lifted: " + why);
+        } else {
+            // nothing was banned: no event, and no log line that says a ban was lifted
+            log.log(Level.DEBUG, () -> "Task " + task + ": endpoint " + endpoint + " was not banned (" + why + ")");
+        }
         return lifted;
     }
 

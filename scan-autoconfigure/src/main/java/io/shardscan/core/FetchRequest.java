@@ -35,6 +35,11 @@ public record FetchRequest(
         excludedEndpoints = List.copyOf(excludedEndpoints);
     }
 
+    /** The same request leaving out {@code endpoints} instead. */
+    public FetchRequest withExcludedEndpoints(List<String> endpoints) {
+        return new FetchRequest(shard, minRetries, maxRetries, failedDueBefore, afterDue, afterId, limit, endpoints);
+    }
+
     /** A request that leaves no endpoint out. */
     public FetchRequest(
             int shard,

@@ -415,14 +415,17 @@ final class Lane implements Runnable {
 
     /**
      * Whether a handler's exception is its receiver's fault: an {@link EndpointUnavailableException},
-     * or a refused or timed-out connection, anywhere in its causes.
+     * a refused connection, an unknown host, or a call that timed out (connecting or waiting for the
+     * answer: a receiver that hangs is as down as one that refuses), anywhere in its causes.
      */
     static boolean endpointDown(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof EndpointUnavailableException
                     || t instanceof java.net.ConnectException
                     || t instanceof java.net.NoRouteToHostException
-                    || t instanceof java.net.http.HttpConnectTimeoutException) {
+                    || t instanceof java.net.UnknownHostException
+                    || t instanceof java.net.SocketTimeoutException
+                    || t instanceof java.net.http.HttpTimeoutException) {
                 return true;
             }
         }

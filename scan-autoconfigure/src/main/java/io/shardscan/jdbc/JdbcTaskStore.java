@@ -81,8 +81,9 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     @Override
-    public List<Row> fetch(TaskDefinition task, FetchRequest request) {
+    public List<Row> fetch(TaskDefinition task, FetchRequest asked) {
         TaskSql sql = sql(task);
+        FetchRequest request = bindable(asked, sql.names().endpointNumeric());
         List<Row> page = jdbc.query(
                 sql.fetch().sql(request),
                 ps -> {
@@ -109,6 +110,28 @@ public final class JdbcTaskStore implements TaskStore {
                 },
                 (ResultSetExtractor<List<Row>>) rs -> rows(rs, task.name(), sql.names(), request.limit()));
         return page == null ? List.of() : page;
+    }
+
+    /**
+     * The request without the excluded endpoints a numeric endpoint column cannot hold (a ban left
+     * from when the column held text, say): they match no row, and binding them would fail every fetch.
+     */
+    private static FetchRequest bindable(FetchRequest request, boolean numeric) {
+        if (!numeric || request.excludedEndpoints().stream().allMatch(JdbcTaskStore::wholeNumber)) {
+            return request;
+        }
+        return request.withExcludedEndpoints(request.excludedEndpoints().stream()
+                .filter(JdbcTaskStore::wholeNumber)
+                .toList());
+    }
+
+    private static boolean wholeNumber(String endpoint) {
+        try {
+            Long.parseLong(endpoint);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     @Override

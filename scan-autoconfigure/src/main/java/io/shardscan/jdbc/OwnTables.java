@@ -95,8 +95,13 @@ public final class OwnTables {
                     + " (or your migration tool's copy of it)";
             needed.forEach((table, columns) -> {
                 List<String> present = columns(metaData, table);
+                // a user who never set up a blacklist needs to know why this table is asked for
+                String why = ENDPOINTS.containsKey(table)
+                        ? " (it holds the endpoint blacklist of tasks with an endpoint-column when no Redis is"
+                                + " configured)"
+                        : "";
                 if (present.isEmpty()) {
-                    problems.add("Shardscan's table " + table + " does not exist" + fix);
+                    problems.add("Shardscan's table " + table + " does not exist" + why + fix);
                     return;
                 }
                 List<String> missing = columns.stream()
@@ -105,7 +110,7 @@ public final class OwnTables {
                         .toList();
                 if (!missing.isEmpty()) {
                     problems.add("Shardscan's table " + table + " lacks column " + String.join(", ", missing)
-                            + " (an older schema)" + fix + addColumns(table, missing, dialect));
+                            + " (an older schema)" + why + fix + addColumns(table, missing, dialect));
                 }
             });
         } catch (SQLException e) {

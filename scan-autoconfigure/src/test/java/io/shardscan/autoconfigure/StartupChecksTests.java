@@ -156,10 +156,39 @@ class StartupChecksTests {
                 .withPropertyValues("scan.jdbc.initialize-schema=never", TASK + "endpoint-column=store_id")
                 .run(context -> assertThat(problems(context))
                         .anySatisfy(p -> assertThat(p)
-                                .contains("Shardscan's table scan_endpoint_trip does not exist")
+                                .contains("Shardscan's table scan_endpoint_trip does not exist (it holds the endpoint"
+                                        + " blacklist of tasks with an endpoint-column when no Redis is configured)")
                                 .contains("scan.jdbc.initialize-schema=always"))
                         .anySatisfy(p -> assertThat(p).contains("Shardscan's table scan_endpoint_ban does not exist"))
                         .anySatisfy(p -> assertThat(p).containsIgnoringCase("store_id")));
+    }
+
+    @Test
+    void endpointDurationsWithoutAUnitFailNamingEachAndAnExample() {
+        // slow-call: 500 meant as milliseconds would be 500 s (no call ever slow), level2.ban: 5 meant as
+        // its default's minutes would be 5 s
+        runner().withPropertyValues(
+                        TASK + "endpoint-column=user_id",
+                        TASK + "slow-call=500",
+                        TASK + "level2.window=5",
+                        TASK + "level2.ban=5")
+                .run(context -> assertThat(problems(context))
+                        .contains("scan.tasks.orders.slow-call is '500' without a unit: write it with one, e.g."
+                                + " slow-call: 500ms or 2s (max-wait, delay, archive.after, slow-call,"
+                                + " level2.window and level2.ban need a unit, which ms, s, m, h or d makes"
+                                + " plain)")
+                        .anySatisfy(p -> assertThat(p)
+                                .startsWith("scan.tasks.orders.level2.window is '5' without a unit")
+                                .contains("e.g. level2.window: 5m"))
+                        .anySatisfy(p -> assertThat(p)
+                                .startsWith("scan.tasks.orders.level2.ban is '5' without a unit")
+                                .contains("e.g. level2.ban: 5m")));
+        runner().withPropertyValues(
+                        TASK + "endpoint-column=user_id",
+                        TASK + "slow-call=500ms",
+                        TASK + "level2.window=5m",
+                        TASK + "level2.ban=30s")
+                .run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test

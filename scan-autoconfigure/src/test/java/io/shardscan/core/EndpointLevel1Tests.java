@@ -44,6 +44,30 @@ class EndpointLevel1Tests {
     }
 
     @Test
+    void refusedUnknownOrTimedOutCallsAreTheEndpointsFaultOtherFailuresAreNot() {
+        // a receiver that hangs until the client's timeout is as down as one that refuses connections
+        assertThat(Lane.endpointDown(new java.net.ConnectException("Connection refused")))
+                .isTrue();
+        assertThat(Lane.endpointDown(new java.net.http.HttpTimeoutException("request timed out")))
+                .isTrue();
+        assertThat(Lane.endpointDown(new java.net.http.HttpConnectTimeoutException("connect timed out")))
+                .isTrue();
+        assertThat(Lane.endpointDown(
+                        new java.io.UncheckedIOException(new java.net.SocketTimeoutException("Read timed out"))))
+                .isTrue();
+        assertThat(Lane.endpointDown(
+                        new IllegalStateException("push failed", new java.net.UnknownHostException("store-3"))))
+                .isTrue();
+        assertThat(Lane.endpointDown(new EndpointUnavailableException("store answered 503")))
+                .isTrue();
+        // the row's fault, or not known to be the receiver's: wrap it in EndpointUnavailableException
+        assertThat(Lane.endpointDown(new java.io.IOException("Connection reset")))
+                .isFalse();
+        assertThat(Lane.endpointDown(new IllegalArgumentException("bad payload")))
+                .isFalse();
+    }
+
+    @Test
     void aStoreThatRefusesConnectionsIsSkippedForTheRestOfThePass() {
         table.insert(1000, 100, Instant.now().minusSeconds(5)).withStores(5);
         stores.down(3);
