@@ -39,22 +39,18 @@ public final class JdbcRangeLedger implements RangeLedger {
     @Override
     public Optional<RangeLease> open(String task, long run, long start, long end, String owner) {
         try {
-            // not the dialect's insert-unless-present: MySQL's counts a present row as found, so its
-            // count would not tell who opened the range; two opening at once end in a duplicate key
             int inserted = jdbc.update(
-                    "INSERT INTO scan_range (task, run_id, range_start, range_end, position, owner, epoch,"
-                            + " heartbeat_at, moved_at, processed, failed, done) SELECT ?, ?, ?, ?, ?, ?, 1, "
-                            + dialect.now() + ", " + dialect.now() + ", 0, 0, 0 FROM (SELECT 1 AS one) d WHERE NOT"
-                            + " EXISTS (SELECT 1 FROM scan_range WHERE task = ? AND run_id = ? AND range_start = ?)",
+                    dialect.insertCountingNew(
+                            "scan_range",
+                            "task, run_id, range_start, range_end, position, owner, epoch, heartbeat_at, moved_at,"
+                                    + " processed, failed, done",
+                            "?, ?, ?, ?, ?, ?, 1, " + dialect.now() + ", " + dialect.now() + ", 0, 0, 0"),
                     task,
                     run,
                     start,
                     end,
                     start - 1,
-                    owner,
-                    task,
-                    run,
-                    start);
+                    owner);
             return inserted == 1 ? Optional.of(new RangeLease(start, end, start - 1, 1)) : Optional.empty();
         } catch (DuplicateKeyException e) {
             return Optional.empty();
