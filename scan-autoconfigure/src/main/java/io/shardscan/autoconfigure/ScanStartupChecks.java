@@ -2,6 +2,7 @@ package io.shardscan.autoconfigure;
 
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.RangeStores;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ShardCoordinator;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -94,7 +96,8 @@ final class ScanStartupChecks {
             TaskStore store,
             ShardCoordinator coordinator,
             DataSource dataSource,
-            ScanClock clock) {
+            ScanClock clock,
+            Supplier<RangeStores> rangeStores) {
         UnknownScanProperties.Found unknown = UnknownScanProperties.find(environment);
         List<String> problems = new ArrayList<>(unknown.problems());
         EngineSettings settings = null;
@@ -114,12 +117,17 @@ final class ScanStartupChecks {
         if (settings == null) {
             throw new InvalidTaskException(problems);
         }
-        ScanEngine engine = builder.build(found.tasks(), store, coordinator, clock);
+        boolean rangeTables = !found.ranges().isEmpty();
+        ScanEngine engine = builder.build(
+                found.tasks(), store, coordinator, clock, found.ranges(), rangeTables ? rangeStores.get() : null);
         boolean endpointTables = builder.endpointBansInDatabase()
                 && found.tasks().stream().anyMatch(t -> t.definition().endpoints() != null);
-        if (store instanceof JdbcTaskStore || coordinator instanceof JdbcShardCoordinator || endpointTables) {
-            problems.addAll(
-                    OwnTables.problems(dataSource, coordinator instanceof JdbcShardCoordinator, endpointTables));
+        if (store instanceof JdbcTaskStore
+                || coordinator instanceof JdbcShardCoordinator
+                || endpointTables
+                || rangeTables) {
+            problems.addAll(OwnTables.problems(
+                    dataSource, coordinator instanceof JdbcShardCoordinator, endpointTables, rangeTables));
         }
         problems.addAll(engine.check(found.rowTypes(), unknown.tasks()));
         if (!problems.isEmpty()) {
