@@ -22,7 +22,9 @@ public enum ScanAction {
     /** Put every dead row back to pending with retry count 0, then scan. */
     REQUEUE_DEAD("requeue-dead"),
     /** Lift the level-2 ban of the endpoint given as {@code endpoint}, on every node. */
-    LIFT_BAN("lift-ban");
+    LIFT_BAN("lift-ban"),
+    /** Start a new run of a task that ends ({@code run: until-empty}), on every node, with the next run id. */
+    START("start");
 
     private final String value;
 
@@ -51,6 +53,7 @@ public enum ScanAction {
      * @return the number of rows requeued for {@link #REQUEUE_DEAD}, 1 or 0 (whether there was a ban)
      *     for {@link #LIFT_BAN}, otherwise {@code null}
      * @throws IllegalArgumentException for {@link #LIFT_BAN} without an endpoint or on a task without endpoints
+     * @throws IllegalStateException for {@link #START} on a task that runs forever
      */
     @Nullable
     Integer apply(TaskView task, @Nullable String endpoint) {
@@ -67,6 +70,7 @@ public enum ScanAction {
             case PAUSE_NODE -> task.pause();
             case RESUME_NODE -> task.resume();
             case TRIGGER -> task.trigger();
+            case START -> task.start();
             case REQUEUE_DEAD -> {
                 return task.requeueDead();
             }

@@ -1,6 +1,7 @@
 package io.shardscan.actuate;
 
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
 import java.lang.System.Logger.Level;
 import java.security.Principal;
@@ -105,7 +106,9 @@ public class ScanEndpoint {
                 "Scan endpoint: " + action.value() + (endpoint == null ? "" : " " + endpoint) + " of task " + task
                         + " on node " + engine.nodeId() + " by " + who
                         + (requeued == null ? "" : ", " + requeued + " dead rows requeued"));
-        return new ActionDescriptor(engine.nodeId(), task, action.value(), view.state(), requeued);
+        TaskRun run = view.run();
+        return new ActionDescriptor(
+                engine.nodeId(), task, action.value(), view.state(), requeued, run == null ? null : run.id());
     }
 
     static String writeDisabledMessage() {

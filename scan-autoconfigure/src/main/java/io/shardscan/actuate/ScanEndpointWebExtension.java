@@ -1,5 +1,6 @@
 package io.shardscan.actuate;
 
+import io.shardscan.core.RunMode;
 import io.shardscan.core.TaskView;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -58,6 +59,13 @@ public class ScanEndpointWebExtension {
                     endpoint == null
                             ? "lift-ban needs the endpoint to lift: {\"action\": \"lift-ban\", \"endpoint\": \"...\"}"
                             : "task " + task + " has no endpoint column, so nothing is banned");
+        }
+        if (known.get() == ScanAction.START && view.runMode() == RunMode.FOREVER) {
+            return refusal(
+                    WebEndpointResponse.STATUS_BAD_REQUEST,
+                    task,
+                    "task " + task + " runs forever (scan.tasks." + task + ".run), so it has no run to start;"
+                            + " set run: until-empty to end it when its table is empty");
         }
         return new WebEndpointResponse<>(this.endpoint.perform(task, view, known.get(), endpoint, securityContext));
     }

@@ -2,6 +2,7 @@ package io.shardscan.actuate;
 
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,8 +15,9 @@ import org.springframework.boot.health.contributor.Status;
  * of its own): DOWN when a task's coordinator or database could not be reached, so this node
  * processes nothing of it; UNKNOWN while some shard has no live owner (a failover or rebalance in
  * progress); UP when every task is reachable and every shard owned. A paused task is a detail
- * ({@code state: PAUSED}), never a status: the indicator sits in the web node's health, and a load
- * balancer must not drop the node because a background task was paused. Details per task.
+ * ({@code state: PAUSED}), never a status, and so is a task whose run is done ({@code state: DONE},
+ * {@code run: until-empty}), whatever it last saw: the indicator sits in the web node's health, and a
+ * load balancer must not drop the node because a background task was paused or finished. Details per task.
  */
 public class ScanHealthIndicator extends AbstractHealthIndicator {
 
@@ -41,6 +43,11 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("state", task.state());
             details.put("pausedEverywhere", task.isPausedEverywhere());
+            TaskRun run = task.run();
+            if (run != null) {
+                details.put("run", run.id());
+                details.put("runState", run.state());
+            }
             details.put("coordinator", task.coordinatorKind());
             details.put("coordinatorReachable", task.coordinatorReachable());
             details.put("databaseReachable", task.stats().storeReachable());
@@ -73,6 +80,9 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
     }
 
     private static Status statusOf(TaskView task, long unowned) {
+        if (task.state() == TaskView.State.DONE) {
+            return Status.UP;
+        }
         if (!task.coordinatorReachable() || !task.stats().storeReachable()) {
             return Status.DOWN;
         }

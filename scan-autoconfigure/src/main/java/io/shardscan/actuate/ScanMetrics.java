@@ -10,8 +10,10 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.shardscan.core.Backlog;
 import io.shardscan.core.Outcome;
+import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskStats;
 import io.shardscan.core.Tier;
 import java.time.Duration;
@@ -36,6 +38,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code scan.archived} (counter; task): finished rows this node archived (moved or deleted);
  *   <li>{@code scan.workers.held} (gauge; task): workers the task holds, with {@code scan.max-workers}
  *       of the node's budget;
+ *   <li>{@code scan.run.done} (gauge; task), for a task that keeps runs ({@code run: until-empty}): 1
+ *       when its current run is done, 0 while it runs, NaN before this node read it; {@code scan.run.id}
+ *       (gauge; task): the current run's id;
  *   <li>{@code scan.budget.wait} (timer; task, aged = true or false): how long rounds waited for
  *       workers of the node's budget; aged rounds went first because their oldest row waited past
  *       the task's max-wait. Nothing is recorded without {@code scan.max-workers}.
@@ -138,7 +143,27 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     .register(registry);
             budgetWait(registry, task, false);
             budgetWait(registry, task, true);
+            if (scanEngine.task(task).runMode() != RunMode.FOREVER) {
+                runs(registry, scanEngine, task);
+            }
         }
+    }
+
+    private static void runs(MeterRegistry registry, ScanEngine engine, String task) {
+        Gauge.builder("scan.run.done", () -> {
+                    TaskRun run = engine.task(task).run();
+                    return run == null ? Double.NaN : run.done() ? 1 : 0;
+                })
+                .description("1 when the task's current run is done, 0 while it runs, NaN before this node read it")
+                .tag("task", task)
+                .register(registry);
+        Gauge.builder("scan.run.id", () -> {
+                    TaskRun run = engine.task(task).run();
+                    return run == null ? Double.NaN : run.id();
+                })
+                .description("The id of the task's current run, NaN before this node read it")
+                .tag("task", task)
+                .register(registry);
     }
 
     @Override

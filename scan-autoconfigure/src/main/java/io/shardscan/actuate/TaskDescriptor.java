@@ -36,6 +36,7 @@ import org.jspecify.annotations.Nullable;
  * @param budget the task's share of this node's worker budget, or {@code null} without {@code scan.max-workers}
  * @param bannedEndpoints for a task with an endpoint column, the endpoints banned at level 2 on every
  *     node, as this node last read them; empty when none
+ * @param run the task's current run as this node last read it, or {@code null} for a task that runs forever
  */
 public record TaskDescriptor(
         TaskView.State state,
@@ -56,7 +57,8 @@ public record TaskDescriptor(
         @Nullable Instant lastRoundAt,
         @Nullable ArchiveDescriptor archive,
         @Nullable BudgetDescriptor budget,
-        List<EndpointBanDescriptor> bannedEndpoints) {
+        List<EndpointBanDescriptor> bannedEndpoints,
+        @Nullable RunDescriptor run) {
 
     public TaskDescriptor {
         members = List.copyOf(members);
@@ -88,7 +90,8 @@ public record TaskDescriptor(
                 stats.lastRoundAt(),
                 ArchiveDescriptor.of(task.definition().archive(), stats),
                 task.budgeted() ? BudgetDescriptor.of(task) : null,
-                task.bannedEndpoints().stream().map(EndpointBanDescriptor::of).toList());
+                task.bannedEndpoints().stream().map(EndpointBanDescriptor::of).toList(),
+                RunDescriptor.of(task.runMode(), task.run(), task.runDuration()));
     }
 
     private static List<MemberDescriptor> members(List<Member> members, List<LeaseInfo> leases) {

@@ -3,6 +3,7 @@ package io.shardscan.autoconfigure;
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.RangeStores;
+import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ShardCoordinator;
@@ -122,12 +123,17 @@ final class ScanStartupChecks {
                 found.tasks(), store, coordinator, clock, found.ranges(), rangeTables ? rangeStores.get() : null);
         boolean endpointTables = builder.endpointBansInDatabase()
                 && found.tasks().stream().anyMatch(t -> t.definition().endpoints() != null);
+        boolean runColumns = found.tasks().stream().anyMatch(t -> t.definition().run() != RunMode.FOREVER);
         if (store instanceof JdbcTaskStore
                 || coordinator instanceof JdbcShardCoordinator
                 || endpointTables
                 || rangeTables) {
             problems.addAll(OwnTables.problems(
-                    dataSource, coordinator instanceof JdbcShardCoordinator, endpointTables, rangeTables));
+                    dataSource,
+                    coordinator instanceof JdbcShardCoordinator,
+                    endpointTables,
+                    runColumns && store instanceof JdbcTaskStore,
+                    rangeTables));
         }
         problems.addAll(engine.check(found.rowTypes(), unknown.tasks()));
         if (!problems.isEmpty()) {

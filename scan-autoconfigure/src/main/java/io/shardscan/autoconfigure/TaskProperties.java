@@ -126,7 +126,7 @@ public class TaskProperties {
     /** With mode range: how long a range's position may stand still before another node takes it over; needs a unit. */
     private Duration stallTimeout = RangeTask.DEFAULT_STALL_TIMEOUT;
 
-    /** With mode range: once (cover the ids found at start, then end DONE) or follow (then keep running new ids); unset, once. */
+    /** How long a run lasts: forever, or until-empty (ends once no pending row is left); or with mode range, once (cover the ids found at start, then end DONE) or follow (then keep running new ids); unset, forever, or once with mode range. */
     private @Nullable RunMode run;
 
     /** The column naming each row's receiver (a store id, a host); its rows share a lane and a two-level blacklist. */
@@ -155,12 +155,10 @@ public class TaskProperties {
      * @throws InvalidTaskException naming the property and the fix when a setting cannot work
      */
     public TaskDefinition toDefinition(String name) {
-        if (run != null && mode != TaskMode.RANGE) {
-            throw new InvalidTaskException(
-                    "scan.tasks." + name + ".run=" + run.name().toLowerCase(java.util.Locale.ROOT)
-                            + " needs scan.tasks." + name + ".mode=range: a status-column task runs for as long as the"
-                            + " application does");
-        }
+        return definition(name, run == null ? RunMode.FOREVER : run);
+    }
+
+    private TaskDefinition definition(String name, RunMode run) {
         return TaskDefinition.builder(name)
                 .table(table)
                 .idColumn(idColumn)
@@ -189,6 +187,7 @@ public class TaskProperties {
                 .priority(priority)
                 .maxWait(maxWait)
                 .endpoints(endpoints(name))
+                .run(run)
                 .build();
     }
 
@@ -208,7 +207,9 @@ public class TaskProperties {
                     + " writes the table: remove endpoint-column, due-at-column, match and archive from the task,"
                     + " or use a status-column task");
         }
-        return new RangeTask(toDefinition(name), rangeSize, stallTimeout, run == null ? RunMode.ONCE : run);
+        // the definition carries the table, paging and tiers; the range task its run
+        return new RangeTask(
+                definition(name, RunMode.FOREVER), rangeSize, stallTimeout, run == null ? RunMode.ONCE : run);
     }
 
     /** Whether the task runs in range mode. */

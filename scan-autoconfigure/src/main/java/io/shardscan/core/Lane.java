@@ -341,7 +341,12 @@ final class Lane implements Runnable {
             outcome[0] = call(unit);
             Outcomes own = new Outcomes(task.definition(), task.rules(), unit);
             unit.forEach(row -> own.put(row, outcome[0]));
-            written[0] = own.drain(shard.shard, shard.epoch, task.clock().now()).writeBack();
+            written[0] = own.drain(
+                            shard.shard,
+                            shard.epoch,
+                            task.countingRun(),
+                            task.clock().now())
+                    .writeBack();
             return task.store().writeBack(task.definition(), written[0]);
         });
         if (!committed) {

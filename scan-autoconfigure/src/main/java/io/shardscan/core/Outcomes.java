@@ -80,7 +80,7 @@ final class Outcomes {
      * The outcomes recorded since the last drain that {@link #written} confirmed, as one write-back.
      * Until confirmed they are drained again, so a write-back that failed is tried once more.
      */
-    Batch drain(int shard, long epoch, Instant at) {
+    Batch drain(int shard, long epoch, long run, Instant at) {
         List<Long> done = new ArrayList<>();
         List<WriteBack.Failure> failed = new ArrayList<>();
         List<WriteBack.Failure> dead = new ArrayList<>();
@@ -100,7 +100,7 @@ final class Outcomes {
                 case RETRY -> failed.add(failure(row, 1, outcome));
             }
         }
-        return new Batch(new WriteBack(shard, epoch, at, done, failed, dead), Arrays.copyOf(positions, count));
+        return new Batch(new WriteBack(shard, epoch, at, done, failed, dead, run), Arrays.copyOf(positions, count));
     }
 
     /** The batch was written: its outcomes are not drained again. */

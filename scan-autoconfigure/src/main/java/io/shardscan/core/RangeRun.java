@@ -22,6 +22,21 @@ public record RangeRun(
         Instant startedAt,
         @Nullable Instant endedAt) {
 
+    /**
+     * The same run as the run lifecycle of status tasks describes runs: processed and failed rows
+     * from {@code progress}, none dead (a range task records failures instead).
+     */
+    public TaskRun toTaskRun(RangeProgress progress) {
+        return new TaskRun(
+                id,
+                done ? TaskRun.State.DONE : TaskRun.State.RUNNING,
+                startedAt,
+                "",
+                endedAt,
+                null,
+                new RunCounts(progress.processed(), progress.failed(), 0));
+    }
+
     /** How many ids lie between the run's lowest and highest id, gaps included. */
     public long span() {
         return Math.max(0, highId - lowId + 1);

@@ -26,6 +26,11 @@ public record RangeTask(TaskDefinition definition, long rangeSize, Duration stal
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(stallTimeout, "stallTimeout");
         Objects.requireNonNull(run, "run");
+        if (run != RunMode.ONCE && run != RunMode.FOLLOW) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".run is " + run.property()
+                    + ", which a range task does not have: once (cover the ids found at start, then end) or follow"
+                    + " (then keep running new ids)");
+        }
         if (rangeSize < 1) {
             throw new InvalidTaskException("scan.tasks." + definition.name() + ".range-size must be at least 1 (was "
                     + rangeSize + "): the ids one claim covers, e.g. 10000");

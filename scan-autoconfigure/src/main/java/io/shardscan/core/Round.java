@@ -255,8 +255,8 @@ final class Round {
 
     /** Writes back what finished since the last flush; returns {@code false} when the fence refused it. */
     private boolean flush(Outcomes outcomes) {
-        Outcomes.Batch batch =
-                outcomes.drain(shard.shard, shard.epoch, task.clock().now());
+        Outcomes.Batch batch = outcomes.drain(
+                shard.shard, shard.epoch, task.countingRun(), task.clock().now());
         if (batch.isEmpty()) {
             outcomes.written(batch);
             return true;

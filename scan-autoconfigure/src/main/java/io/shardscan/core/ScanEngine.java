@@ -194,11 +194,27 @@ public final class ScanEngine {
         for (RangeRunner range : ranges.values()) {
             problems.addAll(rangeStores.table().problems(range.task()));
         }
+        problems.addAll(runProblems());
         if (problems.isEmpty()) {
             UnmatchedRows.warn(
                     runners.values().stream().map(TaskRunner::context).toList(), clean);
         }
         checked = problems.isEmpty();
+        return problems;
+    }
+
+    /** Tasks whose runs end need a store that keeps runs. */
+    private List<String> runProblems() {
+        List<String> problems = new ArrayList<>();
+        for (TaskRunner runner : runners.values()) {
+            TaskDefinition task = runner.context().definition();
+            if (runner.runs().keepsRuns() && runner.context().store().runs() == null) {
+                problems.add(
+                        "scan.tasks." + task.name() + ".run is " + task.run().property() + ", but the task store "
+                                + runner.context().store().getClass().getSimpleName() + " keeps no runs: use the JDBC"
+                                + " store, or run: forever");
+            }
+        }
         return problems;
     }
 

@@ -92,4 +92,7 @@ public interface ScanListener {
      * oldest row had been due longer than the task's {@code max-wait}.
      */
     default void budgetWaited(String task, Duration waited, boolean aged) {}
+
+    /** A run of the task ended on this node's word: nothing was left; {@code run} is done, with its counts. */
+    default void runEnded(String task, TaskRun run) {}
 }

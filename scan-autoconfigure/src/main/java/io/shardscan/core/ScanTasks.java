@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What an application does with its tasks from its own code, one bean of it per engine. Today: run
- * them to quiet in a test, as db-scheduler's {@code ManualScheduler} does, without waiting for tier
- * intervals. Thread-safe.
+ * What an application does with its tasks from its own code, one bean of it per engine: start a new
+ * run of a task that ends (such as {@code run: until-empty}), and run tasks to quiet in a test, as
+ * db-scheduler's {@code ManualScheduler} does, without waiting for tier intervals. Thread-safe.
  */
 public final class ScanTasks {
 
@@ -16,6 +16,27 @@ public final class ScanTasks {
 
     public ScanTasks(ScanEngine engine) {
         this.engine = Objects.requireNonNull(engine, "engine");
+    }
+
+    /**
+     * Starts a new run of {@code task} on every node, with the next run id: its rows are processed
+     * again until it ends. A run that is still running is replaced by the new one (its counts stay
+     * with it).
+     *
+     * @return the run started
+     * @throws IllegalArgumentException for an unknown task
+     *     For a range task ({@code mode: range}), a new run starts only when the current one is DONE.
+     * @throws IllegalStateException for a task that runs forever ({@code run: forever}), which has no runs
+     */
+    public TaskRun start(String task) {
+        if (engine.rangeTaskNames().contains(task)) {
+            // a range task's run covers the ids as they are when it starts; a running one is left alone
+            RangeView range = engine.rangeTask(task);
+            RangeRun run = range.start();
+            return run.toTaskRun(
+                    range.snapshot().run().id() == run.id() ? range.snapshot().progress() : RangeProgress.NONE);
+        }
+        return engine.task(task).start();
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +28,7 @@ final class TaskContext {
     private final RetryRules rules;
     private final Runnable wakeUp;
     private final BooleanSupplier dispatching;
+    private final LongSupplier countingRun;
     private final @Nullable WorkerBudget budget;
     private final String nodeId;
     private final @Nullable EndpointBlacklist endpoints;
@@ -40,6 +42,7 @@ final class TaskContext {
             String nodeId,
             Runnable wakeUp,
             BooleanSupplier dispatching,
+            LongSupplier countingRun,
             @Nullable WorkerBudget budget,
             EndpointBans bans) {
         this.definition = task.definition();
@@ -53,6 +56,7 @@ final class TaskContext {
         this.rules = task.definition().retryRules();
         this.wakeUp = wakeUp;
         this.dispatching = dispatching;
+        this.countingRun = countingRun;
         this.budget = budget;
         this.nodeId = nodeId;
         this.endpoints = task.definition().endpoints() == null
@@ -149,6 +153,11 @@ final class TaskContext {
     /** Whether this node still starts rounds of the task: it runs and is not paused. */
     boolean dispatching() {
         return dispatching.getAsBoolean();
+    }
+
+    /** The run this node's write-backs count for now (see {@link WriteBack#run()}); 0 for none. */
+    long countingRun() {
+        return countingRun.getAsLong();
     }
 
     TaskStats stats() {

@@ -47,7 +47,8 @@ public record TaskDefinition(
         @Nullable Archive archive,
         int priority,
         @Nullable Duration maxWait,
-        @Nullable EndpointRules endpoints) {
+        @Nullable EndpointRules endpoints,
+        RunMode run) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -123,6 +124,20 @@ public record TaskDefinition(
         }
         if (endpoints != null) {
             endpoints.check(name, workers);
+        }
+        checkRun(name, run);
+    }
+
+    /** A status-column task runs forever or until empty; once and follow cover an id space, which is range mode's. */
+    private static void checkRun(String name, RunMode run) {
+        Objects.requireNonNull(run, "run");
+        if (run == RunMode.ONCE || run == RunMode.FOLLOW) {
+            throw invalid(
+                    name,
+                    "run",
+                    "is " + run.property() + ", which only a range task (mode: range) has: a task with a status"
+                            + " column runs forever (the default) or until-empty (it ends once no pending row is"
+                            + " left); set run: until-empty, or remove run");
         }
     }
 
@@ -308,6 +323,7 @@ public record TaskDefinition(
         private int priority = 0;
         private @Nullable Duration maxWait;
         private @Nullable EndpointRules endpoints;
+        private RunMode run = RunMode.FOREVER;
 
         private Builder(String name) {
             this.name = name;
@@ -456,6 +472,12 @@ public record TaskDefinition(
             return this;
         }
 
+        /** How long a run of the task lasts; {@link RunMode#FOREVER} unless set. */
+        public Builder run(RunMode run) {
+            this.run = run;
+            return this;
+        }
+
         /** The receivers of the rows and their blacklist; unset, the task has no endpoints. */
         public Builder endpoints(@Nullable EndpointRules endpoints) {
             this.endpoints = endpoints;
@@ -504,7 +526,8 @@ public record TaskDefinition(
                     archive,
                     priority,
                     maxWait,
-                    endpoints);
+                    endpoints,
+                    run);
         }
     }
 }

@@ -32,6 +32,7 @@ final class TaskRunner {
     private final EngineSettings settings;
     private final LeaseKeeper leases;
     private final Archiver archiver;
+    private final RunKeeper runs;
     private final Object monitor = new Object();
     /** Orders a tick's read of the task-wide pause with this node's own writes of it. */
     private final Object pauseLock = new Object();
@@ -73,12 +74,14 @@ final class TaskRunner {
                 workers,
                 settings.nodeId(),
                 this::wakeUp,
-                () -> running && !isPaused(),
+                () -> running && startsRounds(),
+                this::countingRun,
                 budget,
                 bans);
         this.settings = settings;
         this.leases = new LeaseKeeper(context, coordinator, settings);
         this.archiver = new Archiver(context);
+        this.runs = new RunKeeper(context, this::trigger);
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
         // a tick scheduled for later must not run after stop() released the leases
@@ -181,6 +184,20 @@ final class TaskRunner {
         return paused || pausedEverywhere;
     }
 
+    /** Whether this node starts rounds: not paused, and the task's run (if it keeps runs) runs. */
+    private boolean startsRounds() {
+        return !isPaused() && runs.dispatching();
+    }
+
+    private long countingRun() {
+        return runs.countingRun();
+    }
+
+    /** The task's run on this node. */
+    RunKeeper runs() {
+        return runs;
+    }
+
     boolean isPausedEverywhere() {
         return pausedEverywhere;
     }
@@ -198,6 +215,9 @@ final class TaskRunner {
 
     /** Scans every held shard until the task is quiet; see {@link TaskDrain}. */
     long drain(long deadlineNanos) {
+        if (runs.done()) {
+            return 0;
+        }
         return new TaskDrain(context, leases::owned, this::trigger).run(deadlineNanos);
     }
 
@@ -243,6 +263,7 @@ final class TaskRunner {
         boolean settled = true;
         try {
             readPausedEverywhere();
+            runs.tick();
             settled = leases.tick(running);
             if (context.endpoints() != null) {
                 context.endpoints().refresh();
@@ -278,7 +299,7 @@ final class TaskRunner {
 
     private void dispatchLoop() {
         while (running) {
-            if (!isPaused()) {
+            if (startsRounds()) {
                 dispatchDueShards();
             }
             awaitSignal();

@@ -57,7 +57,9 @@ public interface TaskStore {
 
     /**
      * Applies a round's outcomes in one transaction, only while the shard's fence still holds
-     * {@code batch.epoch()}; rows no longer pending are left alone. Error texts longer than the
+     * {@code batch.epoch()}; rows no longer pending are left alone. When {@code batch.run()} is
+     * set, the same transaction adds the batch's counts to the shard's counts of that run, which
+     * {@link TaskRuns#counted} sums. Error texts longer than the
      * store can keep are cut by the store.
      *
      * @return {@code true} when written, {@code false} when a newer epoch fenced the shard and nothing changed
@@ -116,6 +118,29 @@ public interface TaskStore {
 
     /** Pauses ({@code true}) or resumes the task on every node, recording who and when; it outlives restarts. */
     void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at);
+
+    /**
+     * Whether any of the task's rows is left that its current run must finish before it ends: a
+     * pending row with a shard key that is either failed before (waiting in a retry tier, or held
+     * back behind its key) or, for a task with a due-at column, due by the store's own clock. Fresh
+     * rows whose due time has not come (or is NULL) and rows whose shard key is NULL do not count:
+     * no shard would fetch them now. One cheap query through the pending-row index, which stops at
+     * the first such row.
+     *
+     * @throws UnsupportedOperationException when this store keeps no {@link #runs() runs}
+     */
+    default boolean anyLeft(TaskDefinition task) {
+        throw new UnsupportedOperationException("this task store keeps no runs");
+    }
+
+    /**
+     * Where this store keeps the tasks' runs (see {@link TaskRuns}), shared by every node.
+     *
+     * @return {@code null} when it keeps none: then only tasks that run forever can use it
+     */
+    default @org.jspecify.annotations.Nullable TaskRuns runs() {
+        return null;
+    }
 
     /**
      * Runs {@code work} in one transaction of this store, which the handler's own database writes

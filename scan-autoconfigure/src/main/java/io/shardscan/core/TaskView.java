@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** One task as seen from this node, for endpoints, health and tests; steers it too. Thread-safe. */
 public final class TaskView {
@@ -63,6 +64,8 @@ public final class TaskView {
         RUNNING,
         /** Holding its shards but starting no rounds. */
         PAUSED,
+        /** Its run ended ({@code run: until-empty}): holding its shards, starting no rounds until a new run starts. */
+        DONE,
         /** Not started, or stopped. */
         STOPPED
     }
@@ -71,7 +74,49 @@ public final class TaskView {
         if (!runner.isRunning()) {
             return State.STOPPED;
         }
+        if (runner.runs().done()) {
+            return State.DONE;
+        }
         return runner.isPaused() ? State.PAUSED : State.RUNNING;
+    }
+
+    /** How long a run of the task lasts, as configured. */
+    public RunMode runMode() {
+        return runner.context().definition().run();
+    }
+
+    /**
+     * The task's current run as this node read it at its last lease tick, without a call of its own.
+     *
+     * @return {@code null} for a task that runs forever, or before the first lease tick
+     */
+    public @Nullable TaskRun run() {
+        return runner.runs().last();
+    }
+
+    /** How long the task's current run ran: until its end, or until now; zero for a task that runs forever. */
+    public Duration runDuration() {
+        return runner.runs().duration();
+    }
+
+    /**
+     * The task's current run read from the store now, with its counts so far while it runs.
+     *
+     * @return {@code null} for a task that runs forever
+     */
+    public @Nullable TaskRun readRun() {
+        return runner.runs().read();
+    }
+
+    /**
+     * Starts a new run of the task, with the next run id, on every node: here at once, on the others at
+     * their next lease tick; each scans its shards at once.
+     *
+     * @return the run started
+     * @throws IllegalStateException for a task that runs forever, which has no runs
+     */
+    public TaskRun start() {
+        return runner.runs().start();
     }
 
     /** The kind of coordinator, e.g. {@code redis}, {@code jdbc} or {@code static}. */
@@ -150,7 +195,8 @@ public final class TaskView {
     /**
      * Scans every shard this node holds now and waits until the task is quiet: every tier ran a
      * pass to its end and the last round of passes handled no row. For an application's tests;
-     * rows that fail meanwhile wait for their tier's interval as always.
+     * rows that fail meanwhile wait for their tier's interval as always. A task whose run is done
+     * starts no round: it returns 0 at once.
      *
      * @return the rows handled meanwhile
      * @throws IllegalStateException when the task holds no shard, or is still busy, after {@code timeout}

@@ -12,13 +12,26 @@ import java.util.List;
  * @param done ids to mark done
  * @param failed rows to keep pending with a new retry count and error
  * @param dead rows to mark dead with their error
+ * @param run the run whose counts the batch adds to (see {@link TaskRuns#counted}); 0: none, for a
+ *     task that runs forever
  */
-public record WriteBack(int shard, long epoch, Instant at, List<Long> done, List<Failure> failed, List<Failure> dead) {
+public record WriteBack(
+        int shard, long epoch, Instant at, List<Long> done, List<Failure> failed, List<Failure> dead, long run) {
 
     public WriteBack {
         done = List.copyOf(done);
         failed = List.copyOf(failed);
         dead = List.copyOf(dead);
+    }
+
+    /** A batch that counts for no run. */
+    public WriteBack(int shard, long epoch, Instant at, List<Long> done, List<Failure> failed, List<Failure> dead) {
+        this(shard, epoch, at, done, failed, dead, 0);
+    }
+
+    /** What the batch counts for its run. */
+    public RunCounts counts() {
+        return new RunCounts(done.size(), failed.size(), dead.size());
     }
 
     /** Whether there is nothing to write. */

@@ -8,6 +8,7 @@ import io.shardscan.core.Row;
 import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskRuns;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
 import java.sql.ResultSet;
@@ -44,12 +45,24 @@ public final class JdbcTaskStore implements TaskStore {
     private final TableInspector inspector;
     private final Map<String, TaskSql> statements = new ConcurrentHashMap<>();
     private final Map<String, ArchiveSql> archives = new ConcurrentHashMap<>();
+    private final JdbcTaskRuns runs;
 
     public JdbcTaskStore(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dialect = SqlDialect.detect(dataSource);
         this.inspector = new TableInspector(dataSource, dialect);
+        this.runs = new JdbcTaskRuns(jdbc, transactions);
+    }
+
+    @Override
+    public TaskRuns runs() {
+        return runs;
+    }
+
+    @Override
+    public boolean anyLeft(TaskDefinition task) {
+        return !jdbc.queryForList(sql(task).anyLeft(), Integer.class).isEmpty();
     }
 
     @Override
@@ -146,12 +159,16 @@ public final class JdbcTaskStore implements TaskStore {
         TaskSql sql = sql(task);
         Timestamp at = Timestamp.from(batch.at());
         if (dialect.fencesInOneStatement()
+                && batch.run() == 0
                 && batch.failed().isEmpty()
                 && batch.dead().isEmpty()) {
             return markDoneFenced(task, sql, batch, at);
         }
         Boolean written = transactions.execute(status -> {
-            if (!holdsFence(task, batch.shard(), batch.epoch())) {
+            boolean holds = batch.run() == 0
+                    ? holdsFence(task, batch.shard(), batch.epoch())
+                    : runs.countUnderFence(task, batch.shard(), batch.epoch(), batch.run(), batch.counts());
+            if (!holds) {
                 return false;
             }
             if (!batch.done().isEmpty()) {

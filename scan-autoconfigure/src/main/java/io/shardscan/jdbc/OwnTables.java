@@ -47,6 +47,22 @@ public final class OwnTables {
                             "done"),
             "scan_range_failure", Set.of("task", "run_id", "row_id", "error", "attempts", "failed_at"));
 
+    /** The run columns by table, each with its type ({@code TIMESTAMP} is the dialect's timestamp). */
+    private static final Map<String, Map<String, String>> RUNS = Map.of(
+            "scan_task",
+            Map.of(
+                    "run_id", "BIGINT",
+                    "run_state", "VARCHAR(16)",
+                    "run_started_at", "TIMESTAMP",
+                    "run_started_by", "VARCHAR(128)",
+                    "run_ended_at", "TIMESTAMP",
+                    "run_ended_by", "VARCHAR(128)",
+                    "run_processed", "BIGINT",
+                    "run_failed", "BIGINT",
+                    "run_dead", "BIGINT"),
+            "scan_fence",
+            Map.of("run_id", "BIGINT", "run_processed", "BIGINT", "run_failed", "BIGINT", "run_dead", "BIGINT"));
+
     private OwnTables() {}
 
     /**
@@ -69,12 +85,26 @@ public final class OwnTables {
     }
 
     /**
+     * The same, and with {@code runColumns} the run columns of {@code scan_task} and {@code scan_fence},
+     * needed when a task keeps runs ({@code scan.tasks.<name>.run} other than forever); a missing one
+     * is named with the {@code ALTER TABLE} that adds it.
+     */
+    public static List<String> problems(
+            DataSource dataSource, boolean coordinatorTables, boolean endpointTables, boolean runColumns) {
+        return problems(dataSource, coordinatorTables, endpointTables, runColumns, false);
+    }
+
+    /**
      * The same, and with {@code rangeTables} the tables of range tasks' runs, cursors, progress and
      * failures ({@code scan_range_run}, {@code scan_range_cursor}, {@code scan_range},
      * {@code scan_range_failure}), needed when a task runs in range mode.
      */
     public static List<String> problems(
-            DataSource dataSource, boolean coordinatorTables, boolean endpointTables, boolean rangeTables) {
+            DataSource dataSource,
+            boolean coordinatorTables,
+            boolean endpointTables,
+            boolean runColumns,
+            boolean rangeTables) {
         Map<String, Set<String>> needed = new LinkedHashMap<>();
         if (rangeTables) {
             for (String table : List.of("scan_range_run", "scan_range_cursor", "scan_range", "scan_range_failure")) {
@@ -89,13 +119,15 @@ public final class OwnTables {
             needed.put("scan_lease", COORDINATOR.get("scan_lease"));
             needed.put("scan_member", COORDINATOR.get("scan_member"));
         }
-        needed.put("scan_fence", FENCE);
-        needed.put("scan_task", TASK);
+        needed.put(
+                "scan_fence", runColumns ? union(FENCE, RUNS.get("scan_fence").keySet()) : FENCE);
+        needed.put("scan_task", runColumns ? union(TASK, RUNS.get("scan_task").keySet()) : TASK);
         List<String> problems = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            String script = "io/shardscan/jdbc/schema-"
-                    + SqlDialect.forProduct(metaData.getDatabaseProductName()).name() + ".sql";
+            String dialect =
+                    SqlDialect.forProduct(metaData.getDatabaseProductName()).name();
+            String script = "io/shardscan/jdbc/schema-" + dialect + ".sql";
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
                     + " tables on embedded databases only) or run " + script + " from the scan-autoconfigure jar"
                     + " (or your migration tool's copy of it)";
@@ -111,13 +143,31 @@ public final class OwnTables {
                         .toList();
                 if (!missing.isEmpty()) {
                     problems.add("Shardscan's table " + table + " lacks column " + String.join(", ", missing)
-                            + " (an older schema)" + fix);
+                            + " (an older schema)" + fix + addColumns(table, missing, dialect));
                 }
             });
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read Shardscan's tables: " + e.getMessage(), e);
         }
         return problems;
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** The statements that add the missing run columns, for a table created before runs; empty for other columns. */
+    private static String addColumns(String table, List<String> missing, String dialect) {
+        Map<String, String> types = RUNS.getOrDefault(table, Map.of());
+        List<String> statements = missing.stream()
+                .filter(types::containsKey)
+                .map(c -> "ALTER TABLE " + table + " ADD COLUMN " + c + " "
+                        + types.get(c).replace("TIMESTAMP", dialect.equals("mysql") ? "DATETIME(3)" : "TIMESTAMP")
+                        + ";")
+                .toList();
+        return statements.isEmpty() ? "" : "; or add them: " + String.join(" ", statements);
     }
 
     /** The lower-case column names of a table in the connection's schema, empty when it is missing. */

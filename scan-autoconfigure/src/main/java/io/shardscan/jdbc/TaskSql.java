@@ -23,6 +23,7 @@ record TaskSql(
         String countWithoutShardKey,
         String requeueDead,
         String failedRows,
+        String anyLeft,
         TableNames names) {
 
     static TaskSql of(TaskDefinition task, TableNames names, SqlDialect dialect) {
@@ -75,6 +76,13 @@ record TaskSql(
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())
                         + " FROM " + table + " WHERE " + pending + match + " AND " + retries + " > 0 AND "
                         + dialect.shardCondition(task, names) + " ORDER BY " + id,
+                "SELECT 1 FROM " + table + " WHERE " + pending + match + " AND " + dialect.shardExpression(task, names)
+                        + " IS NOT NULL"
+                        + (due == null
+                                ? ""
+                                : " AND (" + due.isDue() + " OR (" + retries + " > 0 AND " + due.column()
+                                        + " IS NOT NULL))")
+                        + " LIMIT 1",
                 names);
     }
 

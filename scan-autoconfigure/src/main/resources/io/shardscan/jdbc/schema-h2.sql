@@ -17,6 +17,10 @@ CREATE TABLE IF NOT EXISTS scan_fence (
     shard INT         NOT NULL,
     epoch BIGINT      NOT NULL,
     owner VARCHAR(128),
+    run_id        BIGINT,
+    run_processed BIGINT,
+    run_failed    BIGINT,
+    run_dead      BIGINT,
     PRIMARY KEY (task, shard)
 );
 -- scan_fence tables created before the database issued the epochs lack the owner column
@@ -26,8 +30,31 @@ CREATE TABLE IF NOT EXISTS scan_task (
     paused     SMALLINT     NOT NULL,
     changed_by VARCHAR(128),
     changed_at TIMESTAMP,
+    run_id         BIGINT,
+    run_state      VARCHAR(16),
+    run_started_at TIMESTAMP,
+    run_started_by VARCHAR(128),
+    run_ended_at   TIMESTAMP,
+    run_ended_by   VARCHAR(128),
+    run_processed  BIGINT,
+    run_failed     BIGINT,
+    run_dead       BIGINT,
     PRIMARY KEY (task)
 );
+-- tables created before runs (scan.tasks.<name>.run) lack the run columns
+ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_id BIGINT;
+ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_processed BIGINT;
+ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_failed BIGINT;
+ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_dead BIGINT;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_id BIGINT;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_state VARCHAR(16);
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_started_at TIMESTAMP;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_started_by VARCHAR(128);
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_ended_at TIMESTAMP;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_ended_by VARCHAR(128);
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_processed BIGINT;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_failed BIGINT;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_dead BIGINT;
 CREATE TABLE IF NOT EXISTS scan_endpoint_trip (
     task       VARCHAR(64)  NOT NULL,
     endpoint   VARCHAR(255) NOT NULL,

@@ -17,6 +17,10 @@ CREATE TABLE IF NOT EXISTS scan_fence (
     shard INT         NOT NULL,
     epoch BIGINT      NOT NULL,
     owner VARCHAR(128),
+    run_id        BIGINT,
+    run_processed BIGINT,
+    run_failed    BIGINT,
+    run_dead      BIGINT,
     PRIMARY KEY (task, shard)
 );
 CREATE TABLE IF NOT EXISTS scan_task (
@@ -24,6 +28,15 @@ CREATE TABLE IF NOT EXISTS scan_task (
     paused     SMALLINT     NOT NULL,
     changed_by VARCHAR(128),
     changed_at DATETIME(3),
+    run_id         BIGINT,
+    run_state      VARCHAR(16),
+    run_started_at DATETIME(3),
+    run_started_by VARCHAR(128),
+    run_ended_at   DATETIME(3),
+    run_ended_by   VARCHAR(128),
+    run_processed  BIGINT,
+    run_failed     BIGINT,
+    run_dead       BIGINT,
     PRIMARY KEY (task)
 );
 CREATE TABLE IF NOT EXISTS scan_endpoint_trip (

@@ -7,6 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.shardscan.core.CompositeScanListener;
 import io.shardscan.core.EndpointRules;
+import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskDefinition;
@@ -63,6 +64,9 @@ class ScanMetricsPrometheusTests {
                         // registered only for a task with an endpoint column
                         "scan_endpoint_banned",
                         "scan_endpoint_trips_total",
+                        // registered only for a task that keeps runs
+                        "scan_run_done",
+                        "scan_run_id",
                         // the observations, through Micrometer's meter handler: a timer and a long task timer each
                         "scan_round_seconds_count",
                         "scan_round_seconds_sum",
@@ -106,6 +110,8 @@ class ScanMetricsPrometheusTests {
                 .shards(4)
                 // an endpoint column, so that the endpoint meters (registered only for such a task) are scraped
                 .endpoints(EndpointRules.of("user_id"))
+                // until-empty, so that the run gauges (registered only for a task that keeps runs) are scraped
+                .run(RunMode.UNTIL_EMPTY)
                 .build();
         ScanEngine[] engine = new ScanEngine[1];
         ScanMetrics metrics = new ScanMetrics(() -> engine[0], name -> null);

@@ -159,6 +159,7 @@ class WorkerBudgetLineTests {
                 "node-a",
                 () -> {},
                 () -> true,
+                () -> 0,
                 budget,
                 new InMemoryEndpointBans(clock));
     }

@@ -78,6 +78,16 @@ public final class RecordingTaskStore implements TaskStore {
     }
 
     @Override
+    public boolean anyLeft(TaskDefinition task) {
+        return store.anyLeft(task);
+    }
+
+    @Override
+    public io.shardscan.core.TaskRuns runs() {
+        return store.runs();
+    }
+
+    @Override
     public boolean pausedEverywhere(TaskDefinition task) {
         return store.pausedEverywhere(task);
     }

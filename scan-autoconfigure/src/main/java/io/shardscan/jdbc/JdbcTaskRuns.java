@@ -1,0 +1,165 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.RunCounts;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskRun;
+import io.shardscan.core.TaskRuns;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * {@link TaskRuns} in the {@code run_*} columns of {@code scan_task} (one row per task, shared with
+ * the task-wide pause), with the counts of each run's write-backs kept per shard in the
+ * {@code run_*} columns of {@code scan_fence}, which {@link JdbcTaskStore#writeBack} adds to in the
+ * write-back's own transaction. Thread-safe.
+ */
+final class JdbcTaskRuns implements TaskRuns {
+
+    private static final String COLUMNS = "run_id, run_state, run_started_at, run_started_by, run_ended_at,"
+            + " run_ended_by, run_processed, run_failed, run_dead";
+    private static final String NEW_RUN = "run_state = 'RUNNING', run_started_at = ?, run_started_by = ?,"
+            + " run_ended_at = NULL, run_ended_by = NULL, run_processed = 0, run_failed = 0, run_dead = 0";
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
+
+    JdbcTaskRuns(JdbcTemplate jdbc, TransactionTemplate transactions) {
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+    }
+
+    @Override
+    public @Nullable TaskRun current(TaskDefinition task) {
+        List<TaskRun> runs = jdbc.query(
+                "SELECT " + COLUMNS + " FROM scan_task WHERE task = ? AND run_id IS NOT NULL",
+                (rs, n) -> run(rs),
+                task.name());
+        return runs.isEmpty() ? null : runs.get(0);
+    }
+
+    @Override
+    public TaskRun startFirst(TaskDefinition task, String by, Instant at) {
+        Object[] values = {Timestamp.from(at), by, task.name()};
+        String first = "UPDATE scan_task SET run_id = 1, " + NEW_RUN + " WHERE task = ? AND run_id IS NULL";
+        if (jdbc.update(first, values) == 0 && current(task) == null) {
+            try {
+                insertFirst(task, by, at);
+            } catch (DuplicateKeyException e) {
+                // another node inserted the row first, with its run or with a pause only
+                jdbc.update(first, values);
+            }
+        }
+        TaskRun current = current(task);
+        if (current == null) {
+            throw new IllegalStateException("the run of task " + task.name() + " is gone from scan_task");
+        }
+        return current;
+    }
+
+    @Override
+    public TaskRun start(TaskDefinition task, String by, Instant at) {
+        TaskRun started = transactions.execute(status -> {
+            if (jdbc.update(
+                            "UPDATE scan_task SET run_id = COALESCE(run_id, 0) + 1, " + NEW_RUN + " WHERE task = ?",
+                            Timestamp.from(at),
+                            by,
+                            task.name())
+                    == 0) {
+                insertFirst(task, by, at);
+            }
+            return current(task);
+        });
+        if (started == null) {
+            throw new IllegalStateException("the run of task " + task.name() + " is gone from scan_task");
+        }
+        return started;
+    }
+
+    private void insertFirst(TaskDefinition task, String by, Instant at) {
+        jdbc.update(
+                "INSERT INTO scan_task (task, paused, run_id, run_state, run_started_at, run_started_by, run_processed,"
+                        + " run_failed, run_dead) VALUES (?, 0, 1, 'RUNNING', ?, ?, 0, 0, 0)",
+                task.name(),
+                Timestamp.from(at),
+                by);
+    }
+
+    @Override
+    public boolean finish(TaskDefinition task, long run, RunCounts counts, String by, Instant at) {
+        return jdbc.update(
+                        "UPDATE scan_task SET run_state = 'DONE', run_ended_at = ?, run_ended_by = ?, run_processed = ?,"
+                                + " run_failed = ?, run_dead = ? WHERE task = ? AND run_id = ? AND run_state = 'RUNNING'",
+                        Timestamp.from(at),
+                        by,
+                        counts.processed(),
+                        counts.failed(),
+                        counts.dead(),
+                        task.name(),
+                        run)
+                == 1;
+    }
+
+    @Override
+    public RunCounts counted(TaskDefinition task, long run) {
+        RunCounts counts = jdbc.queryForObject(
+                "SELECT COALESCE(SUM(run_processed), 0), COALESCE(SUM(run_failed), 0), COALESCE(SUM(run_dead), 0)"
+                        + " FROM scan_fence WHERE task = ? AND run_id = ?",
+                (rs, n) -> new RunCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3)),
+                task.name(),
+                run);
+        return counts == null ? RunCounts.NONE : counts;
+    }
+
+    /**
+     * Adds a write-back's counts to its shard's counts of {@code run} (a shard's counts start over when
+     * a new run writes back to it), only while the fence holds {@code epoch}: the write-back's fence
+     * check, taking the fence row's lock until the write-back commits.
+     *
+     * @return whether the fence holds the epoch
+     */
+    boolean countUnderFence(TaskDefinition task, int shard, long epoch, long run, RunCounts counts) {
+        return jdbc.update(
+                        "UPDATE scan_fence SET"
+                                + " run_processed = CASE WHEN run_id = ? THEN run_processed + ? ELSE ? END,"
+                                + " run_failed = CASE WHEN run_id = ? THEN run_failed + ? ELSE ? END,"
+                                + " run_dead = CASE WHEN run_id = ? THEN run_dead + ? ELSE ? END,"
+                                // last: MySQL assigns left to right, and the CASEs must see the old run id
+                                + " run_id = ? WHERE task = ? AND shard = ? AND epoch = ?",
+                        run,
+                        counts.processed(),
+                        counts.processed(),
+                        run,
+                        counts.failed(),
+                        counts.failed(),
+                        run,
+                        counts.dead(),
+                        counts.dead(),
+                        run,
+                        task.name(),
+                        shard,
+                        epoch)
+                == 1;
+    }
+
+    private static TaskRun run(ResultSet rs) throws SQLException {
+        return new TaskRun(
+                rs.getLong(1),
+                "DONE".equals(rs.getString(2)) ? TaskRun.State.DONE : TaskRun.State.RUNNING,
+                instant(rs.getTimestamp(3)),
+                String.valueOf(rs.getString(4)),
+                rs.getTimestamp(5) == null ? null : instant(rs.getTimestamp(5)),
+                rs.getString(6),
+                new RunCounts(rs.getLong(7), rs.getLong(8), rs.getLong(9)));
+    }
+
+    private static Instant instant(@Nullable Timestamp value) {
+        return value == null ? Instant.EPOCH : value.toInstant();
+    }
+}

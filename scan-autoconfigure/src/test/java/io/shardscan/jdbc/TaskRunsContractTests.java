@@ -1,0 +1,180 @@
+package io.shardscan.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardscan.core.RunCounts;
+import io.shardscan.core.RunMode;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskRun;
+import io.shardscan.core.TaskRuns;
+import io.shardscan.core.WriteBack;
+import io.shardscan.testsupport.OrderTable;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the JDBC store does for runs ({@link TaskRuns}, {@link JdbcTaskStore#anyLeft}) on every
+ * database: one conditional statement per change, so nodes acting at once agree. One small subclass
+ * per database.
+ */
+abstract class TaskRunsContractTests {
+
+    static final int SHARDS = 4;
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    OrderTable table;
+    JdbcTaskStore store;
+    TaskRuns runs;
+    final TaskDefinition task = TaskDefinition.builder("orders")
+            .table("tb_order")
+            .idColumn("order_id")
+            .shardKeyColumn("user_id")
+            .shards(SHARDS)
+            .run(RunMode.UNTIL_EMPTY)
+            .build();
+
+    abstract DataSource dataSource();
+
+    @BeforeEach
+    void setUp() {
+        table = new OrderTable(dataSource()).recreate(SHARDS, true).coordinationTables();
+        table.insert(40, 1000, T0);
+        store = new JdbcTaskStore(dataSource());
+        store.inspect(task);
+        runs = store.runs();
+    }
+
+    @Test
+    void theFirstRunStartsOnceEndsOnceAndStaysDoneUntilANewRunStarts() {
+        assertThat(runs.current(task)).isNull();
+        TaskRun first = runs.startFirst(task, "node-a", T0);
+        assertThat(runs.startFirst(task, "node-b", T0.plusSeconds(1)))
+                .as("a second node joins the run the first one started")
+                .isEqualTo(first);
+        assertThat(first.id()).isEqualTo(1);
+        assertThat(first.state()).isEqualTo(TaskRun.State.RUNNING);
+        assertThat(first.startedBy()).isEqualTo("node-a");
+        assertThat(first.startedAt()).isEqualTo(T0);
+
+        RunCounts counts = new RunCounts(38, 4, 2);
+        assertThat(runs.finish(task, 1, counts, "node-b", T0.plusSeconds(12))).isTrue();
+        assertThat(runs.finish(task, 1, new RunCounts(1, 1, 1), "node-a", T0.plusSeconds(13)))
+                .as("only one node ends a run")
+                .isFalse();
+        TaskRun done = runs.current(task);
+        assertThat(done.state()).isEqualTo(TaskRun.State.DONE);
+        assertThat(done.counts()).isEqualTo(counts);
+        assertThat(done.endedBy()).isEqualTo("node-b");
+        assertThat(done.duration(T0.plusSeconds(60))).isEqualTo(Duration.ofSeconds(12));
+        assertThat(runs.startFirst(task, "node-a", T0.plusSeconds(20)))
+                .as("a node that restarts finds the run done")
+                .isEqualTo(done);
+
+        TaskRun second = runs.start(task, "node-a", T0.plusSeconds(30));
+        assertThat(second.id()).isEqualTo(2);
+        assertThat(second.state()).isEqualTo(TaskRun.State.RUNNING);
+        assertThat(second.counts()).isEqualTo(RunCounts.NONE);
+        assertThat(second.endedAt()).isNull();
+        assertThat(runs.finish(task, 1, counts, "node-b", T0.plusSeconds(31)))
+                .as("an old run does not end the current one")
+                .isFalse();
+        assertThat(runs.current(task)).isEqualTo(second);
+    }
+
+    @Test
+    void theFirstRunStartsOnTheRowOfAPauseAndThePauseStays() {
+        store.pauseEverywhere(task, true, "node-a", T0);
+        assertThat(runs.current(task)).isNull();
+        assertThat(runs.startFirst(task, "node-b", T0).id()).isEqualTo(1);
+        assertThat(store.pausedEverywhere(task)).isTrue();
+        assertThat(runs.start(task, "node-b", T0).id()).isEqualTo(2);
+        assertThat(store.pausedEverywhere(task)).isTrue();
+    }
+
+    @Test
+    void writeBacksCountForTheirRunOnlyUnderTheFence() {
+        long epoch = store.fence(task, 1, "node-a");
+        assertThat(store.writeBack(
+                        task,
+                        new WriteBack(
+                                1,
+                                epoch,
+                                T0,
+                                List.of(1L, 5L),
+                                List.of(new WriteBack.Failure(9, 1, "failed")),
+                                List.of(new WriteBack.Failure(13, 3, "dead")),
+                                1)))
+                .isTrue();
+        long other = store.fence(task, 2, "node-b");
+        store.writeBack(task, new WriteBack(2, other, T0, List.of(2L), List.of(), List.of(), 1));
+        assertThat(runs.counted(task, 1)).isEqualTo(new RunCounts(3, 1, 1));
+        assertThat(table.count("status = 1")).isEqualTo(3);
+
+        // a stale owner writes nothing and counts nothing
+        long newer = store.fence(task, 1, "node-b");
+        assertThat(store.writeBack(task, new WriteBack(1, epoch, T0, List.of(17L), List.of(), List.of(), 1)))
+                .isFalse();
+        assertThat(runs.counted(task, 1)).isEqualTo(new RunCounts(3, 1, 1));
+        assertThat(table.count("order_id = 17 AND status = 0")).isEqualTo(1);
+
+        // the next run counts from zero; a forever task's write-back counts for none
+        store.writeBack(task, new WriteBack(1, newer, T0, List.of(17L), List.of(), List.of(), 2));
+        assertThat(runs.counted(task, 2)).isEqualTo(new RunCounts(1, 0, 0));
+        store.writeBack(task, new WriteBack(1, newer, T0, List.of(21L), List.of(), List.of()));
+        assertThat(runs.counted(task, 2)).isEqualTo(new RunCounts(1, 0, 0));
+        assertThat(runs.counted(task, 3)).isEqualTo(RunCounts.NONE);
+    }
+
+    @Test
+    void anyLeftSeesPendingRowsUntilEveryOneIsDoneOrDead() {
+        assertThat(store.anyLeft(task)).isTrue();
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id <> 7");
+        assertThat(store.anyLeft(task)).isTrue();
+        table.jdbc().update("UPDATE tb_order SET retry_count = 3 WHERE order_id = 7");
+        assertThat(store.anyLeft(task))
+                .as("a failed row waiting in its retry tier")
+                .isTrue();
+        table.jdbc().update("UPDATE tb_order SET status = 2 WHERE order_id = 7");
+        assertThat(store.anyLeft(task)).isFalse();
+    }
+
+    @Test
+    void anyLeftLeavesOutRowsNotYetDueButKeepsFailedOnes() {
+        table.withDueAt(SHARDS);
+        TaskDefinition delayed = TaskDefinition.builder("delayed")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .dueAtColumn("due_at")
+                .run(RunMode.UNTIL_EMPTY)
+                .build();
+        store.inspect(delayed);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id > 3");
+        // 1: due in an hour; 2: no due time; 3: due an hour ago
+        setDue(now.plus(Duration.ofHours(1)), 1);
+        setDue(now.minus(Duration.ofHours(1)), 3);
+        assertThat(store.anyLeft(delayed)).isTrue();
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id = 3");
+        assertThat(store.anyLeft(delayed))
+                .as("a fresh row due later and one without a due time wait for a later run")
+                .isFalse();
+        table.jdbc().update("UPDATE tb_order SET retry_count = 1 WHERE order_id = 1");
+        assertThat(store.anyLeft(delayed))
+                .as("a row that failed keeps the run going")
+                .isTrue();
+    }
+
+    void setDue(Instant dueAt, long... ids) {
+        for (long id : ids) {
+            table.jdbc().update("UPDATE tb_order SET due_at = ? WHERE order_id = ?", Timestamp.from(dueAt), id);
+        }
+    }
+}
