@@ -3,10 +3,13 @@ package io.shardscan.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
 import io.shardscan.core.RangeFailure;
 import io.shardscan.core.ScanContext;
+import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanTasks;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
@@ -88,6 +91,26 @@ class RangeEndpointTests {
             assertThat(done.percent()).isEqualTo(100.0);
             assertThat(done.failures()).as("the overview runs no query").isNull();
             assertThat(endpoint.scan().tasks()).doesNotContainKey("notify");
+            MeterRegistry registry = new SimpleMeterRegistry();
+            ScanEngine engine = context.getBean(ScanEngine.class);
+            new ScanMetrics(() -> engine, task -> null).bindTo(registry);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(registry.get("scan.range.processed")
+                                .tag("task", "notify")
+                                .gauge()
+                                .value())
+                        .isEqualTo(inserted);
+                assertThat(registry.get("scan.range.percent")
+                                .tag("task", "notify")
+                                .gauge()
+                                .value())
+                        .isEqualTo(100.0);
+                assertThat(registry.get("scan.run.done")
+                                .tag("task", "notify")
+                                .gauge()
+                                .value())
+                        .isEqualTo(1.0);
+            });
             assertThat(context.getBean(Notifier.class).epochs)
                     .hasSize((int) inserted - 2)
                     .containsValue(1L);
