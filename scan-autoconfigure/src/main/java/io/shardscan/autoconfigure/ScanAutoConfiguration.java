@@ -3,6 +3,8 @@ package io.shardscan.autoconfigure;
 import io.shardscan.annotation.RowTypeMapper;
 import io.shardscan.core.CompositeScanListener;
 import io.shardscan.core.EndpointBans;
+import io.shardscan.core.RangeCursor;
+import io.shardscan.core.RangeStores;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
@@ -11,8 +13,14 @@ import io.shardscan.core.ScanTasks;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskStore;
 import io.shardscan.jdbc.JdbcEndpointBans;
+import io.shardscan.jdbc.JdbcRangeCursor;
+import io.shardscan.jdbc.JdbcRangeFailures;
+import io.shardscan.jdbc.JdbcRangeLedger;
+import io.shardscan.jdbc.JdbcRangeRuns;
+import io.shardscan.jdbc.JdbcRangeTable;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisEndpointBans;
+import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.redis.RedisShardCoordinator;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -35,6 +43,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -89,6 +98,14 @@ public class ScanAutoConfiguration {
         }
 
         @Bean
+        @ConditionalOnMissingBean(RangeCursor.class)
+        @ConditionalOnBean(ScanRedisConnection.class)
+        @Lazy
+        RangeCursor scanRedisRangeCursor(ScanRedisConnection connection) {
+            return new RedisRangeCursor(connection.connectionFactory());
+        }
+
+        @Bean
         @ConditionalOnMissingBean(EndpointBans.class)
         @ConditionalOnBean(ScanRedisConnection.class)
         EndpointBans scanRedisEndpointBans(ScanRedisConnection connection) {
@@ -139,6 +156,27 @@ public class ScanAutoConfiguration {
         return ScanCoordinators.create(properties, dataSource, clock);
     }
 
+    /** The shared cursor of range tasks in the database, when Redis does not hold it (as the leases). */
+    @Bean
+    @ConditionalOnMissingBean
+    @Lazy
+    RangeCursor scanRangeCursor(DataSource dataSource) {
+        return new JdbcRangeCursor(dataSource);
+    }
+
+    /** Where range tasks keep their runs, progress and failures; created only when a task runs in range mode. */
+    @Bean
+    @ConditionalOnMissingBean
+    @Lazy
+    RangeStores scanRangeStores(DataSource dataSource, RangeCursor cursor) {
+        return new RangeStores(
+                new JdbcRangeRuns(dataSource),
+                cursor,
+                new JdbcRangeLedger(dataSource),
+                new JdbcRangeTable(dataSource),
+                new JdbcRangeFailures(dataSource));
+    }
+
     /** The level-2 endpoint blacklist in the database, when Redis does not hold it. */
     @Bean
     @ConditionalOnMissingBean
@@ -172,7 +210,8 @@ public class ScanAutoConfiguration {
             ConfigurableEnvironment environment,
             ObjectProvider<ScanListener> listeners,
             ObjectProvider<ScanEngineCustomizer> customizers,
-            EndpointBans endpointBans) {
+            EndpointBans endpointBans,
+            ObjectProvider<RangeStores> rangeStores) {
         ScanEngineBuilder builder = new ScanEngineBuilder(
                         properties,
                         CompositeScanListener.of(listeners.orderedStream().toList()))
@@ -183,7 +222,15 @@ public class ScanAutoConfiguration {
         log.log(System.Logger.Level.INFO, ScanCoordinators.explain(properties, coordinator));
         // every check runs here, while the bean is created, so a problem stops startup before the web server starts
         return ScanStartupChecks.engine(
-                environment, properties, registry, builder, store, coordinator, dataSource, clock);
+                environment,
+                properties,
+                registry,
+                builder,
+                store,
+                coordinator,
+                dataSource,
+                clock,
+                rangeStores::getObject);
     }
 
     @Bean

@@ -3,6 +3,8 @@ package io.shardscan.autoconfigure;
 import io.shardscan.core.EndpointBans;
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InMemoryEndpointBans;
+import io.shardscan.core.RangeJob;
+import io.shardscan.core.RangeStores;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
@@ -110,6 +112,16 @@ public final class ScanEngineBuilder {
     }
 
     ScanEngine build(List<ScanEngine.ScanTask> tasks, TaskStore store, ShardCoordinator coordinator, ScanClock clock) {
+        return build(tasks, store, coordinator, clock, List.of(), null);
+    }
+
+    ScanEngine build(
+            List<ScanEngine.ScanTask> tasks,
+            TaskStore store,
+            ShardCoordinator coordinator,
+            ScanClock clock,
+            List<RangeJob> ranges,
+            @Nullable RangeStores rangeStores) {
         return new ScanEngine(
                 tasks,
                 store,
@@ -117,6 +129,8 @@ public final class ScanEngineBuilder {
                 settings(),
                 clock,
                 listener,
-                endpointBans == null ? new InMemoryEndpointBans(clock) : endpointBans);
+                endpointBans == null ? new InMemoryEndpointBans(clock) : endpointBans,
+                ranges,
+                ranges.isEmpty() ? null : rangeStores);
     }
 }

@@ -2,6 +2,7 @@ package io.shardscan.autoconfigure;
 
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.RangeStores;
 import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -106,7 +108,8 @@ final class ScanStartupChecks {
             TaskStore store,
             ShardCoordinator coordinator,
             DataSource dataSource,
-            ScanClock clock) {
+            ScanClock clock,
+            Supplier<RangeStores> rangeStores) {
         UnknownScanProperties.Found unknown = UnknownScanProperties.find(environment);
         List<String> problems = new ArrayList<>(unknown.problems());
         EngineSettings settings = null;
@@ -126,16 +129,22 @@ final class ScanStartupChecks {
         if (settings == null) {
             throw new InvalidTaskException(problems);
         }
-        ScanEngine engine = builder.build(found.tasks(), store, coordinator, clock);
+        boolean rangeTables = !found.ranges().isEmpty();
+        ScanEngine engine = builder.build(
+                found.tasks(), store, coordinator, clock, found.ranges(), rangeTables ? rangeStores.get() : null);
         boolean endpointTables = builder.endpointBansInDatabase()
                 && found.tasks().stream().anyMatch(t -> t.definition().endpoints() != null);
         boolean runColumns = found.tasks().stream().anyMatch(t -> t.definition().run() != RunMode.FOREVER);
-        if (store instanceof JdbcTaskStore || coordinator instanceof JdbcShardCoordinator || endpointTables) {
+        if (store instanceof JdbcTaskStore
+                || coordinator instanceof JdbcShardCoordinator
+                || endpointTables
+                || rangeTables) {
             problems.addAll(OwnTables.problems(
                     dataSource,
                     coordinator instanceof JdbcShardCoordinator,
                     endpointTables,
-                    runColumns && store instanceof JdbcTaskStore));
+                    runColumns && store instanceof JdbcTaskStore,
+                    rangeTables));
         }
         problems.addAll(engine.check(found.rowTypes(), unknown.tasks()));
         if (!problems.isEmpty()) {

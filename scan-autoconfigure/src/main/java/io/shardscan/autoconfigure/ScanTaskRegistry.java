@@ -4,6 +4,8 @@ import io.shardscan.annotation.RowTypeMapper;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.annotation.ScanTaskMethods;
 import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.RangeJob;
+import io.shardscan.core.RangeTask;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
@@ -70,7 +72,17 @@ public class ScanTaskRegistry {
      * What {@link #tasks(Map)} finds, without throwing: the tasks that could be built, the problems
      * found, and a check of each handler's row type against its table's columns.
      */
-    public record Found(List<ScanEngine.ScanTask> tasks, List<String> problems, ScanEngine.TableCheck rowTypes) {}
+    public record Found(
+            List<ScanEngine.ScanTask> tasks,
+            List<String> problems,
+            ScanEngine.TableCheck rowTypes,
+            List<RangeJob> ranges) {
+
+        /** What was found without range tasks. */
+        public Found(List<ScanEngine.ScanTask> tasks, List<String> problems, ScanEngine.TableCheck rowTypes) {
+            this(tasks, problems, rowTypes, List.of());
+        }
+    }
 
     /**
      * The configured tasks that could be built, every problem found (as {@link #tasks(Map)} lists
@@ -91,6 +103,7 @@ public class ScanTaskRegistry {
             }
         });
         List<ScanEngine.ScanTask> tasks = new ArrayList<>();
+        List<RangeJob> ranges = new ArrayList<>();
         configured.forEach((task, properties) -> {
             List<HandlerMethod> methods = handlers.getOrDefault(task, List.of());
             if (methods.isEmpty()) {
@@ -98,6 +111,19 @@ public class ScanTaskRegistry {
                         + "\") method: add one or remove the configuration");
             }
             try {
+                if (properties.rangeMode()) {
+                    RangeTask range = properties.toRangeTask(task);
+                    if (methods.size() == 1) {
+                        if (methods.get(0).transactional()) {
+                            problems.add("@ScanTask(\"" + task + "\", transactional = true) on "
+                                    + methods.get(0).describe() + ": a range task writes no row back to commit"
+                                    + " with the handler; remove transactional, or fence your writes with"
+                                    + " ScanContext.epoch()");
+                        }
+                        ranges.add(new RangeJob(range, methods.get(0).handler(mapper)));
+                    }
+                    return;
+                }
                 TaskDefinition definition = properties.toDefinition(task);
                 if (methods.size() == 1) {
                     HandlerMethod method = methods.get(0);
@@ -123,7 +149,7 @@ public class ScanTaskRegistry {
                     : ScanTaskMethods.rowTypeProblem(method.beanName, method.method, mapper, report.columns());
             return problem == null ? List.of() : List.of(problem);
         };
-        return new Found(tasks, problems, rowTypes);
+        return new Found(tasks, problems, rowTypes, ranges);
     }
 
     private Map<String, List<HandlerMethod>> discover() {

@@ -6,6 +6,7 @@ import io.shardscan.core.Match;
 import io.shardscan.core.MatchOverlap;
 import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Ordering;
+import io.shardscan.core.RangeTask;
 import io.shardscan.core.RunMode;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
@@ -116,10 +117,16 @@ public class TaskProperties {
     /** How long the oldest due row may wait for scan.max-workers before the task goes first; needs a unit; unset, never. */
     private @Nullable Duration maxWait;
 
-    /** A preset for pushing rows to receivers: transfer (lossy) or sync (must arrive); each setting it makes can be overridden. */
+    /** A preset for pushing rows to receivers, transfer (lossy) or sync (must arrive), whose settings can be overridden; or range, to scan by id ranges without a status column. */
     private @Nullable TaskMode mode;
 
-    /** How long a run lasts: forever, or until-empty (ends once no pending row is left); once and follow are for range mode only; unset, forever. */
+    /** With mode range: how many ids one claim of the shared cursor covers. */
+    private long rangeSize = RangeTask.DEFAULT_RANGE_SIZE;
+
+    /** With mode range: how long a range's position may stand still before another node takes it over; needs a unit. */
+    private Duration stallTimeout = RangeTask.DEFAULT_STALL_TIMEOUT;
+
+    /** How long a run lasts: forever, or until-empty (ends once no pending row is left); or with mode range, once (cover the ids found at start, then end DONE) or follow (then keep running new ids); unset, forever, or once with mode range. */
     private @Nullable RunMode run;
 
     /** The column naming each row's receiver (a store id, a host); its rows share a lane and a two-level blacklist. */
@@ -148,6 +155,10 @@ public class TaskProperties {
      * @throws InvalidTaskException naming the property and the fix when a setting cannot work
      */
     public TaskDefinition toDefinition(String name) {
+        return definition(name, run == null ? RunMode.FOREVER : run);
+    }
+
+    private TaskDefinition definition(String name, RunMode run) {
         return TaskDefinition.builder(name)
                 .table(table)
                 .idColumn(idColumn)
@@ -176,8 +187,34 @@ public class TaskProperties {
                 .priority(priority)
                 .maxWait(maxWait)
                 .endpoints(endpoints(name))
-                .run(run == null ? RunMode.FOREVER : run)
+                .run(run)
                 .build();
+    }
+
+    /**
+     * The validated range task of these settings.
+     *
+     * @param name the task name, the key under {@code scan.tasks}
+     * @throws InvalidTaskException naming the property and the fix when a setting cannot work
+     */
+    public RangeTask toRangeTask(String name) {
+        if (mode != TaskMode.RANGE) {
+            throw new InvalidTaskException(
+                    "scan.tasks." + name + " is not in range mode: set scan.tasks." + name + ".mode=range");
+        }
+        if (endpointColumn != null || dueAtColumn != null || !match.isEmpty() || archive.getAfter() != null) {
+            throw new InvalidTaskException("scan.tasks." + name + ".mode=range reads every row by id once and never"
+                    + " writes the table: remove endpoint-column, due-at-column, match and archive from the task,"
+                    + " or use a status-column task");
+        }
+        // the definition carries the table, paging and tiers; the range task its run
+        return new RangeTask(
+                definition(name, RunMode.FOREVER), rangeSize, stallTimeout, run == null ? RunMode.ONCE : run);
+    }
+
+    /** Whether the task runs in range mode. */
+    public boolean rangeMode() {
+        return mode == TaskMode.RANGE;
     }
 
     private <T> T preset(String property, T value, @Nullable T preset) {
@@ -204,7 +241,10 @@ public class TaskProperties {
             return null;
         }
         return io.shardscan.core.EndpointRules.of(endpointColumn)
-                .withLevel1After(mode == null || level1.afterSet() ? level1.getAfter() : mode.level1After)
+                .withLevel1After(
+                        mode == null || mode == TaskMode.RANGE || level1.afterSet()
+                                ? level1.getAfter()
+                                : mode.level1After)
                 .withLevel2(level2.getTrips(), level2.getWindow(), level2.getBan())
                 .withSlow(slowCall, slowShare);
     }
@@ -215,6 +255,22 @@ public class TaskProperties {
 
     public void setMode(@Nullable TaskMode mode) {
         this.mode = mode;
+    }
+
+    public long getRangeSize() {
+        return rangeSize;
+    }
+
+    public void setRangeSize(long rangeSize) {
+        this.rangeSize = rangeSize;
+    }
+
+    public Duration getStallTimeout() {
+        return stallTimeout;
+    }
+
+    public void setStallTimeout(Duration stallTimeout) {
+        this.stallTimeout = stallTimeout;
     }
 
     public @Nullable RunMode getRun() {

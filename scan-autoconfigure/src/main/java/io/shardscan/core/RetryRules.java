@@ -52,6 +52,15 @@ public final class RetryRules {
         return onExhausted == OnExhausted.KEEP_RETRYING && tier.equals(tiers.get(tiers.size() - 1));
     }
 
+    /**
+     * How many times a range task tries a failing row again at once before it records it as failed:
+     * the last tier's highest retry count. A range must move on, so a task that keeps retrying stops
+     * there too, and the tiers' intervals are not waited (its position would stall meanwhile).
+     */
+    public int inPlaceRetries() {
+        return tiers.get(tiers.size() - 1).maxRetries();
+    }
+
     /** Whether a row that has now failed {@code retries} times has run out of tiers and is dead. */
     public boolean exhausted(int retries) {
         return onExhausted == OnExhausted.DEAD

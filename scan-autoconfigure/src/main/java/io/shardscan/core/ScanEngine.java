@@ -20,6 +20,8 @@ public final class ScanEngine {
     private static final System.Logger log = ScanLogging.getLogger(ScanEngine.class);
 
     private final Map<String, TaskRunner> runners = new LinkedHashMap<>();
+    private final Map<String, RangeRunner> ranges = new LinkedHashMap<>();
+    private final @Nullable RangeStores rangeStores;
     private final EngineSettings settings;
     private final ShardCoordinator coordinator;
     private final @Nullable WorkerBudget budget;
@@ -53,7 +55,30 @@ public final class ScanEngine {
             ScanClock clock,
             ScanListener listener,
             EndpointBans bans) {
+        this(tasks, store, coordinator, settings, clock, listener, bans, List.of(), null);
+    }
+
+    /**
+     * Creates an engine that also runs range tasks ({@code rangeJobs}) on {@code rangeStores};
+     * nothing runs before {@link #start()}.
+     *
+     * @param rangeStores where range tasks keep their runs and progress; may be {@code null} without range jobs
+     */
+    public ScanEngine(
+            List<ScanTask> tasks,
+            TaskStore store,
+            ShardCoordinator coordinator,
+            EngineSettings settings,
+            ScanClock clock,
+            ScanListener listener,
+            EndpointBans bans,
+            List<RangeJob> rangeJobs,
+            @Nullable RangeStores rangeStores) {
         Objects.requireNonNull(bans, "bans");
+        if (!rangeJobs.isEmpty()) {
+            Objects.requireNonNull(rangeStores, "rangeStores");
+        }
+        this.rangeStores = rangeStores;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.budget = settings.maxWorkers() == null ? null : new WorkerBudget(settings.maxWorkers(), clock);
@@ -65,6 +90,14 @@ public final class ScanEngine {
                                 + task.definition().name() + "\") method");
             }
             warnWithoutBudget(task.definition(), budget);
+        }
+        for (RangeJob job : rangeJobs) {
+            String name = job.task().name();
+            if (runners.containsKey(name)
+                    || ranges.putIfAbsent(name, new RangeRunner(job, rangeStores, settings, clock)) != null) {
+                throw new InvalidTaskException(
+                        "scan.tasks." + name + " has two handlers: keep one @ScanTask(\"" + name + "\") method");
+            }
         }
     }
 
@@ -158,6 +191,9 @@ public final class ScanEngine {
         }
         List<String> problems = new ArrayList<>(TaskOverlap.problems(overlapChecked));
         problems.addAll(tableProblems);
+        for (RangeRunner range : ranges.values()) {
+            problems.addAll(rangeStores.table().problems(range.task()));
+        }
         problems.addAll(runProblems());
         if (problems.isEmpty()) {
             UnmatchedRows.warn(
@@ -199,8 +235,12 @@ public final class ScanEngine {
             }
         }
         runners.values().forEach(TaskRunner::start);
+        ranges.values().forEach(RangeRunner::start);
         running = true;
-        log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " started tasks " + runners.keySet());
+        log.log(
+                Level.INFO,
+                "Shardscan node " + settings.nodeId() + " started tasks " + runners.keySet()
+                        + (ranges.isEmpty() ? "" : " and range tasks " + ranges.keySet()));
     }
 
     /** Stops every task gracefully; returns when their leases are released or the shutdown timeout passed. */
@@ -214,6 +254,7 @@ public final class ScanEngine {
             budget.close();
         }
         runners.values().parallelStream().forEach(TaskRunner::stop);
+        ranges.values().parallelStream().forEach(RangeRunner::stop);
         log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " stopped");
     }
 
@@ -237,6 +278,24 @@ public final class ScanEngine {
     /** The names of the tasks, in configuration order. */
     public Set<String> taskNames() {
         return runners.keySet();
+    }
+
+    /** The names of the range tasks, in configuration order; none of them is in {@link #taskNames()}. */
+    public Set<String> rangeTaskNames() {
+        return ranges.keySet();
+    }
+
+    /**
+     * One range task's live view.
+     *
+     * @throws IllegalArgumentException for an unknown range task
+     */
+    public RangeView rangeTask(String name) {
+        RangeRunner runner = ranges.get(name);
+        if (runner == null) {
+            throw new IllegalArgumentException("no range task '" + name + "'; known: " + ranges.keySet());
+        }
+        return new RangeView(runner, rangeStores);
     }
 
     /**

@@ -25,9 +25,17 @@ public final class ScanTasks {
      *
      * @return the run started
      * @throws IllegalArgumentException for an unknown task
+     *     For a range task ({@code mode: range}), a new run starts only when the current one is DONE.
      * @throws IllegalStateException for a task that runs forever ({@code run: forever}), which has no runs
      */
     public TaskRun start(String task) {
+        if (engine.rangeTaskNames().contains(task)) {
+            // a range task's run covers the ids as they are when it starts; a running one is left alone
+            RangeView range = engine.rangeTask(task);
+            RangeRun run = range.start();
+            return run.toTaskRun(
+                    range.snapshot().run().id() == run.id() ? range.snapshot().progress() : RangeProgress.NONE);
+        }
         return engine.task(task).start();
     }
 

@@ -56,6 +56,16 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
                 + firstColumn + " = " + firstColumn;
     }
 
+    /**
+     * {@code INSERT IGNORE}: an ON DUPLICATE KEY UPDATE counts a present row as found, and an INSERT …
+     * SELECT … WHERE NOT EXISTS takes gap locks that deadlock two nodes opening neighbouring rows.
+     * Callers insert only values that fit their columns, so IGNORE truncates nothing.
+     */
+    @Override
+    String insertCountingNew(String table, String columns, String values) {
+        return "INSERT IGNORE INTO " + table + " (" + columns + ") VALUES (" + values + ")";
+    }
+
     @Override
     String nowPlusMillis() {
         return "TIMESTAMPADD(MICROSECOND, ? * 1000, NOW(3))";

@@ -28,6 +28,25 @@ public final class OwnTables {
             "scan_endpoint_trip", Set.of("task", "endpoint", "tripped_at"),
             "scan_endpoint_ban", Set.of("task", "endpoint", "banned_from", "banned_until", "last_error"));
 
+    private static final Map<String, Set<String>> RANGES = Map.of(
+            "scan_range_run", Set.of("task", "run_id", "low_id", "high_id", "state", "started_at", "ended_at"),
+            "scan_range_cursor", Set.of("task", "run_id", "next_offset"),
+            "scan_range",
+                    Set.of(
+                            "task",
+                            "run_id",
+                            "range_start",
+                            "range_end",
+                            "position",
+                            "owner",
+                            "epoch",
+                            "heartbeat_at",
+                            "moved_at",
+                            "processed",
+                            "failed",
+                            "done"),
+            "scan_range_failure", Set.of("task", "run_id", "row_id", "error", "attempts", "failed_at"));
+
     /** The run columns by table, each with its type ({@code TIMESTAMP} is the dialect's timestamp). */
     private static final Map<String, Map<String, String>> RUNS = Map.of(
             "scan_task",
@@ -72,7 +91,26 @@ public final class OwnTables {
      */
     public static List<String> problems(
             DataSource dataSource, boolean coordinatorTables, boolean endpointTables, boolean runColumns) {
+        return problems(dataSource, coordinatorTables, endpointTables, runColumns, false);
+    }
+
+    /**
+     * The same, and with {@code rangeTables} the tables of range tasks' runs, cursors, progress and
+     * failures ({@code scan_range_run}, {@code scan_range_cursor}, {@code scan_range},
+     * {@code scan_range_failure}), needed when a task runs in range mode.
+     */
+    public static List<String> problems(
+            DataSource dataSource,
+            boolean coordinatorTables,
+            boolean endpointTables,
+            boolean runColumns,
+            boolean rangeTables) {
         Map<String, Set<String>> needed = new LinkedHashMap<>();
+        if (rangeTables) {
+            for (String table : List.of("scan_range_run", "scan_range_cursor", "scan_range", "scan_range_failure")) {
+                needed.put(table, RANGES.get(table));
+            }
+        }
         if (endpointTables) {
             needed.put("scan_endpoint_trip", ENDPOINTS.get("scan_endpoint_trip"));
             needed.put("scan_endpoint_ban", ENDPOINTS.get("scan_endpoint_ban"));

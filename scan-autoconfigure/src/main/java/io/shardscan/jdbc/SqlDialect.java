@@ -98,6 +98,14 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT DO NOTHING";
     }
 
+    /**
+     * An insert as {@link #insertUnlessPresent} whose update count tells whether it inserted: 1 for a
+     * new row, 0 (or a duplicate key exception) for a present one.
+     */
+    String insertCountingNew(String table, String columns, String values) {
+        return insertUnlessPresent(table, columns, values);
+    }
+
     /** The database's current time plus the milliseconds bound to one parameter. */
     abstract String nowPlusMillis();
 

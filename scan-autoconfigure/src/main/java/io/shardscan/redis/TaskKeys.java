@@ -43,6 +43,11 @@ record TaskKeys(String task) {
         return prefix() + "endpoint-bans";
     }
 
+    /** The cursor of a range task's run: the next offset to claim, moved on by {@code INCRBY}. */
+    String rangeCursor(long run) {
+        return prefix() + "range-cursor:" + run;
+    }
+
     private String prefix() {
         return "scan:{" + task + "}:";
     }

@@ -69,3 +69,43 @@ CREATE TABLE IF NOT EXISTS scan_endpoint_ban (
     last_error  VARCHAR(512),
     PRIMARY KEY (task, endpoint)
 );
+CREATE TABLE IF NOT EXISTS scan_range_run (
+    task       VARCHAR(64)  NOT NULL,
+    run_id     BIGINT       NOT NULL,
+    low_id     BIGINT       NOT NULL,
+    high_id    BIGINT       NOT NULL,
+    state      VARCHAR(16)  NOT NULL,
+    started_at TIMESTAMP    NOT NULL,
+    ended_at   TIMESTAMP,
+    PRIMARY KEY (task, run_id)
+);
+CREATE TABLE IF NOT EXISTS scan_range_cursor (
+    task        VARCHAR(64) NOT NULL,
+    run_id      BIGINT      NOT NULL,
+    next_offset BIGINT      NOT NULL,
+    PRIMARY KEY (task, run_id)
+);
+CREATE TABLE IF NOT EXISTS scan_range (
+    task         VARCHAR(64)  NOT NULL,
+    run_id       BIGINT       NOT NULL,
+    range_start  BIGINT       NOT NULL,
+    range_end    BIGINT       NOT NULL,
+    position     BIGINT       NOT NULL,
+    owner        VARCHAR(128),
+    epoch        BIGINT       NOT NULL,
+    heartbeat_at TIMESTAMP    NOT NULL,
+    moved_at     TIMESTAMP    NOT NULL,
+    processed    BIGINT       NOT NULL,
+    failed       BIGINT       NOT NULL,
+    done         SMALLINT     NOT NULL,
+    PRIMARY KEY (task, run_id, range_start)
+);
+CREATE TABLE IF NOT EXISTS scan_range_failure (
+    task      VARCHAR(64)  NOT NULL,
+    run_id    BIGINT       NOT NULL,
+    row_id    BIGINT       NOT NULL,
+    error     VARCHAR(512) NOT NULL,
+    attempts  INT          NOT NULL,
+    failed_at TIMESTAMP    NOT NULL,
+    PRIMARY KEY (task, run_id, row_id)
+);

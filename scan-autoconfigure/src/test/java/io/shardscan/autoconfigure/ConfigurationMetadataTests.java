@@ -157,6 +157,7 @@ class ConfigurationMetadataTests {
         assertThat(hints).containsEntry(TASK + "ordering", values(Ordering.values()));
         assertThat(hints).containsEntry(TASK + "match-overlap", values(MatchOverlap.values()));
         assertThat(hints).containsEntry(TASK + "mode", values(TaskMode.values()));
+        assertThat(hints).containsEntry(TASK + "run", values(io.shardscan.core.RunMode.values()));
         assertThat(hints.keySet()).allSatisfy(name -> assertThat(properties).containsKey(name));
     }
 

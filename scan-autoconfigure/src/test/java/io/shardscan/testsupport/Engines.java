@@ -1,12 +1,20 @@
 package io.shardscan.testsupport;
 
 import io.shardscan.core.EngineSettings;
+import io.shardscan.core.InMemoryEndpointBans;
+import io.shardscan.core.RangeCursor;
+import io.shardscan.core.RangeJob;
+import io.shardscan.core.RangeStores;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
+import io.shardscan.jdbc.JdbcRangeFailures;
+import io.shardscan.jdbc.JdbcRangeLedger;
+import io.shardscan.jdbc.JdbcRangeRuns;
+import io.shardscan.jdbc.JdbcRangeTable;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import java.time.Duration;
@@ -66,6 +74,32 @@ public final class Engines implements AfterEachCallback {
         engine.start();
         started.add(engine);
         return engine;
+    }
+
+    /** Starts an engine that runs one range task on {@code stores}; it is stopped after the test. */
+    public ScanEngine startRange(String node, DataSource dataSource, RangeStores stores, RangeJob job) {
+        EngineSettings settings = new EngineSettings(node, FAST_TTL, FAST_RENEW, FAST_TTL, Duration.ofSeconds(10));
+        ScanEngine engine = new ScanEngine(
+                List.of(),
+                new JdbcTaskStore(dataSource),
+                new JdbcShardCoordinator(dataSource),
+                settings,
+                ScanClock.system(),
+                ScanListener.NONE,
+                new InMemoryEndpointBans(ScanClock.system()),
+                List.of(job),
+                stores);
+        return start(engine);
+    }
+
+    /** The JDBC range stores on {@code dataSource} with {@code cursor}. */
+    public static RangeStores rangeStores(DataSource dataSource, RangeCursor cursor) {
+        return new RangeStores(
+                new JdbcRangeRuns(dataSource),
+                cursor,
+                new JdbcRangeLedger(dataSource),
+                new JdbcRangeTable(dataSource),
+                new JdbcRangeFailures(dataSource));
     }
 
     /** Starts an engine built by the test; it is stopped after the test. */

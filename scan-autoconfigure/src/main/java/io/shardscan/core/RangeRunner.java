@@ -1,0 +1,334 @@
+package io.shardscan.core;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one range task on this node: {@code workers} threads, each scanning one range at a time (a
+ * range that stalled or whose owner died first, else a new one from the shared cursor), and a
+ * control thread that keeps the heartbeat of the ranges held, follows the current run and reports
+ * progress. A {@link RunMode#ONCE} run ends DONE, on exactly one node, when every range up to its id
+ * snapshot is done.
+ */
+final class RangeRunner {
+
+    private static final System.Logger log = ScanLogging.getLogger(RangeRunner.class);
+
+    private final RangeJob job;
+    private final RangeTask task;
+    private final RangeStores stores;
+    private final EngineSettings settings;
+    private final ScanClock clock;
+    private final RangeStatus status;
+    private final Map<Long, HeldRange> held = new ConcurrentHashMap<>();
+    private final Object idle = new Object();
+    private final ScheduledExecutorService control;
+    private final ExecutorService workers;
+    private volatile boolean running;
+    private volatile RangeRun run;
+    /** When this node first saw fewer ranges than the cursor handed out; 0 when it saw none missing. */
+    private volatile long holeSeenNanos;
+
+    RangeRunner(RangeJob job, RangeStores stores, EngineSettings settings, ScanClock clock) {
+        this.job = job;
+        this.task = job.task();
+        this.stores = stores;
+        this.settings = settings;
+        this.clock = clock;
+        this.status = new RangeStatus(task, stores, clock);
+        ScheduledThreadPoolExecutor control =
+                new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + task.name() + "-ranges-"));
+        control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.control = control;
+        this.workers = Executors.newFixedThreadPool(
+                task.definition().workers(), Threads.named("scan-" + task.name() + "-range-worker-"));
+    }
+
+    RangeTask task() {
+        return task;
+    }
+
+    RangeStatus status() {
+        return status;
+    }
+
+    /** The run this node follows now. */
+    RangeRun run() {
+        return run;
+    }
+
+    void start() {
+        run = stores.runs().current(task);
+        status.follow(run);
+        running = true;
+        log.log(
+                Level.INFO,
+                "Task " + task.name() + ": range mode, run " + run.id() + (run.done() ? " (DONE)" : "") + " over ids "
+                        + run.lowId() + "-" + (task.run() == RunMode.ONCE ? run.highId() : "…") + ", ranges of "
+                        + task.rangeSize() + " ids, cursor " + stores.cursor().kind());
+        control.scheduleWithFixedDelay(this::tick, 0, settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
+        for (int i = 0; i < task.definition().workers(); i++) {
+            workers.execute(this::work);
+        }
+    }
+
+    /** Stops claiming; running scans commit what they handled; waits up to the shutdown timeout. */
+    void stop() {
+        running = false;
+        wakeUp();
+        control.shutdown();
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(settings.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                log.log(
+                        Level.WARNING,
+                        "Task " + task.name() + ": gave up after " + settings.shutdownTimeout() + " on ranges "
+                                + held.keySet() + "; their new owners run again what was not committed");
+                workers.shutdownNow();
+            }
+            control.awaitTermination(settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        held.clear();
+    }
+
+    /**
+     * Starts the next run unless the current one still runs.
+     *
+     * @return the run that runs now
+     */
+    RangeRun restart() {
+        RangeRun current = stores.runs().current(task);
+        if (!current.done()) {
+            return current;
+        }
+        RangeRun next = stores.runs().start(task, current.id());
+        log.log(
+                Level.INFO,
+                "Task " + task.name() + ": run " + next.id() + " started over ids " + next.lowId() + "-"
+                        + next.highId());
+        follow(next);
+        return next;
+    }
+
+    /**
+     * Runs the recorded failures of the current run again on the calling thread, each taken by one
+     * node only; rows that fail again are recorded again.
+     *
+     * @return how many rows ran
+     */
+    int requeue(int limit) {
+        RangeRun current = run;
+        List<RangeFailure> failed = stores.failures().recent(task.name(), current.id(), limit);
+        RangeHandling handling = new RangeHandling(task, job.handler(), clock);
+        int ran = 0;
+        for (RangeFailure failure : failed) {
+            if (!stores.failures().take(task.name(), current.id(), failure.id())) {
+                continue;
+            }
+            for (Row row : stores.table().rows(task, List.of(failure.id()))) {
+                ran++;
+                for (RangeFailure again : handling.handle(
+                        List.of(row), attempt -> new ScanContext(task.name(), settings.nodeId(), -1, 0, attempt))) {
+                    stores.failures().record(task.name(), current.id(), again);
+                }
+            }
+        }
+        return ran;
+    }
+
+    private void follow(RangeRun next) {
+        run = next;
+        status.follow(next);
+        wakeUp();
+    }
+
+    private void tick() {
+        try {
+            RangeRun current = run;
+            Map<Long, Long> epochs = new java.util.HashMap<>();
+            held.forEach((start, range) -> {
+                if (range.run == current.id()) {
+                    epochs.put(start, range.lease.epoch());
+                }
+            });
+            if (!epochs.isEmpty()) {
+                List<Long> kept = stores.ledger().heartbeat(task.name(), current.id(), settings.nodeId(), epochs);
+                epochs.keySet().stream().filter(start -> !kept.contains(start)).forEach(start -> {
+                    HeldRange range = held.get(start);
+                    if (range != null) {
+                        range.markLost();
+                    }
+                });
+            }
+            RangeRun latest = stores.runs().current(task);
+            if (latest.id() != current.id() || latest.done() != current.done()) {
+                follow(latest);
+            }
+            status.report(run);
+        } catch (RuntimeException e) {
+            log.log(Level.WARNING, "Task " + task.name() + ": range heartbeat failed: " + e.getMessage());
+        }
+    }
+
+    private void work() {
+        RangeScan scan = new RangeScan(
+                task,
+                stores,
+                new RangeHandling(task, job.handler(), clock),
+                clock,
+                settings.nodeId(),
+                () -> running,
+                this::pause);
+        while (running) {
+            RangeRun current = run;
+            try {
+                if (current.done()) {
+                    pause(settings.renewInterval());
+                    continue;
+                }
+                Optional<RangeLease> lease = acquire(current);
+                if (lease.isEmpty()) {
+                    finishIfCovered(current);
+                    pause(task.idleInterval());
+                    continue;
+                }
+                HeldRange range = new HeldRange(current.id(), lease.get());
+                held.put(lease.get().start(), range);
+                try {
+                    status.handled(scan.scan(range, current.lowId()));
+                } finally {
+                    held.remove(lease.get().start(), range);
+                }
+            } catch (RuntimeException e) {
+                log.log(
+                        Level.WARNING,
+                        "Task " + task.name() + ": range scan failed (" + e
+                                + "); what it did not commit runs again on the range's next owner");
+                pause(task.idleInterval());
+            }
+        }
+    }
+
+    /** A range whose owner died or stalled, else the next one from the cursor; empty when none is left for now. */
+    private Optional<RangeLease> acquire(RangeRun current) {
+        List<RangeLease> taken = stores.ledger()
+                .takeOver(task.name(), current.id(), settings.nodeId(), settings.leaseTtl(), task.stallTimeout(), 1);
+        if (!taken.isEmpty()) {
+            RangeLease lease = taken.get(0);
+            log.log(
+                    Level.INFO,
+                    "Task " + task.name() + ": took over range " + lease.start() + "-" + lease.end() + " at position "
+                            + lease.position() + " with epoch " + lease.epoch());
+            return Optional.of(lease);
+        }
+        long limit =
+                task.run() == RunMode.ONCE ? current.highId() : stores.table().maxId(task);
+        while (running) {
+            if (current.lowId() + stores.cursor().peek(task.name(), current.id()) > limit) {
+                return Optional.empty();
+            }
+            long start = current.lowId() + stores.cursor().claim(task.name(), current.id(), task.rangeSize());
+            if (task.run() == RunMode.ONCE && start > current.highId()) {
+                return Optional.empty();
+            }
+            Optional<RangeLease> opened =
+                    stores.ledger().open(task.name(), current.id(), start, end(current, start), settings.nodeId());
+            if (opened.isPresent()) {
+                return opened;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private long end(RangeRun current, long start) {
+        long end = start + task.rangeSize() - 1;
+        return task.run() == RunMode.ONCE ? Math.min(end, current.highId()) : end;
+    }
+
+    /**
+     * With the cursor past the run's ids: opens any range that was claimed but never opened (its
+     * claimer died in between), and ends a {@link RunMode#ONCE} run once every range is done.
+     */
+    private void finishIfCovered(RangeRun current) {
+        long claimed = stores.cursor().peek(task.name(), current.id());
+        long expected = task.run() == RunMode.ONCE
+                ? (current.span() + task.rangeSize() - 1) / task.rangeSize()
+                : claimed / task.rangeSize();
+        RangeProgress progress = stores.ledger().progress(task.name(), current.id());
+        if (progress.ranges() < expected) {
+            // a claimer opens its range a moment after its claim: sweep only for a hole that lasted a lease TTL
+            long now = clock.nanos();
+            long seen = holeSeenNanos;
+            if (seen == 0) {
+                holeSeenNanos = now;
+                return;
+            }
+            if (now - seen < settings.leaseTtl().toNanos()) {
+                return;
+            }
+            holeSeenNanos = 0;
+            List<Long> reopened = new ArrayList<>();
+            for (long i = 0; i < expected && running; i++) {
+                long start = current.lowId() + i * task.rangeSize();
+                // open() refuses ranges that exist; the sweep opens the ones nobody holds, and leaves them
+                // for takeover: a heartbeat of epoch 1 from here would make this node their owner
+                stores.ledger()
+                        .open(task.name(), current.id(), start, end(current, start), "")
+                        .ifPresent(lease -> reopened.add(lease.start()));
+            }
+            if (!reopened.isEmpty()) {
+                log.log(
+                        Level.WARNING,
+                        "Task " + task.name() + ": opened ranges " + reopened + ", claimed from the cursor but never"
+                                + " opened (their claimer stopped in between); they are taken over after "
+                                + settings.leaseTtl());
+            }
+            return;
+        }
+        holeSeenNanos = 0;
+        if (task.run() == RunMode.ONCE
+                && progress.rangesDone() >= expected
+                && current.lowId() + claimed > current.highId()
+                && stores.runs().finish(task.name(), current.id())) {
+            RangeProgress last = stores.ledger().progress(task.name(), current.id());
+            log.log(
+                    Level.INFO,
+                    "Task " + task.name() + ": run " + current.id() + " DONE: " + last.processed() + " rows processed, "
+                            + last.failed() + " failed, " + last.rangesDone() + " ranges, in "
+                            + Duration.between(current.startedAt(), clock.now()).withNanos(0));
+            status.finished();
+            follow(stores.runs().current(task));
+        }
+    }
+
+    private void pause(Duration duration) {
+        synchronized (idle) {
+            if (!running) {
+                return;
+            }
+            try {
+                idle.wait(Math.max(1, duration.toMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void wakeUp() {
+        synchronized (idle) {
+            idle.notifyAll();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.shardscan.core;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How far a range task's current run got, as the control thread last read it. Immutable.
+ *
+ * @param run the run
+ * @param progress the sums over its ranges
+ * @param span the ids the run covers: its snapshot for {@link RunMode#ONCE}, up to the highest id
+ *     now for {@link RunMode#FOLLOW}
+ * @param percent the share of {@code span} behind committed positions, 0–100
+ * @param rowsPerSecond rows committed per second over the last interval, all nodes together
+ * @param eta how long the rest of the span takes at the recent pace; {@code null} when done, idle or unknown
+ * @param handledHere rows this node handled and committed since it started
+ */
+public record RangeSnapshot(
+        RangeRun run,
+        RangeProgress progress,
+        long span,
+        double percent,
+        double rowsPerSecond,
+        @Nullable Duration eta,
+        long handledHere) {}

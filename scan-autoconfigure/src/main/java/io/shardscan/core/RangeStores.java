@@ -1,0 +1,25 @@
+package io.shardscan.core;
+
+import java.util.Objects;
+
+/**
+ * Where range tasks keep their runs, cursors, progress and failures, and how they read their tables.
+ * Immutable.
+ *
+ * @param runs the runs and their id snapshots
+ * @param cursor the shared cursor ranges are claimed from; the coordinator's choice (Redis or JDBC)
+ * @param ledger one progress row per range, fenced by epochs
+ * @param table reads the scanned tables
+ * @param failures the rows that failed every in-place try
+ */
+public record RangeStores(
+        RangeRuns runs, RangeCursor cursor, RangeLedger ledger, RangeTable table, RangeFailures failures) {
+
+    public RangeStores {
+        Objects.requireNonNull(runs, "runs");
+        Objects.requireNonNull(cursor, "cursor");
+        Objects.requireNonNull(ledger, "ledger");
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(failures, "failures");
+    }
+}

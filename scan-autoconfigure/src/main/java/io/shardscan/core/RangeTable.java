@@ -1,0 +1,39 @@
+package io.shardscan.core;
+
+import java.util.List;
+
+/**
+ * The table a range task reads, by id only: pages of a range in id order and the table's id bounds.
+ * Never writes it. Thread-safe.
+ */
+public interface RangeTable {
+
+    /**
+     * Reads the rows with {@code after < id <= last} in id order, at most {@code limit}, through the
+     * index on the id (one index range scan).
+     *
+     * @return the rows, possibly empty; each with the id as its shard key and retry count 0
+     */
+    List<Row> page(RangeTask task, long after, long last, int limit);
+
+    /**
+     * Reads the rows with the given ids.
+     *
+     * @return the rows that exist, in id order
+     */
+    List<Row> rows(RangeTask task, List<Long> ids);
+
+    /**
+     * The table's highest id now.
+     *
+     * @return the id, or {@link Long#MIN_VALUE} when the table is empty
+     */
+    long maxId(RangeTask task);
+
+    /**
+     * Inspects the table: whether it exists with its id column, and whether that column is numeric.
+     *
+     * @return the problems, each naming the property and the fix; empty when the table can be read
+     */
+    List<String> problems(RangeTask task);
+}

@@ -1,0 +1,73 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.RangeFailure;
+import io.shardscan.core.RangeFailures;
+import java.sql.PreparedStatement;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** {@link RangeFailures} on the table {@code scan_range_failure}. Thread-safe. */
+public final class JdbcRangeFailures implements RangeFailures {
+
+    private final JdbcTemplate jdbc;
+    private final SqlDialect dialect;
+
+    public JdbcRangeFailures(DataSource dataSource) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.dialect = SqlDialect.detect(dataSource);
+    }
+
+    @Override
+    public long count(String task, long run) {
+        return jdbc.queryForObject(
+                "SELECT COUNT(*) FROM scan_range_failure WHERE task = ? AND run_id = ?", Long.class, task, run);
+    }
+
+    @Override
+    public List<RangeFailure> recent(String task, long run, int limit) {
+        return jdbc.query(
+                connection -> {
+                    PreparedStatement statement = connection.prepareStatement(
+                            "SELECT row_id, error, attempts, failed_at FROM scan_range_failure WHERE task = ?"
+                                    + " AND run_id = ? ORDER BY failed_at DESC, row_id DESC");
+                    statement.setString(1, task);
+                    statement.setLong(2, run);
+                    statement.setMaxRows(limit);
+                    return statement;
+                },
+                (rs, n) -> new RangeFailure(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getInt(3),
+                        rs.getTimestamp(4).toInstant()));
+    }
+
+    @Override
+    public boolean take(String task, long run, long id) {
+        return jdbc.update("DELETE FROM scan_range_failure WHERE task = ? AND run_id = ? AND row_id = ?", task, run, id)
+                == 1;
+    }
+
+    @Override
+    public void record(String task, long run, RangeFailure failure) {
+        upsert(jdbc, dialect, task, run, failure);
+    }
+
+    /** Replaces the failure of the row, with the error cut to what the column keeps, at the database's time. */
+    static void upsert(JdbcTemplate jdbc, SqlDialect dialect, String task, long run, RangeFailure failure) {
+        String error = failure.error().length() > JdbcRangeLedger.ERROR_LENGTH
+                ? failure.error().substring(0, JdbcRangeLedger.ERROR_LENGTH)
+                : failure.error();
+        jdbc.update(
+                "DELETE FROM scan_range_failure WHERE task = ? AND run_id = ? AND row_id = ?", task, run, failure.id());
+        jdbc.update(
+                "INSERT INTO scan_range_failure (task, run_id, row_id, error, attempts, failed_at) VALUES (?, ?, ?, ?, ?, "
+                        + dialect.now() + ")",
+                task,
+                run,
+                failure.id(),
+                error,
+                failure.attempts());
+    }
+}

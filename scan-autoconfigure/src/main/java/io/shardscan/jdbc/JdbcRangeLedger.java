@@ -1,0 +1,165 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.RangeCommit;
+import io.shardscan.core.RangeFailure;
+import io.shardscan.core.RangeLease;
+import io.shardscan.core.RangeLedger;
+import io.shardscan.core.RangeProgress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A {@link RangeLedger} on the table {@code scan_range} (and {@code scan_range_failure} for the
+ * failures a commit records). Every write of an owner names its epoch; a takeover raises the epoch in
+ * the same conditional UPDATE that changes the owner, so the database issues it. Thread-safe.
+ */
+public final class JdbcRangeLedger implements RangeLedger {
+
+    /** The longest error text {@code scan_range_failure.error} keeps. */
+    static final int ERROR_LENGTH = 512;
+
+    private final JdbcTemplate jdbc;
+    private final SqlDialect dialect;
+    private final TransactionTemplate transactions;
+
+    public JdbcRangeLedger(DataSource dataSource) {
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.dialect = SqlDialect.detect(dataSource);
+        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    }
+
+    @Override
+    public Optional<RangeLease> open(String task, long run, long start, long end, String owner) {
+        try {
+            int inserted = jdbc.update(
+                    dialect.insertCountingNew(
+                            "scan_range",
+                            "task, run_id, range_start, range_end, position, owner, epoch, heartbeat_at, moved_at,"
+                                    + " processed, failed, done",
+                            "?, ?, ?, ?, ?, ?, 1, " + dialect.now() + ", " + dialect.now() + ", 0, 0, 0"),
+                    task,
+                    run,
+                    start,
+                    end,
+                    start - 1,
+                    owner);
+            return inserted == 1 ? Optional.of(new RangeLease(start, end, start - 1, 1)) : Optional.empty();
+        } catch (DuplicateKeyException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public List<RangeLease> takeOver(
+            String task, long run, String owner, Duration leaseTtl, Duration stallTimeout, int limit) {
+        List<RangeLease> candidates = jdbc.query(
+                "SELECT range_start, range_end, position, epoch FROM scan_range WHERE task = ? AND run_id = ?"
+                        + " AND done = 0 AND (heartbeat_at < " + dialect.nowPlusMillis() + " OR moved_at < "
+                        + dialect.nowPlusMillis() + ") ORDER BY range_start",
+                (rs, n) -> new RangeLease(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)),
+                task,
+                run,
+                -leaseTtl.toMillis(),
+                -stallTimeout.toMillis());
+        List<RangeLease> won = new ArrayList<>();
+        for (RangeLease candidate : candidates) {
+            if (won.size() >= limit) {
+                break;
+            }
+            // the same condition again: another node may have taken it, or its owner moved it meanwhile
+            int updated = jdbc.update(
+                    "UPDATE scan_range SET owner = ?, epoch = epoch + 1, heartbeat_at = " + dialect.now()
+                            + ", moved_at = " + dialect.now() + " WHERE task = ? AND run_id = ? AND range_start = ?"
+                            + " AND epoch = ? AND done = 0 AND (heartbeat_at < " + dialect.nowPlusMillis()
+                            + " OR moved_at < " + dialect.nowPlusMillis() + ")",
+                    owner,
+                    task,
+                    run,
+                    candidate.start(),
+                    candidate.epoch(),
+                    -leaseTtl.toMillis(),
+                    -stallTimeout.toMillis());
+            if (updated == 1) {
+                List<Long> position = jdbc.queryForList(
+                        "SELECT position FROM scan_range WHERE task = ? AND run_id = ? AND range_start = ?"
+                                + " AND epoch = ?",
+                        Long.class,
+                        task,
+                        run,
+                        candidate.start(),
+                        candidate.epoch() + 1);
+                if (!position.isEmpty()) {
+                    won.add(new RangeLease(candidate.start(), candidate.end(), position.get(0), candidate.epoch() + 1));
+                }
+            }
+        }
+        return won;
+    }
+
+    @Override
+    public List<Long> heartbeat(String task, long run, String owner, Map<Long, Long> leases) {
+        List<Long> kept = new ArrayList<>();
+        leases.forEach((start, epoch) -> {
+            if (jdbc.update(
+                            "UPDATE scan_range SET heartbeat_at = " + dialect.now() + " WHERE task = ? AND run_id = ?"
+                                    + " AND range_start = ? AND epoch = ? AND owner = ?",
+                            task,
+                            run,
+                            start,
+                            epoch,
+                            owner)
+                    == 1) {
+                kept.add(start);
+            }
+        });
+        return kept;
+    }
+
+    @Override
+    public boolean commit(String task, RangeCommit commit) {
+        Boolean written = transactions.execute(status -> {
+            int updated = jdbc.update(
+                    "UPDATE scan_range SET position = ?, processed = processed + ?, failed = failed + ?, done = ?,"
+                            + " moved_at = " + dialect.now() + ", heartbeat_at = " + dialect.now()
+                            + " WHERE task = ? AND run_id = ? AND range_start = ? AND epoch = ?",
+                    commit.position(),
+                    commit.processed(),
+                    commit.failures().size(),
+                    commit.done() ? 1 : 0,
+                    task,
+                    commit.run(),
+                    commit.start(),
+                    commit.epoch());
+            if (updated != 1) {
+                return false;
+            }
+            for (RangeFailure failure : commit.failures()) {
+                JdbcRangeFailures.upsert(jdbc, dialect, task, commit.run(), failure);
+            }
+            return true;
+        });
+        return Boolean.TRUE.equals(written);
+    }
+
+    @Override
+    public RangeProgress progress(String task, long run) {
+        return jdbc.query(
+                "SELECT COUNT(*), COALESCE(SUM(done), 0), COALESCE(SUM(processed), 0), COALESCE(SUM(failed), 0),"
+                        + " COALESCE(SUM(CASE WHEN done = 1 THEN range_end - range_start + 1"
+                        + " ELSE position - range_start + 1 END), 0) FROM scan_range WHERE task = ? AND run_id = ?",
+                rs -> {
+                    rs.next();
+                    return new RangeProgress(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5));
+                },
+                task,
+                run);
+    }
+}

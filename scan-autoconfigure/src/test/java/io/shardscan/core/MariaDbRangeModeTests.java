@@ -1,0 +1,37 @@
+package io.shardscan.core;
+
+import io.shardscan.redis.RedisRangeCursor;
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** Range mode on MariaDB with the cursor in Redis (Redis coordination). */
+class MariaDbRangeModeTests extends RangeModeContractTests {
+
+    private static LettuceConnectionFactory connectionFactory;
+
+    @BeforeAll
+    static void connect() {
+        connectionFactory = new LettuceConnectionFactory(
+                TestServers.redis().host(), TestServers.redis().port());
+        connectionFactory.afterPropertiesSet();
+        connectionFactory.start();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        connectionFactory.destroy();
+    }
+
+    @Override
+    protected DataSource createDataSource() {
+        return TestServers.mariadbDatabase("range_mode");
+    }
+
+    @Override
+    protected RangeCursor createCursor(DataSource dataSource) {
+        return new RedisRangeCursor(connectionFactory);
+    }
+}

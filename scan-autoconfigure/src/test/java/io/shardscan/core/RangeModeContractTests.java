@@ -1,0 +1,280 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.CapturedLog;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.UserTable;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Range mode on several engines in one JVM, against real databases and cursors: every id once, DONE
+ * once, takeover of a stalled range with the stale owner fenced off, resume after a restart, follow,
+ * failures and requeue. Run on each database and cursor through a subclass.
+ */
+public abstract class RangeModeContractTests {
+
+    protected abstract DataSource createDataSource();
+
+    protected abstract RangeCursor createCursor(DataSource dataSource);
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog("io.shardscan.core.RangeRunner");
+
+    private DataSource dataSource;
+    private UserTable users;
+    private RangeStores stores;
+    private String name;
+
+    @BeforeEach
+    void setUp() {
+        dataSource = createDataSource();
+        new OrderTable(dataSource).coordinationTables();
+        users = new UserTable(dataSource).recreate();
+        stores = Engines.rangeStores(dataSource, createCursor(dataSource));
+        name = "users-" + System.nanoTime();
+    }
+
+    private RangeTask task(long rangeSize, Duration stallTimeout, RunMode run) {
+        return new RangeTask(
+                TaskDefinition.builder(name)
+                        .table("tb_user")
+                        .idColumn("user_id")
+                        .pageSize(100)
+                        .workers(2)
+                        .commitInterval(Duration.ofMillis(100))
+                        .tiers(List.of(new Tier(0, 2, Duration.ofMillis(200))))
+                        .build(),
+                rangeSize,
+                stallTimeout,
+                run);
+    }
+
+    private TaskHandler.PerRow recording(String node) {
+        return (row, ctx) -> {
+            users.jdbc()
+                    .update(
+                            "INSERT INTO notified (user_id, node, epoch) VALUES (?, ?, ?)",
+                            row.id(),
+                            node,
+                            ctx.epoch());
+            return null;
+        };
+    }
+
+    private ScanEngine node(String node, RangeTask task, TaskHandler handler) {
+        return engines.startRange(node, dataSource, stores, new RangeJob(task, handler));
+    }
+
+    private List<String> doneLines() {
+        return log.messages(Level.INFO).stream()
+                .filter(m -> m.contains(name + ": run ") && m.contains(" DONE"))
+                .toList();
+    }
+
+    /** Ids with gaps inside ranges and whole empty ranges between two stretches, on three nodes. */
+    @Test
+    void everyIdRunsOnceAcrossNodesAndTheRunEndsDoneOnce() {
+        long inserted = users.insertWithGaps(1, 12_000, 1) + users.insertWithGaps(100_001, 6_000, 3);
+        RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
+        List<ScanEngine> nodes = List.of(
+                node("node-a", task, recording("node-a")),
+                node("node-b", task, recording("node-b")),
+                node("node-c", task, recording("node-c")));
+
+        await().atMost(Duration.ofSeconds(90)).until(() -> nodes.stream()
+                .allMatch(n -> n.rangeTask(name).snapshot().run().done()));
+        assertThat(users.missed()).isZero();
+        assertThat(users.duplicates()).isZero();
+        assertThat(users.notifiedIds()).isEqualTo(inserted);
+        assertThat(doneLines()).hasSize(1);
+        RangeSnapshot done = nodes.get(0).rangeTask(name).snapshot();
+        assertThat(done.progress().processed()).isEqualTo(inserted);
+        assertThat(done.progress().failed()).isZero();
+        assertThat(done.percent()).isEqualTo(100);
+        assertThat(done.run().id()).isEqualTo(1);
+        assertThat(users.jdbc().queryForObject("SELECT COUNT(DISTINCT node) FROM notified", Integer.class))
+                .as("ranges run on every node")
+                .isEqualTo(3);
+    }
+
+    /**
+     * A node whose handler hangs keeps its heartbeat but its position stops: past the stall timeout
+     * another node takes the range over from its committed position; the stuck node's later commit
+     * changes nothing.
+     */
+    @Test
+    void aStalledRangeIsTakenOverAndItsStaleOwnerIsFencedOff() throws Exception {
+        long inserted = users.insertWithGaps(1, 3_000, 1);
+        RangeTask task = task(1_000, Duration.ofSeconds(2), RunMode.ONCE);
+        CountDownLatch stuck = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        TaskHandler.PerRow record = recording("node-a");
+        ScanEngine a = node("node-a", task, (TaskHandler.PerRow) (row, ctx) -> {
+            // only the first call hangs: a's other worker may be the one that takes the range over
+            if (row.id() == 1_550 && stuck.getCount() > 0) {
+                stuck.countDown();
+                release.await(60, TimeUnit.SECONDS);
+            }
+            return record.handle(row, ctx);
+        });
+        assertThat(stuck.await(30, TimeUnit.SECONDS)).isTrue();
+        ScanEngine b = node("node-b", task, recording("node-b"));
+
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> b.rangeTask(name).snapshot().run().done());
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        users.jdbc().queryForObject("SELECT COUNT(*) FROM notified WHERE user_id = 1550", Integer.class)
+                                == 2);
+        assertThat(users.missed()).isZero();
+        assertThat(users.jdbc()
+                        .queryForObject(
+                                "SELECT MIN(epoch) FROM notified WHERE user_id BETWEEN 1551 AND 2000", Long.class))
+                .as("the range ran on under a new epoch, on whichever node took it over")
+                .isEqualTo(2);
+        // a's rows after its last commit before it hung run again, and nothing else: the commit
+        // interval is 100 ms, the pages 100 rows
+        assertThat(users.duplicates()).isBetween(1L, 101L);
+        // a's control thread reads the run every renew interval
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> a.rangeTask(name).snapshot().run().done());
+        assertThat(a.rangeTask(name).snapshot().progress().processed())
+                .as("the stale owner's late commit counted nothing")
+                .isEqualTo(inserted);
+        assertThat(doneLines()).hasSize(1);
+    }
+
+    /** A node stopped in the middle of a run commits what it handled; the next node carries on, nothing runs twice. */
+    @Test
+    void aRestartedNodeResumesTheRun() {
+        long inserted = users.insertWithGaps(1, 6_000, 1);
+        RangeTask task = task(500, Duration.ofMinutes(5), RunMode.ONCE);
+        TaskHandler.PerRow record = recording("node-a");
+        ScanEngine a = node("node-a", task, (TaskHandler.PerRow) (row, ctx) -> {
+            Thread.sleep(1);
+            return record.handle(row, ctx);
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> users.notifiedIds() > 1_000);
+        a.stop();
+        long before = users.notifiedIds();
+        assertThat(before).isLessThan(inserted);
+
+        ScanEngine again = node("node-a2", task, recording("node-a2"));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> again.rangeTask(name).snapshot().run().done());
+        assertThat(again.rangeTask(name).snapshot().run().id()).isEqualTo(1);
+        assertThat(users.missed()).isZero();
+        assertThat(users.duplicates()).isZero();
+        assertThat(again.rangeTask(name).snapshot().progress().processed()).isEqualTo(inserted);
+    }
+
+    /** A following task runs the ids that exist, then the ids inserted later, and does not end. */
+    @Test
+    void aFollowingTaskRunsIdsInsertedWhileItRuns() {
+        users.insertWithGaps(1, 2_500, 1);
+        RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.FOLLOW);
+        ScanEngine a = node("node-a", task, recording("node-a"));
+        ScanEngine b = node("node-b", task, recording("node-b"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> users.missed() == 0);
+        long more = users.insertWithGaps(2_501, 1_200, 1);
+        users.insert(10_000);
+        assertThat(more).isPositive();
+        await().atMost(Duration.ofSeconds(60)).until(() -> users.missed() == 0);
+        assertThat(users.duplicates()).isZero();
+        assertThat(a.rangeTask(name).snapshot().run().done()).isFalse();
+        assertThat(b.rangeTask(name).snapshot().run().done()).isFalse();
+    }
+
+    /** Rows that fail every try are recorded so the run ends; a requeue runs them again. */
+    @Test
+    void failedRowsAreRecordedAndARequeueRunsThem() {
+        long inserted = users.insertWithGaps(1, 2_000, 1);
+        RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
+        Set<Long> broken = ConcurrentHashMap.newKeySet();
+        broken.addAll(List.of(100L, 1_500L, 1_999L));
+        TaskHandler.PerRow record = recording("node-a");
+        ScanEngine a = node("node-a", task, (TaskHandler.PerRow) (row, ctx) -> {
+            if (broken.contains(row.id())) {
+                throw new IllegalStateException("no phone for " + row.id() + " on attempt " + ctx.attempt());
+            }
+            return record.handle(row, ctx);
+        });
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().run().done());
+        RangeView view = a.rangeTask(name);
+        assertThat(view.snapshot().progress().failed()).isEqualTo(3);
+        assertThat(view.snapshot().progress().processed()).isEqualTo(inserted);
+        assertThat(view.failureCount()).isEqualTo(3);
+        assertThat(view.recentFailures(10)).hasSize(3).allSatisfy(f -> {
+            assertThat(f.attempts()).as("one try and the tier's two retries").isEqualTo(3);
+            assertThat(f.error()).contains("no phone for " + f.id() + " on attempt 3");
+        });
+
+        broken.remove(1_500L);
+        assertThat(view.requeue(10)).isEqualTo(3);
+        assertThat(view.failureCount()).isEqualTo(2);
+        broken.clear();
+        assertThat(view.requeue(10)).isEqualTo(2);
+        assertThat(view.failureCount()).isZero();
+        assertThat(users.missed()).isZero();
+    }
+
+    /**
+     * A node that claimed a range from the cursor and died before it opened it leaves a hole no cursor
+     * claim covers again: once the cursor is past the run's ids, a node opens the range and it is
+     * taken over like any lapsed one.
+     */
+    @Test
+    void aRangeClaimedButNeverOpenedIsStillRun() {
+        long inserted = users.insertWithGaps(1, 3_000, 1);
+        RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
+        RangeRun run = stores.runs().current(task);
+        assertThat(stores.cursor().claim(name, run.id(), task.rangeSize())).isZero();
+        ScanEngine a = node("node-a", task, recording("node-a"));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> a.rangeTask(name).snapshot().run().done());
+        assertThat(users.missed()).isZero();
+        assertThat(users.duplicates()).isZero();
+        assertThat(a.rangeTask(name).snapshot().progress().processed()).isEqualTo(inserted);
+    }
+
+    /** A DONE run stays done until it is started again; the new run covers the ids as they are then. */
+    @Test
+    void aDoneRunStartsAgainOnlyWhenAsked() {
+        users.insertWithGaps(1, 1_500, 1);
+        RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
+        ScanEngine a = node("node-a", task, recording("node-a"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().run().done());
+        users.insert(5_000);
+        RangeRun second = a.rangeTask(name).start();
+        assertThat(second.id()).isEqualTo(2);
+        assertThat(second.highId()).isEqualTo(5_000);
+        assertThat(a.rangeTask(name).start()).as("a running run is left alone").isEqualTo(second);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            RangeSnapshot s = a.rangeTask(name).snapshot();
+            return s.run().id() == 2 && s.run().done();
+        });
+        assertThat(users.jdbc().queryForObject("SELECT COUNT(*) FROM notified WHERE user_id = 5000", Integer.class))
+                .isEqualTo(1);
+        assertThat(users.duplicates()).isEqualTo(users.users() - 1);
+        assertThat(doneLines()).hasSize(2);
+    }
+}

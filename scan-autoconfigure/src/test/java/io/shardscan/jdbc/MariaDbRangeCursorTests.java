@@ -1,0 +1,16 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.RangeCursor;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+
+class MariaDbRangeCursorTests extends RangeCursorContractTests {
+
+    @Override
+    protected RangeCursor createCursor() {
+        DataSource dataSource = TestServers.mariadbDatabase("range_cursor");
+        new OrderTable(dataSource).coordinationTables();
+        return new JdbcRangeCursor(dataSource);
+    }
+}

@@ -1,0 +1,226 @@
+package io.shardscan.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.core.RangeCommit;
+import io.shardscan.core.RangeFailure;
+import io.shardscan.core.RangeLease;
+import io.shardscan.core.RangeProgress;
+import io.shardscan.core.RangeRun;
+import io.shardscan.core.RangeTask;
+import io.shardscan.core.Row;
+import io.shardscan.core.RunMode;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.UserTable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of the range stores ({@link JdbcRangeRuns}, {@link JdbcRangeLedger},
+ * {@link JdbcRangeFailures}, {@link JdbcRangeTable}), run on every database through a subclass.
+ */
+public abstract class RangeStoreContractTests {
+
+    private static final Duration HOUR = Duration.ofHours(1);
+
+    protected abstract DataSource createDataSource();
+
+    protected DataSource dataSource;
+    protected UserTable users;
+    protected RangeTask task;
+    private JdbcRangeRuns runs;
+    private JdbcRangeLedger ledger;
+    private JdbcRangeFailures failures;
+    private JdbcRangeTable table;
+    private String name;
+
+    @BeforeEach
+    void setUp() {
+        dataSource = createDataSource();
+        new OrderTable(dataSource).coordinationTables();
+        users = new UserTable(dataSource).recreate();
+        name = "range-" + System.nanoTime();
+        task = new RangeTask(
+                TaskDefinition.builder(name)
+                        .table("tb_user")
+                        .idColumn("user_id")
+                        .build(),
+                100,
+                Duration.ofMinutes(5),
+                RunMode.ONCE);
+        runs = new JdbcRangeRuns(dataSource);
+        ledger = new JdbcRangeLedger(dataSource);
+        failures = new JdbcRangeFailures(dataSource);
+        table = new JdbcRangeTable(dataSource);
+    }
+
+    @Test
+    void aRunKeepsTheSnapshotItStartedWithAndEndsOnce() {
+        users.insertWithGaps(10, 50, 3);
+        RangeRun first = runs.current(task);
+        assertThat(first.id()).isEqualTo(1);
+        assertThat(first.lowId()).isEqualTo(13);
+        assertThat(first.highId()).isEqualTo(10 + 3 * 48);
+        assertThat(first.done()).isFalse();
+        users.insert(10_000);
+        assertThat(runs.current(task).highId()).isEqualTo(first.highId());
+
+        assertThat(runs.finish(name, 1)).isTrue();
+        assertThat(runs.finish(name, 1)).isFalse();
+        assertThat(runs.current(task).done()).isTrue();
+        assertThat(runs.current(task).endedAt()).isNotNull();
+
+        RangeRun second = runs.start(task, 1);
+        assertThat(second.id()).isEqualTo(2);
+        assertThat(second.highId()).isEqualTo(10_000);
+        assertThat(runs.start(task, 1)).isEqualTo(second);
+    }
+
+    @Test
+    void anEmptyTableGivesARunWithoutIds() {
+        RangeRun run = runs.current(task);
+        assertThat(run.span()).isZero();
+        assertThat(table.maxId(task)).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
+    void aRangeOpensOnce() {
+        assertThat(ledger.open(name, 1, 1, 100, "node-a")).contains(new RangeLease(1, 100, 0, 1));
+        assertThat(ledger.open(name, 1, 1, 100, "node-b")).isEmpty();
+        assertThat(ledger.open(name, 2, 1, 100, "node-b")).isPresent();
+    }
+
+    @Test
+    void aStaleOwnersWritesChangeNothing() {
+        RangeLease stale = ledger.open(name, 1, 1, 100, "node-a").orElseThrow();
+        ledger.commit(name, new RangeCommit(1, 1, stale.epoch(), 20, 20, List.of(), false));
+
+        List<RangeLease> taken = await().atMost(Duration.ofSeconds(10))
+                .until(() -> ledger.takeOver(name, 1, "node-b", Duration.ZERO, HOUR, 5), t -> !t.isEmpty());
+        assertThat(taken).containsExactly(new RangeLease(1, 100, 20, 2));
+
+        RangeFailure failure = new RangeFailure(30, "boom", 3, Instant.now());
+        assertThat(ledger.commit(name, new RangeCommit(1, 1, stale.epoch(), 50, 30, List.of(failure), false)))
+                .isFalse();
+        assertThat(ledger.heartbeat(name, 1, "node-a", Map.of(1L, stale.epoch())))
+                .isEmpty();
+        assertThat(ledger.progress(name, 1)).isEqualTo(new RangeProgress(1, 0, 20, 0, 20));
+        assertThat(failures.count(name, 1)).isZero();
+
+        assertThat(ledger.commit(name, new RangeCommit(1, 1, 2, 100, 80, List.of(failure), true)))
+                .isTrue();
+        assertThat(ledger.progress(name, 1)).isEqualTo(new RangeProgress(1, 1, 100, 1, 100));
+        assertThat(ledger.takeOver(name, 1, "node-c", Duration.ZERO, Duration.ZERO, 5))
+                .as("a finished range is never taken over")
+                .isEmpty();
+    }
+
+    @Test
+    void aLiveOwnersRangeIsTakenOverOnlyOnceItStalls() {
+        RangeLease lease = ledger.open(name, 1, 101, 200, "node-a").orElseThrow();
+        ledger.commit(name, new RangeCommit(1, 101, lease.epoch(), 109, 9, List.of(), false));
+        assertThat(ledger.heartbeat(name, 1, "node-a", Map.of(101L, lease.epoch())))
+                .containsExactly(101L);
+        assertThat(ledger.takeOver(name, 1, "node-b", HOUR, HOUR, 5)).isEmpty();
+
+        // the heartbeat goes on, the position does not move
+        List<RangeLease> taken = await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> {
+                            ledger.heartbeat(name, 1, "node-a", Map.of(101L, lease.epoch()));
+                            return ledger.takeOver(name, 1, "node-b", HOUR, Duration.ofMillis(300), 5);
+                        },
+                        t -> !t.isEmpty());
+        assertThat(taken).containsExactly(new RangeLease(101, 200, 109, 2));
+        assertThat(ledger.heartbeat(name, 1, "node-a", Map.of(101L, lease.epoch())))
+                .isEmpty();
+        assertThat(ledger.heartbeat(name, 1, "node-b", Map.of(101L, 2L))).containsExactly(101L);
+    }
+
+    @Test
+    void progressSumsTheRunsRanges() {
+        RangeLease a = ledger.open(name, 1, 1, 100, "node-a").orElseThrow();
+        RangeLease b = ledger.open(name, 1, 101, 200, "node-b").orElseThrow();
+        ledger.open(name, 2, 1, 100, "node-b").orElseThrow();
+        assertThat(ledger.progress(name, 1)).isEqualTo(new RangeProgress(2, 0, 0, 0, 0));
+        ledger.commit(name, new RangeCommit(1, 1, a.epoch(), 100, 70, List.of(), true));
+        ledger.commit(name, new RangeCommit(1, 101, b.epoch(), 150, 40, List.of(), false));
+        assertThat(ledger.progress(name, 1)).isEqualTo(new RangeProgress(2, 1, 110, 0, 150));
+        assertThat(ledger.progress(name, 3)).isEqualTo(RangeProgress.NONE);
+    }
+
+    @Test
+    void failuresAreListedTakenOnceAndRecordedAgain() {
+        RangeLease lease = ledger.open(name, 1, 1, 100, "node-a").orElseThrow();
+        String longError = "x".repeat(2000);
+        ledger.commit(
+                name,
+                new RangeCommit(
+                        1,
+                        1,
+                        lease.epoch(),
+                        10,
+                        10,
+                        List.of(
+                                new RangeFailure(3, "boom", 16, Instant.now()),
+                                new RangeFailure(7, longError, 16, Instant.now())),
+                        false));
+        assertThat(failures.count(name, 1)).isEqualTo(2);
+        assertThat(failures.recent(name, 1, 1)).hasSize(1);
+        assertThat(failures.recent(name, 1, 10)).extracting(RangeFailure::id).containsExactlyInAnyOrder(3L, 7L);
+        assertThat(failures.recent(name, 1, 10))
+                .filteredOn(f -> f.id() == 7)
+                .singleElement()
+                .satisfies(f -> assertThat(f.error()).hasSize(512));
+
+        assertThat(failures.take(name, 1, 3)).isTrue();
+        assertThat(failures.take(name, 1, 3)).isFalse();
+        failures.record(name, 1, new RangeFailure(3, "boom again", 17, Instant.now()));
+        failures.record(name, 1, new RangeFailure(3, "boom once more", 18, Instant.now()));
+        assertThat(failures.count(name, 1)).isEqualTo(2);
+        assertThat(failures.recent(name, 1, 10))
+                .filteredOn(f -> f.id() == 3)
+                .singleElement()
+                .satisfies(f -> assertThat(f.attempts()).isEqualTo(18));
+    }
+
+    @Test
+    void pagesReadARangeInIdOrder() {
+        users.insertWithGaps(1, 30, 1);
+        List<Row> page = table.page(task, 5, 20, 4);
+        assertThat(page).extracting(Row::id).containsExactly(6L, 7L, 9L, 10L);
+        assertThat(page.get(0).columns()).containsEntry("name", "user-5");
+        assertThat(table.page(task, 20, 29, 100))
+                .extracting(Row::id)
+                .containsExactly(21L, 23L, 24L, 25L, 26L, 27L, 28L);
+        assertThat(table.rows(task, List.of(9L, 3L, 8L))).extracting(Row::id).containsExactly(3L, 9L);
+        assertThat(table.maxId(task)).isEqualTo(30);
+        assertThat(table.problems(task)).isEmpty();
+    }
+
+    @Test
+    void aMissingTableOrANonNumericIdIsAProblem() {
+        RangeTask missing = new RangeTask(
+                TaskDefinition.builder(name)
+                        .table("tb_nobody")
+                        .idColumn("user_id")
+                        .build(),
+                100,
+                Duration.ofMinutes(5),
+                RunMode.ONCE);
+        assertThat(table.problems(missing)).singleElement().asString().contains("scan.tasks." + name, "tb_nobody");
+        RangeTask byName = new RangeTask(
+                TaskDefinition.builder(name).table("tb_user").idColumn("name").build(),
+                100,
+                Duration.ofMinutes(5),
+                RunMode.ONCE);
+        assertThat(table.problems(byName)).singleElement().asString().contains(".id-column", "whole-number");
+    }
+}
