@@ -298,7 +298,7 @@ final class TaskRunner {
                     || !shard.canDispatch(context.clock().nanos())) {
                 continue;
             }
-            OwnedShard.TierCursor due = shard.dueTier(now);
+            TierCursor due = shard.dueTier(now);
             if (due == null) {
                 archiveIfDue(shard, now);
                 continue;
@@ -328,8 +328,7 @@ final class TaskRunner {
         }
     }
 
-    private void runRound(
-            OwnedShard shard, OwnedShard.TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
+    private void runRound(OwnedShard shard, TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
         try {
             new Round(context, shard, due, permits, request).run();
         } finally {
