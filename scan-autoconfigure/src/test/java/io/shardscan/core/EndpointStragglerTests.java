@@ -25,9 +25,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Calls to a slow store that their round left running (stragglers), on PostgreSQL with real HTTP
- * stores: a straggler's row is called once, a later row of its key waits for it, and a shard handed
+ * stores: a straggler's row is called once, a later row of its key waits for it, a shard handed
  * over or an engine stopped gracefully while stragglers run writes each outcome once and runs
- * nothing twice.
+ * nothing twice, and a straggler past the handler timeout is taken over as in a round.
  */
 class EndpointStragglerTests {
 
@@ -160,6 +160,35 @@ class EndpointStragglerTests {
         assertThat(calls.stream().filter(c -> c.node().equals("b")).count())
                 .as("calls on the node that took over")
                 .isPositive();
+    }
+
+    @Test
+    void aStragglerPastTheHandlerTimeoutIsTakenOver() {
+        table.recreate(2, true).coordinationTables();
+        table.insert(4, 4, Instant.now().minusSeconds(5)).withStores(4);
+        table.jdbc().update("UPDATE tb_order SET store_id = " + SLOW);
+        stores.slow(SLOW, Duration.ofSeconds(4));
+        TaskDefinition task = TaskDefinition.builder("store-timeout")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shards(2)
+                .workers(4)
+                .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 1000, Duration.ofMinutes(1))))
+                .onExhausted(OnExhausted.KEEP_RETRYING)
+                .handlerTimeout(Duration.ofSeconds(1))
+                .endpoints(EndpointRules.of("store_id").withSlow(Duration.ofMillis(200), 0.5))
+                .build();
+        ScanEngine engine = engines.start("a", dataSource, task, handler);
+        TaskStats stats = engine.task("store-timeout").stats();
+
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> table.count("retry_count > 0 AND last_error LIKE '%handler-timeout%'") > 0);
+        assertThat(stats.stragglers()).as("calls the rounds left running").isPositive();
+        assertThat(stats.handlerTimeouts()).isPositive();
+        assertThat(table.count("status = 1"))
+                .as("no row of the 4 s store is done")
+                .isZero();
     }
 
     /** The calls as "id@start-end" in milliseconds since the first one. */
