@@ -60,7 +60,8 @@ final class Round {
         RunningLanes left = null;
         try {
             refreshHeldKeys();
-            // before the fetch: a straggler that ends after it has not written its row back before it
+            // taken before the fetch: a straggler ending after this may have its row read as pending by
+            // the fetch, and the snapshot still leaves that row out
             Stragglers.Snapshot straggling = shard.stragglers().snapshot();
             Instant now = task.clock().now();
             int limit = task.definition().pageSize();
