@@ -197,6 +197,8 @@ final class RunningLanes {
                             + batch.writeBack().size()
                             + " outcomes discarded, the new owner runs those rows again");
             shard.lose("a newer owner took it (fence epoch " + shard.epoch + " superseded)");
+            // a fence only moves forward: written again, they would be refused (and counted) again
+            outcomes.written(batch);
             return false;
         }
         outcomes.written(batch);
