@@ -24,9 +24,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>after the ban one node wins the probe: one row is let through, success lifts the ban and
  *       an endpoint-down failure renews it;
  *   <li>an endpoint whose calls take longer than {@code slow-call} holds at most {@code slow-share}
- *       of the workers, and one lane calls it once per round; its further rows wait for the next
- *       pass. So does an endpoint not yet seen to answer quickly, so that a slow one cannot take
- *       every worker before its first call ends.
+ *       of the workers; its further rows wait for the next pass. So does an endpoint not yet seen
+ *       to answer quickly, so that a slow one cannot take every worker before its first call ends.
+ *       A round does not wait for its calls ({@link RunningLanes}).
  * </ul>
  *
  * Skipped rows stay pending untouched when the task keeps retrying (sync), and count as a failure

@@ -17,7 +17,7 @@ import java.util.TreeSet;
 final class HeldKeys {
 
     /** The fetch order: due time (absent without a due-at column), then id. */
-    private static final Comparator<RowKey> ORDER = Comparator.comparing(
+    static final Comparator<RowKey> ORDER = Comparator.comparing(
                     RowKey::dueAt, Comparator.nullsFirst(Comparator.<Instant>naturalOrder()))
             .thenComparingLong(RowKey::id);
 
@@ -89,6 +89,11 @@ final class HeldKeys {
 
     private static RowKey key(Row row) {
         return new RowKey(row.shardKey(), row.id(), row.dueAt());
+    }
+
+    /** Whether the task keeps per-key order. */
+    boolean ordered() {
+        return ordered;
     }
 
     /** How many keys wait. */

@@ -3,10 +3,7 @@ package io.shardscan.core;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -17,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * a row that may not start stays pending, untouched. The round watches the row in the handler:
  * past the task's handler timeout it takes the row from the lane ({@link #abandonIfOverdue}),
  * records it failed and gives the lane's worker back, so a hung call holds one thread and never a
- * worker, a shard or the task.
+ * worker, a shard or the task. A lane left running a call to a slow endpoint when its round ends
+ * ({@link #detach}) runs its other rows after that call, but calls no slow endpoint again: those
+ * rows are skipped (holding their keys back) and wait for the next pass, so the lane ends soon.
  */
 final class Lane implements Runnable {
 
@@ -28,19 +27,20 @@ final class Lane implements Runnable {
     private final Tier tier;
     private final List<Row> rows;
     private final Outcomes outcomes;
-    private final CountDownLatch latch;
+    private final LaneLatch latch;
     private final AtomicReference<Call> inHandler = new AtomicReference<>();
     private final AtomicBoolean finished = new AtomicBoolean();
-    /** Slow endpoints this lane called in this round; touched by the lane's thread only. */
-    private final Set<String> calledSlow = new HashSet<>();
 
     private volatile boolean abandoned;
+    /** Its round ended while it ran a slow call: it calls no slow endpoint again. */
+    private volatile boolean detached;
+
     private volatile Thread thread;
 
     /** The unit of rows in a handler call, and when the call started. */
     private record Call(List<Row> unit, long startedNanos) {}
 
-    Lane(TaskContext task, OwnedShard shard, Tier tier, List<Row> rows, Outcomes outcomes, CountDownLatch latch) {
+    Lane(TaskContext task, OwnedShard shard, Tier tier, List<Row> rows, Outcomes outcomes, LaneLatch latch) {
         this.task = task;
         this.shard = shard;
         this.tier = tier;
@@ -99,9 +99,7 @@ final class Lane implements Runnable {
      */
     private boolean runRow(EndpointBlacklist endpoints, Row row) {
         String endpoint = endpoints.rules().endpointOf(row);
-        // a slow endpoint gets one call per lane and round: its other rows would hold the round (and
-        // the shard's other rows) for a slow call each
-        EndpointBlacklist.Admission admission = endpoint != null && calledSlow.contains(endpoint)
+        EndpointBlacklist.Admission admission = detached && endpoint != null && endpoints.isSlow(endpoint)
                 ? EndpointBlacklist.Admission.SKIP_SLOW
                 : endpoints.admit(endpoint);
         if (!admission.calls()) {
@@ -122,9 +120,6 @@ final class Lane implements Runnable {
                     && !result.written()
                     && admission == EndpointBlacklist.Admission.CALL
                     && endpoints.admitsRetry(endpoint);
-            if (endpoint != null && endpoints.isSlow(endpoint)) {
-                calledSlow.add(endpoint);
-            }
             if (!again) {
                 record(List.of(row), result);
                 return true;
@@ -179,6 +174,9 @@ final class Lane implements Runnable {
         }
         Call call = new Call(unit, task.clock().nanos());
         inHandler.set(call);
+        if (slowEndpoint(call)) {
+            latch.slowCallStarted();
+        }
         task.stats().inFlight(unit.size());
         ScanListener.Timing timing = task.listener().handlerStarted(task.name(), tier);
         Outcome outcome;
@@ -281,6 +279,55 @@ final class Lane implements Runnable {
         finish();
     }
 
+    /**
+     * Whether the lane runs one row's call to a slow endpoint at {@code nanos}: one known slow, or
+     * a call running for longer than {@code slow-call}. A round whose other lanes ended need not wait for it.
+     */
+    boolean straggling(long nanos) {
+        Call call = inHandler.get();
+        EndpointBlacklist endpoints = task.endpoints();
+        return call != null
+                && endpoints != null
+                && call.unit().size() == 1
+                && (slowEndpoint(call)
+                        || nanos - call.startedNanos()
+                                >= endpoints.rules().slowCall().toNanos());
+    }
+
+    /** When the running call turns slow, or {@code Long.MAX_VALUE} when no row's call to an endpoint runs. */
+    long slowDeadline() {
+        Call call = inHandler.get();
+        EndpointBlacklist endpoints = task.endpoints();
+        return call == null || endpoints == null || call.unit().size() != 1
+                ? Long.MAX_VALUE
+                : call.startedNanos() + endpoints.rules().slowCall().toNanos();
+    }
+
+    /** Whether the call is one row's, to an endpoint whose last call was slow. */
+    private boolean slowEndpoint(Call call) {
+        EndpointBlacklist endpoints = task.endpoints();
+        if (endpoints == null || call.unit().size() != 1) {
+            return false;
+        }
+        String endpoint = endpoints.rules().endpointOf(call.unit().get(0));
+        return endpoint != null && endpoints.isSlow(endpoint);
+    }
+
+    /** Its round ends without it: the call in the handler goes on, then the lane's rows of fast endpoints. */
+    void detach() {
+        detached = true;
+    }
+
+    /** Whether the lane ended: its rows ran, or it stopped, was taken over or left. */
+    boolean ended() {
+        return finished.get();
+    }
+
+    /** The lane's rows, in the order it runs them. */
+    List<Row> rows() {
+        return rows;
+    }
+
     /** When the running call ends, or {@code Long.MAX_VALUE} when none runs. */
     long callDeadline(Duration timeout) {
         Call call = inHandler.get();
@@ -317,7 +364,7 @@ final class Lane implements Runnable {
     private void finish() {
         if (finished.compareAndSet(false, true)) {
             task.releaseWorkers(1);
-            latch.countDown();
+            latch.laneEnded();
             task.wakeUp();
         }
     }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps one task's leases on this node, on the task's control thread: each tick heartbeats,
@@ -119,9 +120,20 @@ final class LeaseKeeper {
         return live.stream().allMatch(m -> !m.lastHeartbeat().plus(allowed).isBefore(newest));
     }
 
-    /** After a round: a shard being handed over is released, a lost one dropped, any other becomes idle. */
+    /**
+     * After a round: a shard being handed over is released, a lost one dropped, once no straggler
+     * of it runs either; any other becomes idle.
+     */
     void roundEnded(OwnedShard shard) {
-        OwnedShard.State left = shard.endRound();
+        left(shard, shard.endRound());
+    }
+
+    /** After the lanes a round left running ended, as {@link #roundEnded}. */
+    void stragglersEnded(OwnedShard shard, List<List<Row>> lanes) {
+        left(shard, shard.stragglersEnded(lanes));
+    }
+
+    private void left(OwnedShard shard, OwnedShard.@Nullable State left) {
         if (left == OwnedShard.State.RELEASING) {
             release(shard);
         } else if (left == OwnedShard.State.LOST) {
@@ -129,7 +141,7 @@ final class LeaseKeeper {
         }
     }
 
-    /** Hands every shard over, as for a rebalance: idle ones at once, busy ones when their round ends. */
+    /** Hands every shard over, as for a rebalance: idle ones at once, busy ones when their round and stragglers end. */
     void handOverAll() {
         owned.values().forEach(this::handOver);
     }
@@ -235,7 +247,10 @@ final class LeaseKeeper {
                         + (held.size() > 0 ? ", " + held.size() + " keys waiting on failed rows" : ""));
     }
 
-    /** Two-phase handover: a shard assigned away is released at once when idle, else once its round has written back. */
+    /**
+     * Two-phase handover: a shard assigned away is released at once when nothing runs, else once its
+     * round and stragglers have written back.
+     */
     private void handOver(OwnedShard shard) {
         if (shard.handOver()) {
             release(shard);

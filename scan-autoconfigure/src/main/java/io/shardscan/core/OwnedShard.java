@@ -8,31 +8,34 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A shard this node holds a lease on: its life as one state machine, its two epochs, its keyset
- * cursor and due time per tier, and the keys it holds back. The lease fields are written by the
- * ownership thread and read by round threads; the cursors are touched only by the one round that
- * holds the shard {@link State#BUSY}.
+ * cursor and due time per tier, the keys it holds back and the lanes of ended rounds that still
+ * run a slow call ({@link Stragglers}). The lease fields are written by the ownership thread and
+ * read by round threads; the cursors are touched only by the one round that holds the shard
+ * {@link State#BUSY}.
  *
  * <pre>
- *   IDLE ⇄ BUSY                  a round starts / ends
- *   IDLE → GONE                  handed over (released) or lost while no round runs
- *   BUSY → RELEASING → GONE      handed over while a round runs: released when it ends
- *   BUSY | RELEASING → LOST → GONE   lost while a round runs: dropped when it ends
+ *   IDLE ⇄ BUSY                  a round starts / ends (stragglers of earlier rounds may run meanwhile)
+ *   IDLE → GONE                  handed over (released) or lost while nothing runs
+ *   IDLE | BUSY → RELEASING → GONE        handed over while a round or stragglers run: released when all ended
+ *   IDLE | BUSY | RELEASING → LOST → GONE lost while a round or stragglers run: dropped when all ended
  * </pre>
  *
- * A shard enters {@code LOST} (or {@code GONE} from {@code IDLE} through a loss) at most once, and
- * only that transition reports the loss.
+ * So a shard with stragglers is given up as one whose round still runs: a handover releases it
+ * only once their outcomes are written back. A shard enters {@code LOST} (or {@code GONE} from
+ * {@code IDLE} through a loss) at most once, and only that transition reports the loss.
+ * Transitions hold the shard's lock; the state is read without it.
  */
 final class OwnedShard {
 
     /** Where a shard is in its life on this node. */
     enum State {
-        /** Held, no round runs. */
+        /** Held, no round runs (stragglers may). */
         IDLE,
         /** Held, a round runs. */
         BUSY,
-        /** Assigned away while a round runs: released when the round ends. */
+        /** Assigned away while a round or stragglers run: released when they ended. */
         RELEASING,
-        /** The lease is lost while a round runs: no more rows start; dropped when the round ends. */
+        /** The lease is lost while a round or stragglers run: no more rows start; dropped when they ended. */
         LOST,
         /** Released or dropped: no longer this node's. */
         GONE
@@ -54,6 +57,10 @@ final class OwnedShard {
     private final LossReport losses;
     private final TierCursor[] cursors;
     private final HeldKeys held;
+    private final Stragglers stragglers;
+    /** Whether a round runs: it is BUSY, or went RELEASING or LOST while the round ran. Guarded by this. */
+    private boolean roundRunning;
+
     private volatile long deadlineNanos;
     private long heldCheckedNanos;
     /** When this shard may run its next archive batch; written by the batch that holds it. */
@@ -76,6 +83,7 @@ final class OwnedShard {
         this.heldCheckedNanos = deadlineNanos;
         this.cursors = tiers.stream().map(t -> new TierCursor(t, now)).toArray(TierCursor[]::new);
         this.held = held;
+        this.stragglers = new Stragglers(held.ordered());
         this.losses = losses;
         this.archiveAt = now;
     }
@@ -95,58 +103,94 @@ final class OwnedShard {
     }
 
     /** IDLE → BUSY: a round may start. */
-    boolean startRound() {
-        return state.compareAndSet(State.IDLE, State.BUSY);
-    }
-
-    /**
-     * A round ended: BUSY → IDLE, RELEASING or LOST → GONE.
-     *
-     * @return the state the shard left: {@link State#RELEASING} means release its lease now
-     */
-    State endRound() {
-        while (true) {
-            State now = state.get();
-            State next = now == State.BUSY ? State.IDLE : State.GONE;
-            if (now == State.IDLE || now == State.GONE) {
-                return now;
-            }
-            if (state.compareAndSet(now, next)) {
-                return now;
-            }
+    synchronized boolean startRound() {
+        if (state.get() != State.IDLE) {
+            return false;
         }
+        roundRunning = true;
+        state.set(State.BUSY);
+        return true;
     }
 
     /**
-     * Assigned away: an idle shard is gone at once, a busy one once its round ends.
+     * A round ended: BUSY → IDLE; RELEASING or LOST → GONE unless stragglers still run.
+     *
+     * @return the state the shard left for GONE: {@link State#RELEASING} means release its lease now,
+     *     {@link State#LOST} drop it; {@code null} when it is still held, or was gone already
+     */
+    @Nullable
+    synchronized State endRound() {
+        roundRunning = false;
+        return settle();
+    }
+
+    /** The running round ends while these lanes still run: their rows straggle until {@link #stragglersEnded}. */
+    synchronized void detach(List<List<Row>> lanes) {
+        lanes.forEach(stragglers::add);
+    }
+
+    /**
+     * Lanes a round left running ended and their outcomes are written back (or given up).
+     *
+     * @return as {@link #endRound}
+     */
+    @Nullable
+    synchronized State stragglersEnded(List<List<Row>> lanes) {
+        lanes.forEach(stragglers::remove);
+        return settle();
+    }
+
+    private @Nullable State settle() {
+        State now = state.get();
+        if (now == State.BUSY && !roundRunning) {
+            state.set(State.IDLE);
+        } else if ((now == State.RELEASING || now == State.LOST) && !roundRunning && stragglers.size() == 0) {
+            state.set(State.GONE);
+            return now;
+        }
+        return null;
+    }
+
+    /**
+     * Assigned away: a shard with nothing running is gone at once, else once its round and
+     * stragglers ended.
      *
      * @return whether the lease should be released now
      */
-    boolean handOver() {
-        if (state.compareAndSet(State.IDLE, State.GONE)) {
+    synchronized boolean handOver() {
+        State now = state.get();
+        if (now == State.IDLE && stragglers.size() == 0) {
+            state.set(State.GONE);
             return true;
         }
-        state.compareAndSet(State.BUSY, State.RELEASING);
+        if (now == State.IDLE || now == State.BUSY) {
+            state.set(State.RELEASING);
+        }
         return false;
     }
 
     /**
      * The lease is lost: nothing more is started here. Reports the loss the first time only.
      *
-     * @return whether the shard is gone now (it was idle), so its owner drops it at once
+     * @return whether the shard is gone now (nothing ran), so its owner drops it at once
      */
     boolean lose(String why) {
-        while (true) {
+        boolean gone;
+        synchronized (this) {
             State now = state.get();
             if (now == State.LOST || now == State.GONE) {
                 return now == State.GONE;
             }
-            State next = now == State.IDLE ? State.GONE : State.LOST;
-            if (state.compareAndSet(now, next)) {
-                losses.lost(this, why);
-                return next == State.GONE;
-            }
+            gone = now == State.IDLE && stragglers.size() == 0;
+            state.set(gone ? State.GONE : State.LOST);
         }
+        losses.lost(this, why);
+        return gone;
+    }
+
+    /** The rows of lanes that ended rounds left running; a round leaves them, and their keys' later rows, pending. */
+    Stragglers stragglers() {
+        return stragglers;
     }
 
     /** The keys of this shard whose later rows wait for an earlier failed one. */
@@ -157,10 +201,10 @@ final class OwnedShard {
     /**
      * Whether the round about to run should read the held keys back from the table: some key
      * waits and they were last read {@code every} or longer ago. Only the round holding the shard
-     * calls this, when every earlier outcome of the shard is written back.
+     * calls this; not while stragglers run, whose outcomes may not be written back yet.
      */
     boolean heldKeysDue(long nanos, Duration every) {
-        if (held.size() == 0 || nanos - heldCheckedNanos < every.toNanos()) {
+        if (held.size() == 0 || stragglers.size() > 0 || nanos - heldCheckedNanos < every.toNanos()) {
             return false;
         }
         heldCheckedNanos = nanos;
@@ -240,74 +284,6 @@ final class OwnedShard {
         for (TierCursor cursor : cursors) {
             cursor.triggered = true;
             cursor.nextRunAt = now;
-        }
-    }
-
-    /** One tier's keyset position and next due time within this shard. */
-    static final class TierCursor {
-        final Tier tier;
-        volatile Instant nextRunAt;
-        long afterId = Long.MIN_VALUE;
-        /** With a due-at column, the due time of the last row read: the keyset is (due time, id). */
-        @Nullable
-        Instant afterDue;
-
-        TierCursor(Tier tier, Instant now) {
-            this.tier = tier;
-            this.nextRunAt = now;
-        }
-
-        /** Passes of this tier that reached their end, or were cut short by a failed round. */
-        volatile long passesEnded;
-
-        /** Passes of this tier that began: one more than those ended while one is open. */
-        volatile long passesBegun;
-
-        /** Whether a pass has begun and not ended; touched only by the shard's one round at a time. */
-        private boolean open;
-
-        /**
-         * Set by a trigger; cleared when a pass begins. A pass that ends with it still set began
-         * before the trigger, so the tier stays due instead of resting for its interval.
-         */
-        volatile boolean triggered;
-
-        /** Before a round's fetch: the first fetch of a pass begins it and answers every trigger before it. */
-        void fetching() {
-            if (!open) {
-                open = true;
-                triggered = false;
-                passesBegun++;
-            }
-        }
-
-        /** A full page continues at once after its last id; a short one ends the pass until the interval passes. */
-        void advance(List<Row> page, int limit, Instant now) {
-            if (!page.isEmpty() && page.size() >= limit) {
-                afterId = page.get(page.size() - 1).id();
-                afterDue = page.get(page.size() - 1).dueAt();
-                nextRunAt = now;
-            } else {
-                afterId = Long.MIN_VALUE;
-                afterDue = null;
-                nextRunAt = triggered ? now : now.plus(tier.interval());
-                endPass();
-            }
-        }
-
-        /** After a failed round: the pass starts over once {@code at} is reached. */
-        void retryAt(Instant at) {
-            afterId = Long.MIN_VALUE;
-            afterDue = null;
-            nextRunAt = at;
-            endPass();
-        }
-
-        private void endPass() {
-            if (open) {
-                open = false;
-                passesEnded++;
-            }
         }
     }
 }

@@ -2,22 +2,19 @@ package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One round: one shard × one tier. Starts only with at least one free worker, fetches one page,
  * splits it into as many lanes (by shard key) as workers it holds, runs the lanes on the task's
- * pool and waits on a latch. While it waits it writes back what finished at least every commit
- * interval (so a crash or a freeze redoes at most that much), takes over calls that ran past the
- * handler timeout, and gives up on the lanes after the round timeout; then it writes the rest
- * back. Every write-back is fenced by the shard's epoch. A page is never cut to the workers free
+ * pool and waits on their latch ({@link RunningLanes}: commits at least every commit interval, so
+ * a crash or a freeze redoes at most that much, takes over calls past the handler timeout, gives
+ * up after the round timeout, and ends without the calls of slow endpoints, which finish as the
+ * shard's stragglers); then it writes the rest back. Every write-back is fenced by the shard's
+ * epoch. Rows of earlier rounds' stragglers, and with per-key order the later rows of their keys,
+ * are left pending. A page is never cut to the workers free
  * at that instant: lanes end one by one, and pages cut to them would turn one fetch and write-back
  * into many (measured: a third of the throughput). Each lane gives its worker back as soon as it
  * ends, so a slow row holds one worker, not the round's. With a node-wide {@link WorkerBudget} a
@@ -30,7 +27,7 @@ final class Round {
 
     private final TaskContext task;
     private final OwnedShard shard;
-    private final OwnedShard.TierCursor cursor;
+    private final TierCursor cursor;
     private final int permits;
     private final WorkerBudget.@Nullable Request request;
 
@@ -38,12 +35,7 @@ final class Round {
      * @param permits the task's workers the dispatcher took for it; 0 when it is in line for workers
      *     of the node's budget with {@code request}
      */
-    Round(
-            TaskContext task,
-            OwnedShard shard,
-            OwnedShard.TierCursor cursor,
-            int permits,
-            WorkerBudget.@Nullable Request request) {
+    Round(TaskContext task, OwnedShard shard, TierCursor cursor, int permits, WorkerBudget.@Nullable Request request) {
         this.task = task;
         this.shard = shard;
         this.cursor = cursor;
@@ -54,15 +46,23 @@ final class Round {
     /**
      * Runs the round on the calling thread; returns the worker permits it was given or took, whatever
      * happens. In line for the node's budget, it takes its workers from there after its fetch.
+     *
+     * @return the lanes it left running, whose {@link RunningLanes#finishStragglers} the caller runs
+     *     once the round ended; {@code null} when none
      */
-    void run() {
+    @Nullable
+    RunningLanes run() {
         long started = task.clock().nanos();
         int held = permits;
         boolean inLine = request != null;
         ScanListener.Timing timing = task.listener().roundStarted(task.name(), shard.shard, cursor.tier);
         String outcome = "failed";
+        RunningLanes left = null;
         try {
             refreshHeldKeys();
+            // taken before the fetch: a straggler ending after this may have its row read as pending by
+            // the fetch, and the snapshot still leaves that row out
+            Stragglers.Snapshot straggling = shard.stragglers().snapshot();
             Instant now = task.clock().now();
             int limit = task.definition().pageSize();
             EndpointBlacklist endpoints = task.endpoints();
@@ -83,29 +83,38 @@ final class Round {
             if (page.isEmpty() || !shard.canDispatch(task.clock().nanos())) {
                 cursor.advance(List.of(), limit, now);
                 outcome = page.isEmpty() ? "empty" : "lost";
-                return;
+                return null;
+            }
+            List<Row> startable = straggling.startable(page, shard.held());
+            if (startable.isEmpty()) {
+                cursor.advance(page, limit, task.clock().now());
+                outcome = "handled";
+                return null;
             }
             if (inLine) {
-                held = awaitWorkers(page);
+                held = awaitWorkers(startable);
                 inLine = false;
                 if (held == 0) {
                     // stopped, paused or the shard moved while it waited: the page stays pending, fetched again
                     outcome = "cancelled";
-                    return;
+                    return null;
                 }
             }
             List<List<Row>> split = Lanes.split(
-                    page,
-                    Math.min(held, page.size()),
+                    startable,
+                    Math.min(held, startable.size()),
                     task.definition().endpoints(),
                     task.definition().ordering() == Ordering.PER_KEY);
             task.releaseWorkers(held - split.size());
             held = 0;
             Outcomes outcomes = new Outcomes(task.definition(), task.rules(), page);
-            runLanes(split, outcomes, started);
-            if (!flush(outcomes)) {
+            RunningLanes lanes = RunningLanes.start(task, shard, cursor.tier, split, outcomes, started);
+            if (lanes.awaitOrDetach()) {
+                left = lanes;
+            }
+            if (!lanes.flush()) {
                 outcome = "lost";
-                return;
+                return left;
             }
             cursor.advance(page, limit, task.clock().now());
             outcome = "handled";
@@ -120,6 +129,7 @@ final class Round {
             task.releaseWorkers(held);
             timing.stop(outcome);
         }
+        return left;
     }
 
     /**
@@ -175,169 +185,6 @@ final class Round {
     private void refreshHeldKeys() {
         if (shard.heldKeysDue(task.clock().nanos(), task.rules().longestInterval())) {
             shard.held().reload(task.store().failedRows(task.definition(), shard.shard));
-        }
-    }
-
-    private void runLanes(List<List<Row>> split, Outcomes outcomes, long started) {
-        CountDownLatch latch = new CountDownLatch(split.size());
-        List<Lane> lanes = new ArrayList<>(split.size());
-        for (List<Row> rows : split) {
-            Lane lane = new Lane(task, shard, cursor.tier, rows, outcomes, latch);
-            lanes.add(lane);
-            task.workers().execute(task.listener().around(task.name(), shard.shard, shard.epoch, lane));
-        }
-        awaitLanes(lanes, latch, outcomes, started);
-    }
-
-    /**
-     * Waits until every lane ended, writing back at least every commit interval, taking over calls
-     * past the handler timeout, and abandoning every lane once the round timeout passed.
-     */
-    private void awaitLanes(List<Lane> lanes, CountDownLatch latch, Outcomes outcomes, long started) {
-        TaskDefinition definition = task.definition();
-        long commitEvery = definition.commitInterval().toNanos();
-        long roundDeadline = started + definition.roundTimeout().toNanos();
-        long nextFlush = task.clock().nanos() + commitEvery;
-        try {
-            while (true) {
-                long now = task.clock().nanos();
-                long until = Math.min(nextFlush, roundDeadline);
-                for (Lane lane : lanes) {
-                    until = Math.min(until, lane.callDeadline(definition.handlerTimeout()));
-                }
-                if (latch.await(Math.max(0, until - now), TimeUnit.NANOSECONDS)) {
-                    return;
-                }
-                now = task.clock().nanos();
-                for (Lane lane : lanes) {
-                    lane.abandonIfOverdue(now, definition.handlerTimeout());
-                }
-                if (now - roundDeadline >= 0) {
-                    giveUp(lanes);
-                    return;
-                }
-                if (now - nextFlush >= 0) {
-                    flushQuietly(outcomes);
-                    nextFlush = task.clock().nanos() + commitEvery;
-                }
-            }
-        } catch (InterruptedException e) {
-            // shutdown gave up on this round: what finished is still written back (so the interrupt
-            // is not kept, it would fail that write), the rows in handlers stay pending
-            lanes.forEach(Lane::leave);
-        }
-    }
-
-    private void giveUp(List<Lane> lanes) {
-        task.stats().latchTimedOut();
-        task.listener().latchTimedOut(task.name(), shard.shard);
-        log.log(
-                Level.WARNING,
-                "Task " + task.name() + " shard " + shard.shard + ": round still running after "
-                        + task.definition().roundTimeout() + " (scan.tasks." + task.name() + ".round-timeout);"
-                        + " what finished is written back, rows still in handlers are recorded failed and the"
-                        + " rest stay pending; the shard goes on");
-        lanes.forEach(lane -> lane.abandon("round timed out after "
-                + task.definition().roundTimeout() + " (scan.tasks." + task.name() + ".round-timeout)"));
-    }
-
-    /** A commit during the round: a failure is logged and the outcomes are written with the next one. */
-    private void flushQuietly(Outcomes outcomes) {
-        try {
-            flush(outcomes);
-        } catch (RuntimeException e) {
-            log.log(
-                    Level.WARNING,
-                    "Task " + task.name() + " shard " + shard.shard + ": write-back during the round failed,"
-                            + " tried again with the next one: " + e);
-        }
-    }
-
-    /** Writes back what finished since the last flush; returns {@code false} when the fence refused it. */
-    private boolean flush(Outcomes outcomes) {
-        Outcomes.Batch batch = outcomes.drain(
-                shard.shard, shard.epoch, task.countingRun(), task.clock().now());
-        if (batch.isEmpty()) {
-            outcomes.written(batch);
-            return true;
-        }
-        if (!task.store().writeBack(task.definition(), batch.writeBack())) {
-            // logged here, whether or not the loss was noticed before: it is what the fence refused
-            task.stats().writeBackRefused();
-            log.log(
-                    Level.WARNING,
-                    "Task " + task.name() + " shard " + shard.shard + ": write-back under fence epoch " + shard.epoch
-                            + " refused, a newer owner has the shard; "
-                            + batch.writeBack().size()
-                            + " outcomes discarded, the new owner runs those rows again");
-            shard.lose("a newer owner took it (fence epoch " + shard.epoch + " superseded)");
-            return false;
-        }
-        outcomes.written(batch);
-        task.stats().recorded(batch.writeBack());
-        return true;
-    }
-
-    /**
-     * Splits a page into lanes by shard key, or by endpoint for a task with an endpoint column (for
-     * connection reuse, and so a down endpoint holds one lane), keeping id order within each lane.
-     * With per-key order a key whose rows go to several endpoints joins their lanes: a key's rows
-     * always share a lane, so they run one after the other.
-     */
-    static final class Lanes {
-        private Lanes() {}
-
-        static List<List<Row>> split(List<Row> page, int count, @Nullable EndpointRules endpoints, boolean perKey) {
-            if (endpoints == null) {
-                return split(page, count);
-            }
-            int[] parent = new int[count];
-            for (int i = 0; i < count; i++) {
-                parent[i] = i;
-            }
-            int[] laneOf = new int[page.size()];
-            Map<Long, Integer> keyLane = perKey ? new HashMap<>() : Map.of();
-            for (int i = 0; i < page.size(); i++) {
-                Row row = page.get(i);
-                int hash = Objects.hashCode(endpoints.endpointOf(row));
-                int lane = Math.floorMod(hash ^ (hash >>> 16), count);
-                laneOf[i] = lane;
-                if (perKey) {
-                    Integer other = keyLane.putIfAbsent(row.shardKey(), lane);
-                    if (other != null) {
-                        parent[root(parent, other)] = root(parent, lane);
-                    }
-                }
-            }
-            List<List<Row>> lanes = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                lanes.add(new ArrayList<>());
-            }
-            for (int i = 0; i < page.size(); i++) {
-                lanes.get(root(parent, laneOf[i])).add(page.get(i));
-            }
-            lanes.removeIf(List::isEmpty);
-            return lanes;
-        }
-
-        private static int root(int[] parent, int lane) {
-            while (parent[lane] != lane) {
-                parent[lane] = parent[parent[lane]];
-                lane = parent[lane];
-            }
-            return lane;
-        }
-
-        static List<List<Row>> split(List<Row> page, int count) {
-            List<List<Row>> lanes = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                lanes.add(new ArrayList<>());
-            }
-            for (Row row : page) {
-                lanes.get(Math.floorMod(Long.hashCode(row.shardKey()), count)).add(row);
-            }
-            lanes.removeIf(List::isEmpty);
-            return lanes;
         }
     }
 }

@@ -81,7 +81,7 @@ final class TaskDrain {
             if (state == OwnedShard.State.GONE) {
                 continue;
             }
-            if (state != OwnedShard.State.IDLE) {
+            if (state != OwnedShard.State.IDLE || shard.stragglers().size() > 0) {
                 return false;
             }
             long[] now = shard.passesEnded();

@@ -148,7 +148,7 @@ final class TaskRunner {
         }
     }
 
-    /** The shards whose round still runs. */
+    /** The shards whose round or stragglers still run. */
     private List<Integer> busyShards() {
         return leases.owned().stream()
                 .filter(s -> s.state() == OwnedShard.State.BUSY
@@ -319,7 +319,7 @@ final class TaskRunner {
                     || !shard.canDispatch(context.clock().nanos())) {
                 continue;
             }
-            OwnedShard.TierCursor due = shard.dueTier(now);
+            TierCursor due = shard.dueTier(now);
             if (due == null) {
                 archiveIfDue(shard, now);
                 continue;
@@ -349,13 +349,25 @@ final class TaskRunner {
         }
     }
 
-    private void runRound(
-            OwnedShard shard, OwnedShard.TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
+    private void runRound(OwnedShard shard, TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
+        RunningLanes left = null;
         try {
-            new Round(context, shard, due, permits, request).run();
+            left = new Round(context, shard, due, permits, request).run();
         } finally {
             leases.roundEnded(shard);
             wakeUp();
+        }
+        if (left != null) {
+            // the shard's next rounds run meanwhile; it is not given up before these lanes wrote back
+            try {
+                left.finishStragglers();
+            } finally {
+                leases.stragglersEnded(shard, left.stragglers());
+                if (context.definition().ordering() == Ordering.PER_KEY) {
+                    shard.keyReleased(context.clock().now());
+                }
+                wakeUp();
+            }
         }
     }
 

@@ -14,6 +14,7 @@ public final class TaskStats {
     private final AtomicLong dead = new AtomicLong();
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong latchTimeouts = new AtomicLong();
+    private final AtomicLong stragglers = new AtomicLong();
     private final AtomicLong handlerTimeouts = new AtomicLong();
     private final AtomicLong abandonedThreads = new AtomicLong();
     private final AtomicLong leasesLost = new AtomicLong();
@@ -45,6 +46,18 @@ public final class TaskStats {
      */
     public boolean storeReachable() {
         return storeReachable;
+    }
+
+    void stragglersDetached(int lanes) {
+        stragglers.addAndGet(lanes);
+    }
+
+    /**
+     * Lanes a round ended without because each ran a call to a slow endpoint; each finished that
+     * call on its own and wrote it back.
+     */
+    public long stragglers() {
+        return stragglers.get();
     }
 
     void latchTimedOut() {

@@ -28,7 +28,7 @@ class EndpointLanesTests {
         for (long id = 1; id <= 400; id++) {
             page.add(row(id, id, (int) (id % 20)));
         }
-        List<List<Row>> lanes = Round.Lanes.split(page, 8, STORES, false);
+        List<List<Row>> lanes = Lanes.split(page, 8, STORES, false);
         for (List<Row> lane : lanes) {
             assertThat(lane).isSortedAccordingTo((a, b) -> Long.compare(a.id(), b.id()));
         }
@@ -52,7 +52,7 @@ class EndpointLanesTests {
         for (int store = 0; store < 20; store++) {
             page.add(row(1000 + store, 7, store));
         }
-        List<List<Row>> lanes = Round.Lanes.split(page, 8, STORES, true);
+        List<List<Row>> lanes = Lanes.split(page, 8, STORES, true);
         Set<Integer> lanesOfKey7 = new java.util.HashSet<>();
         for (int i = 0; i < lanes.size(); i++) {
             for (Row row : lanes.get(i)) {

@@ -10,12 +10,16 @@ import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real {@link TaskStore} that also records, for every fetch, when it ran and the value of one
- * column of each row it returned, so a test can tell which rows the engine read and when.
+ * column of each row it returned, so a test can tell which rows the engine read and when; and how
+ * often each row was written back done by a write-back the fence let through.
  */
 public final class RecordingTaskStore implements TaskStore {
 
@@ -25,6 +29,7 @@ public final class RecordingTaskStore implements TaskStore {
     private final TaskStore store;
     private final String column;
     private final ConcurrentLinkedQueue<Fetched> fetched = new ConcurrentLinkedQueue<>();
+    private final Map<Long, AtomicInteger> writtenDone = new ConcurrentHashMap<>();
 
     public RecordingTaskStore(TaskStore store, String column) {
         this.store = store;
@@ -65,7 +70,20 @@ public final class RecordingTaskStore implements TaskStore {
 
     @Override
     public boolean writeBack(TaskDefinition task, WriteBack batch) {
-        return store.writeBack(task, batch);
+        boolean written = store.writeBack(task, batch);
+        if (written) {
+            batch.done().forEach(id -> writtenDone
+                    .computeIfAbsent(id, i -> new AtomicInteger())
+                    .incrementAndGet());
+        }
+        return written;
+    }
+
+    /** How many accepted write-backs marked each row done, by row id. */
+    public Map<Long, Integer> writtenDone() {
+        Map<Long, Integer> counts = new java.util.TreeMap<>();
+        writtenDone.forEach((id, count) -> counts.put(id, count.get()));
+        return counts;
     }
 
     @Override

@@ -115,6 +115,11 @@ public final class StoreServers implements AfterEachCallback {
         return maxInFlight.get(store).get();
     }
 
+    /** The calls the handler has running to the store now. */
+    public int inFlight(int store) {
+        return inFlight.get(store).get();
+    }
+
     /** The calls the handler made to the store, whether or not they reached it. */
     public long calls(int store) {
         return calls.get(store).get();
