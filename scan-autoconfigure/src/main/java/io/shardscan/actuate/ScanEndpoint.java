@@ -61,9 +61,11 @@ public class ScanEndpoint {
     }
 
     /**
-     * Pauses, resumes or triggers a task, or requeues its dead rows, and logs who asked.
+     * Pauses, resumes or triggers a task, requeues its dead rows, lifts an endpoint's ban or starts a
+     * new run, and logs who asked.
      *
-     * @param action {@code pause}, {@code resume}, {@code trigger}, {@code requeue-dead} or {@code lift-ban}
+     * @param action {@code pause}, {@code resume}, {@code pause-node}, {@code resume-node}, {@code trigger},
+     *     {@code requeue-dead}, {@code lift-ban} or {@code start}
      * @param endpoint the endpoint whose ban {@code lift-ban} lifts; unused by the other actions
      * @throws IllegalStateException when write operations are off
      * @throws IllegalArgumentException for an unknown task or action

@@ -4,7 +4,9 @@ import io.shardscan.core.Row;
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.beans.BeanUtils;
 import org.springframework.core.MethodParameter;
@@ -13,16 +15,19 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * Binds a row to a JavaBean: no-arg constructor, then one setter call per column that has a
- * property. Properties without a column, and primitive ones whose column is NULL, keep their value.
+ * property, read by its position in the page's layout, so columns without a property are never
+ * decoded. Properties without a column, and primitive ones whose column is NULL, keep their value.
  */
 final class BeanRowBinder implements RowBinder {
 
     private final Constructor<?> constructor;
-    private final Map<String, Setter> setters;
+    private final Setter[] setters;
+    private final MemberPositions positions;
 
-    private BeanRowBinder(Constructor<?> constructor, Map<String, Setter> setters) {
+    private BeanRowBinder(Constructor<?> constructor, List<Setter> setters) {
         this.constructor = constructor;
-        this.setters = setters;
+        this.setters = setters.toArray(Setter[]::new);
+        this.positions = new MemberPositions(setters.stream().map(Setter::name).toList());
     }
 
     static BeanRowBinder of(Class<?> type) {
@@ -48,27 +53,28 @@ final class BeanRowBinder implements RowBinder {
             throw new IllegalArgumentException(
                     "its row type " + type.getName() + " is not a record and has no setters to bind columns to");
         }
-        return new BeanRowBinder(constructor, setters);
+        return new BeanRowBinder(constructor, List.copyOf(setters.values()));
     }
 
     @Override
-    public java.util.List<String> members() {
-        return setters.values().stream().map(Setter::name).toList();
+    public List<String> members() {
+        return Arrays.stream(setters).map(Setter::name).toList();
     }
 
     @Override
     public Object bind(Row row) {
         Object bean = BeanUtils.instantiateClass(constructor);
-        Map<String, Object> columns = RowBinder.columnsByKey(row);
-        setters.forEach((key, setter) -> {
-            if (!columns.containsKey(key)) {
-                return;
+        int[] columns = positions.in(row.layout());
+        for (int i = 0; i < setters.length; i++) {
+            if (columns[i] < 0) {
+                continue;
             }
-            Object value = RowBinder.convert(columns.get(key), setter.type(), setter.name());
+            Setter setter = setters[i];
+            Object value = RowBinder.convert(row.value(columns[i]), setter.type(), setter.name());
             if (value != null || !setter.type().isPrimitive()) {
                 ReflectionUtils.invokeMethod(setter.method(), bean, value);
             }
-        });
+        }
         return bean;
     }
 

@@ -4,27 +4,28 @@ import io.shardscan.core.Row;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
-import java.util.Map;
+import java.util.List;
 import org.springframework.beans.BeanUtils;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.convert.TypeDescriptor;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Binds a row to a record through its canonical constructor. A component without a column, or with a
- * NULL one, gets {@code null}, or its default value when primitive.
+ * Binds a row to a record through its canonical constructor, reading each component's column by its
+ * position in the page's layout, so columns no component names are never decoded. A component
+ * without a column, or with a NULL one, gets {@code null}, or its default value when primitive.
  */
 final class RecordRowBinder implements RowBinder {
 
     private final Constructor<?> constructor;
     private final String[] names;
-    private final String[] keys;
+    private final MemberPositions positions;
     private final TypeDescriptor[] types;
 
     private RecordRowBinder(Constructor<?> constructor, String[] names) {
         this.constructor = constructor;
         this.names = names;
-        this.keys = Arrays.stream(names).map(RowBinder::key).toArray(String[]::new);
+        this.positions = new MemberPositions(List.of(names));
         this.types = new TypeDescriptor[names.length];
         for (int i = 0; i < names.length; i++) {
             types[i] = new TypeDescriptor(MethodParameter.forExecutable(constructor, i));
@@ -47,16 +48,16 @@ final class RecordRowBinder implements RowBinder {
     }
 
     @Override
-    public java.util.List<String> members() {
-        return java.util.List.of(names);
+    public List<String> members() {
+        return List.of(names);
     }
 
     @Override
     public Object bind(Row row) {
-        Map<String, Object> columns = RowBinder.columnsByKey(row);
-        Object[] args = new Object[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            args[i] = RowBinder.convert(columns.get(keys[i]), types[i], names[i]);
+        int[] columns = positions.in(row.layout());
+        Object[] args = new Object[names.length];
+        for (int i = 0; i < names.length; i++) {
+            args[i] = columns[i] < 0 ? null : RowBinder.convert(row.value(columns[i]), types[i], names[i]);
         }
         // instantiateClass puts default values in primitive parameters given null
         return BeanUtils.instantiateClass(constructor, args);

@@ -1,9 +1,9 @@
 package io.shardscan.annotation;
 
 import io.shardscan.core.Row;
+import io.shardscan.core.RowColumns;
 import java.lang.reflect.Modifier;
-import java.util.HashMap;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ResolvableType;
@@ -22,8 +22,16 @@ interface RowBinder {
      * The record components or bean properties this binder fills from columns of the same
      * {@link #key(String) key}; empty when it takes whatever columns there are.
      */
-    default java.util.List<String> members() {
-        return java.util.List.of();
+    default List<String> members() {
+        return List.of();
+    }
+
+    /**
+     * The columns a fetch must read for this binder: those matching its {@link #members()}, or every
+     * column when it takes whatever columns there are.
+     */
+    default RowColumns columns() {
+        return members().isEmpty() ? RowColumns.ALL : RowColumns.matching(members());
     }
 
     /**
@@ -74,16 +82,9 @@ interface RowBinder {
         return BeanRowBinder.of(raw);
     }
 
-    /** The matching key of a column, component or property name: lower case, without underscores. */
+    /** The matching key of a column, component or property name: {@link RowColumns#key(String)}. */
     static String key(String name) {
-        return name.replace("_", "").toLowerCase(Locale.ROOT);
-    }
-
-    /** The row's columns by {@link #key(String)}. */
-    static Map<String, Object> columnsByKey(Row row) {
-        Map<String, Object> columns = new HashMap<>();
-        row.columns().forEach((name, value) -> columns.putIfAbsent(key(name), value));
-        return columns;
+        return RowColumns.key(name);
     }
 
     /**
@@ -94,6 +95,13 @@ interface RowBinder {
     static @Nullable Object convert(@Nullable Object value, TypeDescriptor target, String member) {
         if (value == null) {
             return null;
+        }
+        if (target.getObjectType().isInstance(value)
+                && !target.isCollection()
+                && !target.isArray()
+                && !target.isMap()) {
+            // what the conversion service returns too, without looking up a converter per value
+            return value;
         }
         try {
             return DefaultConversionService.getSharedInstance().convert(value, TypeDescriptor.forObject(value), target);

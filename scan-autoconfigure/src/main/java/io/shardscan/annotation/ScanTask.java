@@ -23,7 +23,9 @@ import java.lang.annotation.Target;
  * setters), {@code Map<String, Object>} (the raw columns, a NULL one with a {@code null} value) or
  * {@link io.shardscan.core.Row}. Columns
  * bind to components and properties by name, ignoring case and underscores ({@code user_id} binds
- * {@code userId}); values are converted with Spring's conversion service.
+ * {@code userId}); values are converted with Spring's conversion service. For a record or a
+ * JavaBean the task's fetch selects only the columns it names plus those the engine reads, and each
+ * row is bound by column position, so columns it does not name are neither read nor decoded.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

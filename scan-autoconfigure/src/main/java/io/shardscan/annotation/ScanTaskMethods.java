@@ -3,6 +3,7 @@ package io.shardscan.annotation;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.Row;
+import io.shardscan.core.RowColumns;
 import io.shardscan.core.ScanContext;
 import io.shardscan.core.TaskHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -130,20 +131,12 @@ public final class ScanTaskMethods {
      */
     public static @Nullable String rowTypeProblem(
             String beanName, Method method, @Nullable RowTypeMapper mapper, List<String> columns) {
-        Class<?>[] parameters = method.getParameterTypes();
-        if (parameters.length == 0) {
+        ResolvableType rowType = rowType(method);
+        RowBinder binder = rowType == null ? null : binder(rowType, mapper);
+        if (binder == null) {
             return null;
         }
-        ResolvableType rowType = ResolvableType.forMethodParameter(method, 0);
-        if (parameters[0] == List.class) {
-            rowType = rowType.getGeneric(0);
-        }
-        List<String> members;
-        try {
-            members = RowBinder.forType(rowType, mapper).members();
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+        List<String> members = binder.members();
         java.util.Set<String> keys = columns.stream().map(RowBinder::key).collect(Collectors.toSet());
         List<String> unmatched =
                 members.stream().filter(m -> !keys.contains(RowBinder.key(m))).toList();
@@ -157,6 +150,37 @@ public final class ScanTaskMethods {
                 + (unmatched.size() == 1 ? " " : "s ") + String.join(", ", unmatched) + " match"
                 + (unmatched.size() == 1 ? "es" : "") + " no column (the columns are " + String.join(", ", columns)
                 + "; case and underscores are ignored): rename the " + kind + " after its column, or remove it";
+    }
+
+    /**
+     * The columns a fetch must read for the handler {@code method}: those its record's components or
+     * bean's properties name (the engine adds its own), or every column for a handler taking a
+     * {@link Row}, a {@code Map} or a mapper's type.
+     *
+     * @return {@link RowColumns#ALL} too when the method is unusable (which {@link #handler} reports)
+     */
+    public static RowColumns rowColumns(Method method, @Nullable RowTypeMapper mapper) {
+        ResolvableType rowType = rowType(method);
+        RowBinder binder = rowType == null ? null : binder(rowType, mapper);
+        return binder == null ? RowColumns.ALL : binder.columns();
+    }
+
+    /** The type of the row (or of a {@code List}'s elements) a handler method takes; {@code null} without parameters. */
+    private static @Nullable ResolvableType rowType(Method method) {
+        Class<?>[] parameters = method.getParameterTypes();
+        if (parameters.length == 0) {
+            return null;
+        }
+        ResolvableType rowType = ResolvableType.forMethodParameter(method, 0);
+        return parameters[0] == List.class ? rowType.getGeneric(0) : rowType;
+    }
+
+    private static @Nullable RowBinder binder(ResolvableType rowType, @Nullable RowTypeMapper mapper) {
+        try {
+            return RowBinder.forType(rowType, mapper);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** Names a bean's method for messages: {@code bean 'orders' method OrderJobs.send(Order, ScanContext)}. */

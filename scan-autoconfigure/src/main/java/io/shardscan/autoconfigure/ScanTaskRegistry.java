@@ -127,7 +127,10 @@ public class ScanTaskRegistry {
                 TaskDefinition definition = properties.toDefinition(task);
                 if (methods.size() == 1) {
                     HandlerMethod method = methods.get(0);
-                    tasks.add(new ScanEngine.ScanTask(definition, method.handler(mapper), method.transactional()));
+                    tasks.add(new ScanEngine.ScanTask(
+                            definition.withRowColumns(ScanTaskMethods.rowColumns(method.method, mapper)),
+                            method.handler(mapper),
+                            method.transactional()));
                 }
             } catch (InvalidTaskException e) {
                 problems.add(e.getMessage());

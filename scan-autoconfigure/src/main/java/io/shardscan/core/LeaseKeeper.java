@@ -31,6 +31,7 @@ final class LeaseKeeper {
     private volatile List<Member> members = List.of();
     private volatile List<LeaseInfo> leases = List.of();
     private volatile boolean coordinatorReachable = true;
+    private volatile boolean settled;
 
     LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
         this.context = context;
@@ -68,6 +69,11 @@ final class LeaseKeeper {
         return coordinatorReachable;
     }
 
+    /** Whether the last tick found the layout settled (see {@link #tick}); false before the first. */
+    boolean settled() {
+        return settled;
+    }
+
     /**
      * One renew interval's work; {@code claim} is false once the task stops.
      *
@@ -75,6 +81,11 @@ final class LeaseKeeper {
      *     handed over, and no member missed its last heartbeat
      */
     boolean tick(boolean claim) {
+        settled = tickSettled(claim);
+        return settled;
+    }
+
+    private boolean tickSettled(boolean claim) {
         boolean settled = false;
         try {
             List<Member> live = coordinator.heartbeat(context.name(), settings.nodeId(), settings.memberTimeout());

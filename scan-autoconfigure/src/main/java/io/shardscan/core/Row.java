@@ -3,7 +3,6 @@ package io.shardscan.core;
 import java.time.Instant;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -37,13 +36,31 @@ public record Row(
         Objects.requireNonNull(columns, "columns");
         if (!(columns instanceof Columns)) {
             // not Map.copyOf: it refuses null values, and a NULL column is one
-            columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+            Map<String, Object> copy = new LinkedHashMap<>(columns);
+            columns = new Columns(
+                    new Layout(List.copyOf(copy.keySet())), copy.values().toArray());
         }
     }
 
     /** A row of a task without a due-at column. */
     public Row(long id, long shardKey, int retries, Map<String, Object> columns) {
         this(id, shardKey, retries, columns, null);
+    }
+
+    /** The names and positions of this row's columns, shared by every row of its fetched page. */
+    public Layout layout() {
+        return ((Columns) columns).layout;
+    }
+
+    /**
+     * The value of the column at {@code position} of {@link #layout()}, decoded now when the store
+     * deferred it; only that column is decoded.
+     *
+     * @return {@code null} for a NULL column
+     * @throws IndexOutOfBoundsException when the layout has no such position
+     */
+    public @Nullable Object value(int position) {
+        return ((Columns) columns).read(position);
     }
 
     /**
@@ -67,6 +84,11 @@ public record Row(
                     throw new IllegalArgumentException("column " + this.names.get(i) + " occurs twice in " + names);
                 }
             }
+        }
+
+        /** The column names in position order. */
+        public List<String> names() {
+            return names;
         }
 
         /** The position of a column in this layout's values, or -1 when it has none of that name. */

@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>With a {@code dueAtColumn} a row is due once the database's clock has reached that column's
  * time plus {@code delay}; rows are then fetched, and run per key, in due order, then id order.
+ * {@code rowColumns} says which of the table's columns a fetch reads: every one, or those the
+ * handler's row type names plus the engine's own.
  */
 public record TaskDefinition(
         String name,
@@ -48,6 +50,7 @@ public record TaskDefinition(
         int priority,
         @Nullable Duration maxWait,
         @Nullable EndpointRules endpoints,
+        RowColumns rowColumns,
         RunMode run) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -125,6 +128,7 @@ public record TaskDefinition(
         if (endpoints != null) {
             endpoints.check(name, workers);
         }
+        Objects.requireNonNull(rowColumns, "rowColumns");
         checkRun(name, run);
     }
 
@@ -144,6 +148,50 @@ public record TaskDefinition(
     /** A builder with the documented defaults, for the task {@code name}. */
     public static Builder builder(String name) {
         return new Builder(name);
+    }
+
+    /**
+     * This task with a fetch that reads {@code rowColumns}, as its handler's row type needs them.
+     *
+     * @return this task when it reads those columns already
+     */
+    public TaskDefinition withRowColumns(RowColumns rowColumns) {
+        if (rowColumns.equals(this.rowColumns)) {
+            return this;
+        }
+        return new TaskDefinition(
+                name,
+                table,
+                idColumn,
+                shardKeyColumn,
+                statusColumn,
+                retryColumn,
+                updatedAtColumn,
+                lastErrorColumn,
+                shardColumn,
+                pendingStatus,
+                doneStatus,
+                deadStatus,
+                shards,
+                pageSize,
+                workers,
+                tiers,
+                onExhausted,
+                roundTimeout,
+                indexCheck,
+                ordering,
+                commitInterval,
+                handlerTimeout,
+                match,
+                matchOverlap,
+                dueAtColumn,
+                delay,
+                archive,
+                priority,
+                maxWait,
+                endpoints,
+                rowColumns,
+                run);
     }
 
     /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
@@ -323,6 +371,7 @@ public record TaskDefinition(
         private int priority = 0;
         private @Nullable Duration maxWait;
         private @Nullable EndpointRules endpoints;
+        private RowColumns rowColumns = RowColumns.ALL;
         private RunMode run = RunMode.FOREVER;
 
         private Builder(String name) {
@@ -484,6 +533,12 @@ public record TaskDefinition(
             return this;
         }
 
+        /** Which columns the fetch reads; {@link RowColumns#ALL} (the default) for every column. */
+        public Builder rowColumns(RowColumns rowColumns) {
+            this.rowColumns = rowColumns;
+            return this;
+        }
+
         /**
          * Validates and builds.
          *
@@ -527,6 +582,7 @@ public record TaskDefinition(
                     priority,
                     maxWait,
                     endpoints,
+                    rowColumns,
                     run);
         }
     }

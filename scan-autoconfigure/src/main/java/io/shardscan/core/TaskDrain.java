@@ -5,11 +5,13 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Drives one task until it is quiet, for an application's tests: makes every tier of every shard
- * this node holds due now, waits until each ended a pass begun after that (not one that read the
+ * Drives one task until it is quiet, for an application's tests: once the node holds every shard
+ * assigned to it (a node just started claims them over a few lease ticks), makes every tier of
+ * every shard this node holds due now, waits until each ended a pass begun after that (not one that read the
  * table before), and repeats until a round of passes
  * handled no row (a key let go, say, makes its rows due again). Rows that fail meanwhile wait for
  * their tier's interval as always, so a drain never waits for an interval.
@@ -18,11 +20,13 @@ final class TaskDrain {
 
     private final TaskContext context;
     private final Supplier<Collection<OwnedShard>> owned;
+    private final BooleanSupplier settled;
     private final Runnable trigger;
 
-    TaskDrain(TaskContext context, Supplier<Collection<OwnedShard>> owned, Runnable trigger) {
+    TaskDrain(TaskContext context, Supplier<Collection<OwnedShard>> owned, BooleanSupplier settled, Runnable trigger) {
         this.context = context;
         this.owned = owned;
+        this.settled = settled;
         this.trigger = trigger;
     }
 
@@ -37,18 +41,22 @@ final class TaskDrain {
             long start = handled(stats);
             Map<OwnedShard, long[]> passes = new HashMap<>();
             while (passes.isEmpty()) {
-                owned.get().forEach(shard -> passes.put(shard, shard.passesBegun()));
+                // just started, or the layout is moving: shards still to claim would be left out
+                if (settled.getAsBoolean()) {
+                    owned.get().forEach(shard -> passes.put(shard, shard.passesBegun()));
+                }
                 if (passes.isEmpty()) {
-                    // just started: the first lease tick is claiming the shards
                     waitUntil(
-                            deadlineNanos, "held no shard (is the engine started, and another node holding them all?)");
+                            deadlineNanos,
+                            "held no shard, or was still claiming its shards (is the engine started, and another"
+                                    + " node holding them all?)");
                 }
             }
             trigger.run();
             while (!passesEndedSince(passes)) {
                 waitUntil(deadlineNanos, "was still busy, " + (handled(stats) - before) + " rows handled so far");
             }
-            if (handled(stats) == start) {
+            if (handled(stats) == start && passes.keySet().containsAll(owned.get())) {
                 return handled(stats) - before;
             }
         }

@@ -218,7 +218,7 @@ final class TaskRunner {
         if (runs.done()) {
             return 0;
         }
-        return new TaskDrain(context, leases::owned, this::trigger).run(deadlineNanos);
+        return new TaskDrain(context, leases::owned, leases::settled, this::trigger).run(deadlineNanos);
     }
 
     /** The shards this node holds a usable lease on, ascending, with their epochs. */

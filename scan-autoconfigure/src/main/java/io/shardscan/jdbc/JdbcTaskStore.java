@@ -45,6 +45,7 @@ public final class JdbcTaskStore implements TaskStore {
     private final TableInspector inspector;
     private final Map<String, TaskSql> statements = new ConcurrentHashMap<>();
     private final Map<String, ArchiveSql> archives = new ConcurrentHashMap<>();
+    private final Map<String, Row.Layout> layouts = new ConcurrentHashMap<>();
     private final JdbcTaskRuns runs;
 
     public JdbcTaskStore(DataSource dataSource) {
@@ -69,7 +70,9 @@ public final class JdbcTaskStore implements TaskStore {
     public SchemaReport inspect(TaskDefinition task) {
         TableInspector.Inspection inspection = inspector.inspect(task);
         if (inspection.names() != null) {
-            statements.put(task.name(), TaskSql.of(task, inspection.names(), dialect));
+            statements.put(
+                    task.name(),
+                    TaskSql.of(task, inspection.names(), inspection.report().columns(), dialect));
         }
         if (inspection.archive() != null) {
             archives.put(task.name(), inspection.archive());
@@ -104,7 +107,7 @@ public final class JdbcTaskStore implements TaskStore {
                     }
                     ps.setInt(index, request.limit());
                 },
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, sql.names(), request.limit()));
+                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task.name(), sql.names(), request.limit()));
         return page == null ? List.of() : page;
     }
 
@@ -387,6 +390,11 @@ public final class JdbcTaskStore implements TaskStore {
 
     private TaskSql sql(TaskDefinition task) {
         TaskSql sql = statements.get(task.name());
+        if (sql != null && !sql.reads().equals(task.rowColumns())) {
+            // inspected with another handler's columns: the same names, another fetch
+            sql = TaskSql.of(task, sql.names(), sql.tableColumns(), dialect);
+            statements.put(task.name(), sql);
+        }
         if (sql == null) {
             SchemaReport report = inspect(task);
             sql = statements.get(task.name());
@@ -398,15 +406,22 @@ public final class JdbcTaskStore implements TaskStore {
         return sql;
     }
 
-    /** Reads a page: the column names once, then one array of values per row. */
-    private static List<Row> rows(ResultSet rs, TableNames names, int limit) throws SQLException {
+    /**
+     * Reads a page: the column names once, then one array of values per row. Pages of one task with
+     * the same columns share one layout, so a handler resolves its columns' positions once.
+     */
+    private List<Row> rows(ResultSet rs, String task, TableNames names, int limit) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         int count = meta.getColumnCount();
         List<String> labels = new ArrayList<>(count);
         for (int i = 1; i <= count; i++) {
             labels.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
         }
-        Row.Layout layout = new Row.Layout(labels);
+        Row.Layout layout = layouts.get(task);
+        if (layout == null || !layout.names().equals(labels)) {
+            layout = new Row.Layout(labels);
+            layouts.put(task, layout);
+        }
         Kind[] kinds = new Kind[count];
         for (int i = 0; i < count; i++) {
             kinds[i] = Kind.of(meta, i + 1);

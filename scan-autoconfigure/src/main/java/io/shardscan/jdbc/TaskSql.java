@@ -1,7 +1,10 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.FetchRequest;
+import io.shardscan.core.RowColumns;
 import io.shardscan.core.TaskDefinition;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * PostgreSQL can match a partial index's predicate (a tier of failed rows reads only the index of
  * failed rows, a task with a match only the index of its own rows); so is a due-at task's delay, a
  * validated number of milliseconds; every other value is a bind parameter. Every statement that
- * selects rows by their state selects only the task's match; the write-backs select by id.
+ * selects rows by their state selects only the task's match; the write-backs select by id. The
+ * fetch selects the columns the task's {@code reads} picks from {@code tableColumns}.
  */
 record TaskSql(
         Fetch fetch,
@@ -24,10 +28,28 @@ record TaskSql(
         String requeueDead,
         String failedRows,
         String anyLeft,
-        TableNames names) {
+        TableNames names,
+        RowColumns reads,
+        List<String> tableColumns) {
 
+    /** The statements of a task whose fetch reads every column. */
     static TaskSql of(TaskDefinition task, TableNames names, SqlDialect dialect) {
+        return of(task.withRowColumns(RowColumns.ALL), names, List.of(), dialect);
+    }
+
+    /**
+     * The statements of a task, its fetch selecting the columns of {@code tableColumns} that the
+     * task's {@link TaskDefinition#rowColumns()} picks ({@code *} when it picks every column).
+     *
+     * @param tableColumns the table's columns as the database spells them
+     */
+    static TaskSql of(TaskDefinition task, TableNames names, List<String> tableColumns, SqlDialect dialect) {
         String table = names.qualified(dialect);
+        String select = task.rowColumns().all()
+                ? "*"
+                : task.rowColumns().select(task, tableColumns).stream()
+                        .map(dialect::quote)
+                        .collect(Collectors.joining(", "));
         String id = dialect.quote(names.id());
         String status = dialect.quote(names.status());
         String retries = dialect.quote(names.retries());
@@ -43,7 +65,7 @@ record TaskSql(
                 : new Due(dueAt, dueAt + " <= " + dialect.dueBound(task.delay().toMillis()), dialect.after(dueAt, id));
         return new TaskSql(
                 new Fetch(
-                        "SELECT * FROM " + table + " WHERE " + pending + match + " AND "
+                        "SELECT " + select + " FROM " + table + " WHERE " + pending + match + " AND "
                                 + dialect.shardCondition(task, names),
                         id,
                         retries,
@@ -83,7 +105,9 @@ record TaskSql(
                                 : " AND (" + due.isDue() + " OR (" + retries + " > 0 AND " + due.column()
                                         + " IS NOT NULL))")
                         + " LIMIT 1",
-                names);
+                names,
+                task.rowColumns(),
+                List.copyOf(tableColumns));
     }
 
     /**

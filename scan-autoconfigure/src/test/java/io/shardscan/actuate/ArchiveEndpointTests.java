@@ -62,7 +62,7 @@ class ArchiveEndpointTests {
                         "scan.tasks.orders.archive.after=30d", "scan.tasks.orders.archive.to=tb_order_archive")
                 .run(context -> {
                     ScanEndpoint endpoint = context.getBean(ScanEndpoint.class);
-                    await().atMost(Duration.ofSeconds(10))
+                    await().atMost(Duration.ofSeconds(30))
                             .until(() -> endpoint.task("orders").archive().rows() == 30);
                     ArchiveDescriptor archive = endpoint.task("orders").archive();
                     assertThat(archive.to()).isEqualTo("tb_order_archive");

@@ -112,12 +112,12 @@ class ScanEndpointHttpTests {
         await().atMost(Duration.ofSeconds(20)).until(() -> done() >= 50);
         assertThat(a.act("pause").path("state").asString()).isEqualTo("PAUSED");
         // b refuses writes over HTTP, yet a pause is the task's on every node: b reads it at its next lease tick
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("PAUSED"));
         AtomicInteger last = new AtomicInteger(-1);
         await().pollInterval(Duration.ofMillis(500))
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> {
                     int now = done();
                     return last.getAndSet(now) == now;
@@ -146,7 +146,7 @@ class ScanEndpointHttpTests {
         assertThat(backlog.path("dead").asLong()).isZero();
 
         assertThat(a.act("resume").path("state").asString()).isEqualTo("RUNNING");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                         () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("RUNNING"));
         // one node alone: a pause-node stays on a

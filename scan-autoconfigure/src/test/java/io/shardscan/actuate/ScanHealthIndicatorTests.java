@@ -56,7 +56,7 @@ class ScanHealthIndicatorTests {
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
-        await().atMost(Duration.ofSeconds(10)).until(() -> status(health).equals(Status.UP));
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
         assertThat(details(health.health(true)))
                 .containsEntry("coordinator", "jdbc")
                 .containsEntry("unownedShards", 0L)
@@ -73,7 +73,7 @@ class ScanHealthIndicatorTests {
         await().atMost(Duration.ofSeconds(5)).until(() -> status(health).equals(Status.DOWN));
         assertThat(details(health.health(true))).containsEntry("coordinatorReachable", false);
         coordinator.heal();
-        await().atMost(Duration.ofSeconds(10)).until(() -> status(health).equals(Status.UP));
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
     }
 
     /**
@@ -91,10 +91,10 @@ class ScanHealthIndicatorTests {
                 .build();
         ScanEngine engine = engines.start("node-1", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> null);
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
-        await().atMost(Duration.ofSeconds(10)).until(() -> status(health).equals(Status.UP));
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
         table.jdbc().execute("DROP INDEX tb_order_scan_idx");
         table.jdbc().execute("ALTER TABLE tb_order DROP COLUMN retry_count");
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> roundLog.messages().stream()
                                 .filter(m -> m.contains("round failed"))
                                 .count()

@@ -129,7 +129,7 @@ class ScanMetricsPrometheusTests {
         metrics.bindTo(registry);
         // one row, so that a handler call and a round that handled it are observed
         table.insert(1, 1, Instant.now().minusSeconds(1));
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() ->
                         registry.find("scan.round").tag("outcome", "handled").timer() != null
                                 && registry.find("scan.handler").timer() != null);

@@ -144,7 +144,7 @@ class ScanMetricsTests {
     @Test
     void ownedShardsGaugeFollowsTheEngine() {
         startEngine();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> engine.task("orders").ownedShards().size() == 8);
         assertThat(registry.get("scan.shards.owned")
                         .tag("task", "orders")

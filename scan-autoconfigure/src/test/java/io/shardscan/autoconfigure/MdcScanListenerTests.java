@@ -83,7 +83,7 @@ class MdcScanListenerTests {
                 new MdcScanListener(),
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 40);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 40);
 
         assertThat(mdcOfLines).hasSize(40).allSatisfy(mdc -> assertThat(mdc)
                 .containsEntry(MdcScanListener.TASK, "orders")

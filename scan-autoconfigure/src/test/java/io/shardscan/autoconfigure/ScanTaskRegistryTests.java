@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.Row;
+import io.shardscan.core.RowColumns;
 import io.shardscan.core.ScanContext;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskHandler;
@@ -131,6 +132,24 @@ class ScanTaskRegistryTests {
     }
 
     @Test
+    void theTaskReadsOnlyTheColumnsItsHandlersTypeNames() {
+        try (GenericApplicationContext context = new GenericApplicationContext()) {
+            context.registerBean("smsJobs", SmsJobs.class);
+            context.registerBean("rowJobs", RowJobs.class);
+            context.refresh();
+            TaskProperties properties = new TaskProperties();
+            properties.setTable("tb_order");
+            Map<String, TaskProperties> configured = new java.util.LinkedHashMap<>();
+            configured.put("order-sms", properties);
+            configured.put("order-raw", properties);
+
+            assertThat(new ScanTaskRegistry(context.getBeanFactory()).tasks(configured))
+                    .extracting(task -> task.definition().rowColumns())
+                    .containsExactly(RowColumns.matching(List.of("orderId")), RowColumns.ALL);
+        }
+    }
+
+    @Test
     void isRegisteredAsAutoConfiguration() {
         assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
                 .contains(ScanAutoConfiguration.class.getName());
@@ -154,6 +173,11 @@ class ScanTaskRegistryTests {
     static class OtherSmsJobs {
         @ScanTask("order-sms")
         public void resend(OrderRow order) {}
+    }
+
+    static class RowJobs {
+        @ScanTask("order-raw")
+        public void send(Row row) {}
     }
 
     static class BadJobs {

@@ -204,7 +204,7 @@ class ArchivingTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> engine.task("orders").ownedShards().containsKey(0));
         TaskStats stats = engine.task("orders").stats();
         try (Connection newOwner = dataSource.getConnection()) {
@@ -215,14 +215,14 @@ class ArchivingTests {
             }
             engine.task("orders").resumeEverywhere();
             // the batch waits for the fence row, unless it archives without looking at the fence
-            await().atMost(Duration.ofSeconds(10)).until(() -> fenceWaiters() == 1 || archivedRows() > 0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> fenceWaiters() == 1 || archivedRows() > 0);
             assertThat(archivedRows())
                     .as("rows archived while a new owner fenced the shard")
                     .isZero();
             coordinator.cut();
             newOwner.commit();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> stats.writeBacksRefused() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> stats.writeBacksRefused() == 1);
         assertThat(stats.archived()).isZero();
         assertThat(archivedRows()).isZero();
         assertThat(table.count("status = 1")).isEqualTo(DONE);

@@ -66,7 +66,7 @@ class DispatchTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.effects() >= 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.effects() >= 1);
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> table.effects() == 1);
         assertThat(table.count("status = 0")).isEqualTo(49);
         renewals.countDown();

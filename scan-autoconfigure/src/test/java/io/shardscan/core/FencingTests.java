@@ -71,7 +71,7 @@ class FencingTests {
         assertThat(table.effects()).isZero();
         assertThat(table.count("order_id = 1 AND status = 0")).isEqualTo(1);
         b.task("orders").resume();
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1);
         assertThat(table.effects()).isEqualTo(1);
         assertThat(table.jdbc().queryForObject("SELECT node FROM effect", String.class))
                 .isEqualTo("node-b");
@@ -124,14 +124,14 @@ class FencingTests {
                 TTL,
                 RENEW);
         b.task("orders").pause();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> b.task("orders").ownedShards().containsKey(0));
         long epochB = b.task("orders").ownedShards().get(0);
         assertThat(epochB).isGreaterThan(epochA);
         assertThat(table.jdbc().queryForObject("SELECT epoch FROM scan_fence WHERE shard = 0", Long.class))
                 .isEqualTo(epochB);
         release.countDown();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> a.task("orders").stats().inFlight() == 0);
         await().during(Duration.ofMillis(500))
                 .atMost(Duration.ofSeconds(2))

@@ -82,7 +82,7 @@ class HandlerTimeoutTests {
         System.out.printf(
                 "HandlerTimeoutTests: 4999 rows done %d ms after the start%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("order_id = 1 AND status = 1") == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("order_id = 1 AND status = 1") == 1);
         assertThat(attemptsOfRow1.get()).isEqualTo(2);
         assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 1", String.class))
                 .startsWith("timed out after PT2S (scan.tasks.orders.handler-timeout)");
@@ -139,7 +139,7 @@ class HandlerTimeoutTests {
         log.beforeEach(null);
         try {
             engine.start();
-            await().atMost(Duration.ofSeconds(10)).until(() -> entered.getCount() == 0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> entered.getCount() == 0);
             long stopping = System.nanoTime();
             engine.stop();
             assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(5));

@@ -92,9 +92,9 @@ class KeyOrderTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(10)).until(() -> retries(2) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> retries(2) == 1);
         cut.cut(); // node A is gone for the coordinator: its leases lapse and it can claim nothing
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> a.task("orders").ownedShards().isEmpty());
         engines.start("node-b", dataSource, task, handler);
         await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 5);
@@ -109,7 +109,7 @@ class KeyOrderTests {
         insertKeyRows(0, 1, 5);
         insertKeyRows(1, 11, 5);
         ScanEngine a = engines.start("node-a", dataSource, task(2).build(), failingTwice(2, 12));
-        await().atMost(Duration.ofSeconds(10)).until(() -> retries(2) == 1 && retries(12) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> retries(2) == 1 && retries(12) == 1);
         ScanEngine b = engines.start("node-b", dataSource, task(2).build(), failingTwice(2, 12));
         await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 10);
         assertThat(callsOf(1, 5)).containsExactly("1", "2!", "2!", "2", "3", "4", "5");
@@ -128,11 +128,11 @@ class KeyOrderTests {
             }
             return effect(row, ctx);
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> retries(2) >= 1 && table.count("status = 1") == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> retries(2) >= 1 && table.count("status = 1") == 1);
         assertThat(a.task("orders").waitingKeys()).isEqualTo(1);
         // an operator settles row 2 by hand; the engine reads the held keys back within the longest tier interval
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id = 2");
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 5);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 5);
         assertThat(a.task("orders").waitingKeys()).isZero();
         assertEffectsInIdOrderPerKey(4);
     }

@@ -44,7 +44,7 @@ class PauseTests {
         ScanEngine b = engines.start("node-b", dataSource, task, handler);
         a.stop();
         ScanEngine restarted = engines.start("node-a", dataSource, task, handler);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> b.task("orders").ownedShards().size()
                                 + restarted.task("orders").ownedShards().size()
                         == 8);
@@ -58,7 +58,7 @@ class PauseTests {
         // a node's own pause stays its own: resumed everywhere, b still waits, the restarted node works
         b.task("orders").pause();
         b.task("orders").resumeEverywhere();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> restarted.task("orders").state() == TaskView.State.RUNNING);
         await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 500 - pendingOn(b));
         assertThat(b.task("orders").state()).isEqualTo(TaskView.State.PAUSED);

@@ -83,7 +83,7 @@ class ScanEngineTests {
             return null;
         });
         // user 2's later rows 12 and 17 wait for row 7
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 17 && retries(7) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 17 && retries(7) == 1);
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
         clock.advance(Duration.ofSeconds(29));
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
@@ -128,7 +128,7 @@ class ScanEngineTests {
             }
             return row.id() == 5 ? Outcome.retryLater("later") : Outcome.done();
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 27);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 27);
         assertThat(table.count("order_id = 3 AND status = 2 AND last_error = 'bad phone number'"))
                 .isEqualTo(1);
         assertThat(table.count("order_id = 5 AND status = 0 AND retry_count = 1 AND last_error = 'later'"))
@@ -213,7 +213,7 @@ class ScanEngineTests {
         // user 2's lane runs row 2, then row 6 is still in its handler (within the handler timeout)
         // when the round's time is up: row 2 is written done, row 6 failed, rows 10 and 14 wait
         // behind it; the other shards' rounds are not held up
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> timeouts.get() >= 1 && table.count("status = 1") == 13 && retries(6) == 1);
         assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 6", String.class))
                 .startsWith("round timed out after PT0.3S");
@@ -226,7 +226,7 @@ class ScanEngineTests {
                 .isZero();
         release.countDown();
         clock.advance(Duration.ofSeconds(31));
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1") == 16);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 16);
         assertThat(calls.get()).isEqualTo(2);
         assertThat(stats.inFlight()).isZero();
     }
@@ -250,7 +250,7 @@ class ScanEngineTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(10)).until(() -> table.count("status = 1 OR retry_count = 1") == 40);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1 OR retry_count = 1") == 40);
         assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(40);
         assertThat(table.count("order_id = 11 AND retry_count = 1")).isEqualTo(1);
     }
@@ -259,7 +259,7 @@ class ScanEngineTests {
     void stopReleasesEveryLease() {
         table.insert(10, 10, T0);
         ScanEngine engine = start(task().build(), recordingEffects());
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> engine.task("orders").ownedShards().size() == 8);
         engine.stop();
         assertThat(engine.coordinator().leases("orders")).hasSize(8).allSatisfy(l -> assertThat(l.owner())

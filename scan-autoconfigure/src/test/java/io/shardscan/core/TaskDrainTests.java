@@ -96,4 +96,47 @@ class TaskDrainTests {
         assertThat(drained.get(15, TimeUnit.SECONDS)).isEqualTo(50);
         assertThat(table.count("status = 1")).isEqualTo(50);
     }
+
+    @Test
+    void aDrainRightAfterStartWaitsForEveryShardToBeClaimed() {
+        OrderTable table16 = new OrderTable(dataSource).recreate(16, true).coordinationTables();
+        table16.insert(160, 16, Instant.now());
+        ShardCoordinator real = new JdbcShardCoordinator(dataSource);
+        // every claim takes 50 ms, so the first lease tick claims the 16 shards over about a second
+        ShardCoordinator slowClaims = (ShardCoordinator) Proxy.newProxyInstance(
+                ShardCoordinator.class.getClassLoader(),
+                new Class<?>[] {ShardCoordinator.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("tryAcquire")) {
+                        Thread.sleep(50);
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        TaskDefinition sixteen = TaskDefinition.builder("orders16")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(16)
+                .build();
+        engine = new ScanEngine(
+                List.of(new ScanEngine.ScanTask(sixteen, (TaskHandler.PerRow) (row, ctx) -> Outcome.done())),
+                new JdbcTaskStore(dataSource),
+                slowClaims,
+                new EngineSettings(
+                        "node-a",
+                        Duration.ofSeconds(6),
+                        Duration.ofMillis(300),
+                        Duration.ofSeconds(6),
+                        Duration.ofSeconds(10)),
+                ScanClock.system(),
+                ScanListener.NONE);
+        engine.start();
+
+        assertThat(engine.task("orders16").drain(Duration.ofSeconds(30))).isEqualTo(160);
+        assertThat(table16.count("status = 1")).isEqualTo(160);
+    }
 }

@@ -88,10 +88,10 @@ class WorkerBudgetTests {
         insert("vip", 1, 1200, Instant.now());
         insert("normal", 1, 200, Instant.now());
         engine.task("vip").resume();
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.task("vip").workersHeld() == BUDGET);
+        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("vip").workersHeld() == BUDGET);
         engine.task("normal").resume();
         // normal is in line, behind vip; an operator sees both in /actuator/scan and the metrics
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> engine.task("normal").longestBudgetWait().toMillis() >= 200);
         BudgetDescriptor normal = budgetOf(engine, "normal");
         assertThat(normal.priority()).isZero();
@@ -130,7 +130,7 @@ class WorkerBudgetTests {
         // vip alone needs at least 25 s for these at 4 workers; normal gets three batches meanwhile
         insert("vip", 1, 10_000, Instant.now());
         engine.task("vip").resume();
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.task("vip").workersHeld() == BUDGET);
+        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("vip").workersHeld() == BUDGET);
         engine.task("normal").resume();
         for (int batch = 0; batch < 3; batch++) {
             insert("normal", 1 + batch * 100, 100, Instant.now());
@@ -167,16 +167,16 @@ class WorkerBudgetTests {
         insert("vip", 1, 5_000, Instant.now());
         insert("normal", 1, 100, Instant.now());
         engine.task("vip").resume();
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.task("vip").workersHeld() == BUDGET);
+        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("vip").workersHeld() == BUDGET);
         engine.task("normal").resume();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> engine.task("normal").stats().roundsWaiting() > 0);
 
         engine.task("normal").pause();
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> engine.task("normal").stats().roundsWaiting() == 0);
         engine.task("normal").resume();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> engine.task("normal").stats().roundsWaiting() > 0);
 
         long started = System.nanoTime();
@@ -229,7 +229,7 @@ class WorkerBudgetTests {
         // the tables are empty until both are paused, so no row runs before the test lets it
         engine.task("vip").pause();
         engine.task("normal").pause();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> engine.task("vip").ownedShards().size() == SHARDS
                         && engine.task("normal").ownedShards().size() == SHARDS);
         return engine;

@@ -13,7 +13,15 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,6 +93,46 @@ abstract class TaskRunsContractTests {
                 .as("an old run does not end the current one")
                 .isFalse();
         assertThat(runs.current(task)).isEqualTo(second);
+    }
+
+    /** Eight nodes at once, released together: one first run, ended by exactly one of them. */
+    @Test
+    void nodesActingAtOnceStartOneFirstRunAndEndItOnce() throws Exception {
+        int nodes = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            CyclicBarrier together = new CyclicBarrier(nodes);
+            List<Future<TaskRun>> started = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                String node = "node-" + i;
+                started.add(pool.submit(() -> {
+                    together.await();
+                    return runs.startFirst(task, node, T0);
+                }));
+            }
+            Set<Long> ids = new HashSet<>();
+            for (Future<TaskRun> run : started) {
+                ids.add(run.get(30, TimeUnit.SECONDS).id());
+            }
+            assertThat(ids).containsExactly(1L);
+
+            List<Future<Boolean>> ended = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                String node = "node-" + i;
+                ended.add(pool.submit(() -> {
+                    together.await();
+                    return runs.finish(task, 1, new RunCounts(40, 0, 0), node, T0.plusSeconds(5));
+                }));
+            }
+            int enders = 0;
+            for (Future<Boolean> end : ended) {
+                enders += end.get(30, TimeUnit.SECONDS) ? 1 : 0;
+            }
+            assertThat(enders).isEqualTo(1);
+            assertThat(runs.current(task).state()).isEqualTo(TaskRun.State.DONE);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

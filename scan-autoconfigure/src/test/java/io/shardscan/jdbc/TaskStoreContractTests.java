@@ -9,6 +9,7 @@ import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.IndexCheck;
 import io.shardscan.core.Row;
+import io.shardscan.core.RowColumns;
 import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
@@ -66,6 +67,29 @@ abstract class TaskStoreContractTests {
                 .containsEntry("last_error", null);
         assertThatThrownBy(() -> rows.get(0).columns().put("phone", "changed"))
                 .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void fetchesOnlyTheColumnsTheHandlerNamesPlusThoseTheEngineReads() {
+        TaskDefinition narrow = task.withRowColumns(RowColumns.matching(List.of("phone")));
+
+        List<Row> rows = store.fetch(narrow, fresh(1, Long.MIN_VALUE, 100));
+
+        assertThat(rows).extracting(Row::id).startsWith(1L, 5L, 9L).hasSize(10);
+        assertThat(rows.get(0).layout().names())
+                .containsExactly("order_id", "user_id", "phone", "retry_count", "updated_at");
+        assertThat(rows.get(0).columns())
+                .containsEntry("phone", "+15551")
+                .containsEntry("updated_at", Timestamp.from(T0));
+        assertThat(store.fetch(narrow, fresh(1, 1, 1)).get(0).layout())
+                .as("pages with the same columns share one layout")
+                .isSameAs(rows.get(0).layout());
+        assertThat(store.fetch(task, fresh(1, Long.MIN_VALUE, 1))
+                        .get(0)
+                        .layout()
+                        .names())
+                .as("a handler taking the raw row reads every column")
+                .contains("order_id", "phone", "status", "last_error");
     }
 
     @Test

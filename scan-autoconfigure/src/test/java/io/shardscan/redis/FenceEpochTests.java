@@ -108,7 +108,7 @@ class FenceEpochTests {
         assertThat(statsA.processed() + statsA.failed() + statsA.dead()).isZero();
 
         releaseB.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(() -> nodes.table.count("status = 1") == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.table.count("status = 1") == 1);
         assertThat(effects())
                 .containsExactlyInAnyOrder(
                         new Effect(0, takeover.fenceA(), "node-a"), new Effect(0, takeover.fenceB(), "node-b"));
@@ -163,7 +163,7 @@ class FenceEpochTests {
         ScanEngine a = nodes.start("node-a");
         TaskStats stats = a.task(nodes.name).stats();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> stats.fenceFailures() >= 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> stats.fenceFailures() >= 2);
         assertThat(keeperLog.warnings()).isNotEmpty().allSatisfy(warning -> assertThat(warning)
                 .startsWith("Task " + nodes.name + ": shard 0 was granted but its fence could not be raised"
                         + " in the database, so it is given back and claimed again later: ")
@@ -176,7 +176,7 @@ class FenceEpochTests {
                 .until(() -> nodes.redis().opsForValue().get(new TaskKeys(nodes.name).lease(0)) == null);
 
         nodes.table.jdbc().execute("DROP TRIGGER fence_refused ON scan_fence");
-        await().atMost(Duration.ofSeconds(10)).until(() -> nodes.table.count("status = 1") == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.table.count("status = 1") == 1);
         assertThat(fenceEpochs()).as("a failed raise issues no epoch").containsExactly(Map.entry(0, 1L));
         assertThat(effects()).containsExactly(new Effect(0, 1, "node-a"));
     }
@@ -245,7 +245,7 @@ class FenceEpochTests {
         redis.opsForValue().set(keys.epoch(), Long.toString(leaseA - 1));
 
         ScanEngine b = nodes.start("node-b", nodes.coordinator(), held("node-b", enteredB, releaseB, null));
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> b.task(nodes.name).ownedShards().containsKey(0));
         long fenceB = b.task(nodes.name).ownedShards().get(0);
         long leaseB = leaseId("node-b");
@@ -253,11 +253,11 @@ class FenceEpochTests {
 
         if (renewalRefusedFirst) {
             renewals.countDown();
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(30))
                     .until(() -> a.task(nodes.name).stats().leasesLost() > 0);
         }
         releaseA.countDown();
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> a.task(nodes.name).stats().writeBacksRefused() > 0);
         return new Takeover(a, leaseA, fenceA, leaseB, fenceB);
     }

@@ -61,7 +61,7 @@ class NodeKillTests {
             nodes.launch(node, HANDLER_DELAY, PAGE_SIZE);
         }
         nodes.awaitReady();
-        nodes.awaitBalanced(SHARDS, 3, Duration.ofSeconds(30));
+        nodes.awaitBalanced(SHARDS, 3, Duration.ofSeconds(90));
         await("some progress")
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50))

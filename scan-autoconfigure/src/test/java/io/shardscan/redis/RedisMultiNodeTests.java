@@ -49,7 +49,7 @@ class RedisMultiNodeTests {
         assertThat(table.count("status = 0"))
                 .as("rows still pending when the split reached 21/21/22")
                 .isPositive();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(nodes.stream()
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(nodes.stream()
                         .map(e -> e.task(name).ownedShards().size())
                         .toList())
                 .containsExactlyInAnyOrder(21, 21, 22));
@@ -104,7 +104,7 @@ class RedisMultiNodeTests {
         ScanEngine b = cluster.start("node-b");
         ScanEngine c = cluster.start("node-c");
         awaitSplit(List.of("node-a", "node-b", "node-c"), 21L, 21L, 22L);
-        await().atMost(Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() ->
                         table.jdbc().queryForObject("SELECT COUNT(*) FROM effect WHERE node = 'node-c'", Integer.class)
                                 > 0);

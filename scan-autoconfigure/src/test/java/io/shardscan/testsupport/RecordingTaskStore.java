@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class RecordingTaskStore implements TaskStore {
 
-    /** One fetched row: when (System.nanoTime) and its recorded column's value. */
+    /** One fetched row: when its fetch started (System.nanoTime) and its recorded column's value. */
     public record Fetched(long nanos, String value) {}
 
     private final TaskStore store;
@@ -31,7 +31,7 @@ public final class RecordingTaskStore implements TaskStore {
         this.column = column;
     }
 
-    /** How many rows whose column reads {@code value} were fetched between the two readings of System.nanoTime. */
+    /** How many rows whose column reads {@code value} came from fetches started between the two readings of System.nanoTime. */
     public long fetched(String value, long fromNanos, long toNanos) {
         return fetched.stream()
                 .filter(f -> f.value().equals(value) && f.nanos() - fromNanos >= 0 && toNanos - f.nanos() >= 0)
@@ -40,8 +40,9 @@ public final class RecordingTaskStore implements TaskStore {
 
     @Override
     public List<Row> fetch(TaskDefinition task, FetchRequest request) {
-        List<Row> page = store.fetch(task, request);
+        // stamped when the fetch starts: a fetch that began before a ban may return after it
         long now = System.nanoTime();
+        List<Row> page = store.fetch(task, request);
         page.forEach(row ->
                 fetched.add(new Fetched(now, Objects.toString(row.columns().get(column)))));
         return page;

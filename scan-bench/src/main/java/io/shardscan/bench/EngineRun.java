@@ -21,6 +21,12 @@ final class EngineRun {
      */
     static long drain(Bench bench, String task, int nodes, int workers, long rows, TaskHandler handler)
             throws Exception {
+        return drain(bench, new ScanEngine.ScanTask(Bench.task(task, workers), handler), nodes, rows);
+    }
+
+    /** The same for a task with its handler, as a {@code @ScanTask} method is paired with its definition. */
+    static long drain(Bench bench, ScanEngine.ScanTask scanTask, int nodes, long rows) throws Exception {
+        String task = scanTask.definition().name();
         bench.clearRedis(task);
         List<ScanEngine> engines = new ArrayList<>();
         List<Pg> pools = new ArrayList<>();
@@ -28,8 +34,8 @@ final class EngineRun {
             pools.add(bench.pg(10));
             engines.add(bench.engine(
                     task + "-node-" + i,
-                    Bench.task(task, workers),
-                    handler,
+                    scanTask.definition(),
+                    scanTask.handler(),
                     pools.get(i).dataSource()));
         }
         long start = System.nanoTime();

@@ -1,13 +1,13 @@
 package io.shardscan.bench;
 
-import io.shardscan.core.TaskHandler;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.DoubleStream;
 
 /**
- * Rows per last of a no-op handler: Shardscan (K in-process nodes) vs the raw JDBC limit (K threads)
+ * Rows per second: Shardscan (K in-process nodes, each row bound to the record of a {@code @ScanTask}
+ * method, see {@link ScanTaskJobs}) vs the raw JDBC limit (K threads)
  * vs db-scheduler (K instances, lock-and-fetch), in turn, on the same PostgreSQL. Every system runs
  * twice, all three one after another each time: the first pass pays for class loading and the JIT
  * (a third of Shardscan's CPU in a cold 10-last run, measured with JFR), the last measures the
@@ -15,8 +15,6 @@ import java.util.stream.DoubleStream;
  * first pass's are printed beside them.
  */
 final class ThroughputScenario implements Scenario {
-
-    private static final String TASK = "bench-throughput";
 
     @Override
     public String name() {
@@ -45,7 +43,7 @@ final class ThroughputScenario implements Scenario {
         }
 
         Table table = new Table(
-                "throughput: no-op handler, same PostgreSQL, one after another",
+                "throughput: handlers that do nothing else, same PostgreSQL, one after another",
                 "pass",
                 "system",
                 "rows",
@@ -55,7 +53,8 @@ final class ThroughputScenario implements Scenario {
         for (Pass pass : all) {
             table.row(
                             pass.number,
-                            "Shardscan (" + nodes + " in-process engines x " + workers + " workers, Redis leases)",
+                            "Shardscan (" + nodes + " in-process engines x " + workers
+                                    + " workers, Redis leases, @ScanTask record)",
                             rows,
                             pass.shardscanSeconds,
                             pass.shardscanRate(),
@@ -77,6 +76,13 @@ final class ThroughputScenario implements Scenario {
         }
         table.note("Shardscan nodes are separate ScanEngine instances in this JVM (own pool and Redis connection);"
                         + " its time includes start-up and lease claiming")
+                .note("Shardscan's handler is a @ScanTask method taking record BenchRow(long id, long shardKey),"
+                        + " found by ScanTaskRegistry: rows are bound by column position and the fetch selects only"
+                        + " the columns the record and the engine read; it received "
+                        + String.format(
+                                "%,d",
+                                all.stream().mapToLong(Pass::shardscanBound).sum())
+                        + " rows in all passes")
                 .note(
                         "pass 1 runs on a cold JVM (class loading, JIT); each later pass repeats every system on a fresh table")
                 .note("db-scheduler ran " + dbRows + " executions" + (dbRows < rows ? " (--dbscheduler-rows)" : "")
@@ -124,8 +130,8 @@ final class ThroughputScenario implements Scenario {
             throws Exception {
         pg.recreateTaskTable(rows, Math.max(1, rows / 4));
         pg.quiesce();
-        TaskHandler.PerRow noop = (row, ctx) -> null;
-        double shardscan = Await.seconds(EngineRun.drain(bench, TASK, nodes, workers, rows, noop));
+        ScanTaskJobs jobs = new ScanTaskJobs();
+        double shardscan = Await.seconds(EngineRun.drain(bench, jobs.task(workers), nodes, rows));
         long shardscanLeft = pg.count("status <> 1");
         out.printf("  pass %d shardscan: %.2f s%n", number, shardscan);
 
@@ -139,7 +145,8 @@ final class ThroughputScenario implements Scenario {
 
         double dbScheduler = Await.seconds(DbSchedulerRun.run(bench, nodes, workers, dbRows));
         out.printf("  pass %d db-scheduler: %.2f s%n", number, dbScheduler);
-        return new Pass(number, rows, shardscan, shardscanLeft, rawDone, raw, rawLeft, dbRows, dbScheduler);
+        return new Pass(
+                number, rows, shardscan, shardscanLeft, jobs.bound(), rawDone, raw, rawLeft, dbRows, dbScheduler);
     }
 
     /** One run of every system. */
@@ -148,6 +155,7 @@ final class ThroughputScenario implements Scenario {
             long rows,
             double shardscanSeconds,
             long shardscanLeft,
+            long shardscanBound,
             long rawDone,
             double rawSeconds,
             long rawLeft,

@@ -34,8 +34,12 @@ class ScenarioTests {
 
     @Test
     void throughput() throws Exception {
+        String output = run("throughput", "--rows", "2000", "--dbscheduler-rows", "500", "--passes", "2");
+        assertThat(output)
+                .as("Shardscan's rows went through the @ScanTask method, every row of both passes")
+                .containsPattern("@ScanTask method taking record BenchRow.* it received [4-9],\\d{3} rows");
         assertResult(
-                run("throughput", "--rows", "2000", "--dbscheduler-rows", "500", "--passes", "2"),
+                output,
                 "throughput",
                 "rows",
                 "nodes",

@@ -1,0 +1,57 @@
+package io.shardscan.bench;
+
+import io.shardscan.annotation.ScanTask;
+import io.shardscan.autoconfigure.ScanTaskRegistry;
+import io.shardscan.autoconfigure.TaskProperties;
+import io.shardscan.core.ScanEngine;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+
+/**
+ * The throughput task as an application writes it: a bean with a {@link ScanTask @ScanTask} method
+ * taking a record of the two columns it reads. {@link #task} finds it through the starter's own
+ * {@link ScanTaskRegistry}, so its rows go through the same discovery, binding and column selection
+ * as in a Spring Boot application; only the auto-configuration around it is left out.
+ */
+final class ScanTaskJobs {
+
+    /** The task's name, as its {@code scan.tasks} key. */
+    static final String TASK = "bench-throughput";
+
+    /** The columns the handler reads; the fetch selects these and the engine's own. */
+    record BenchRow(long id, long shardKey) {}
+
+    private final LongAdder bound = new LongAdder();
+    private final LongAdder keys = new LongAdder();
+
+    @ScanTask(TASK)
+    public void handle(BenchRow row) {
+        bound.increment();
+        keys.add(row.shardKey());
+    }
+
+    /** The rows the method received, each bound to a {@link BenchRow}. */
+    long bound() {
+        return bound.sum();
+    }
+
+    /**
+     * The task of {@code bench_task} with this bean's handler, as the registry pairs them: 64 shards,
+     * pages of 200, the given workers.
+     */
+    ScanEngine.ScanTask task(int workers) {
+        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
+        beans.registerSingleton("benchJobs", this);
+        TaskProperties properties = new TaskProperties();
+        properties.setTable(Pg.TABLE);
+        properties.setIdColumn("id");
+        properties.setShardKeyColumn("shard_key");
+        properties.setShards(Pg.SHARDS);
+        properties.setPageSize(200);
+        properties.setWorkers(workers);
+        List<ScanEngine.ScanTask> tasks = new ScanTaskRegistry(beans, null).tasks(Map.of(TASK, properties));
+        return tasks.get(0);
+    }
+}
