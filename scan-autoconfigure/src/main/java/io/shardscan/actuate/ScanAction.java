@@ -1,5 +1,6 @@
 package io.shardscan.actuate;
 
+import io.shardscan.core.RangeView;
 import io.shardscan.core.TaskView;
 import java.util.Arrays;
 import java.util.Optional;
@@ -24,7 +25,9 @@ public enum ScanAction {
     /** Lift the level-2 ban of the endpoint given as {@code endpoint}, on every node. */
     LIFT_BAN("lift-ban"),
     /** Start a new run of a task that ends ({@code run: until-empty}), on every node, with the next run id. */
-    START("start");
+    START("start"),
+    /** Run the recorded failed rows of a range task's current run again, on this node. */
+    REQUEUE("requeue");
 
     private final String value;
 
@@ -45,6 +48,28 @@ public enum ScanAction {
     /** The names a client may send, for error messages. */
     public static String names() {
         return Arrays.stream(values()).map(ScanAction::value).collect(Collectors.joining(", "));
+    }
+
+    /**
+     * Applies this action to a range task: {@link #START} starts its next run once the current one is
+     * DONE, {@link #REQUEUE} runs up to 1000 recorded failures again.
+     *
+     * @return the rows run again for {@link #REQUEUE}, otherwise {@code null}
+     * @throws IllegalArgumentException for any other action, which a range task does not have
+     */
+    @Nullable
+    Integer apply(RangeView task) {
+        switch (this) {
+            case START -> task.start();
+            case REQUEUE -> {
+                return task.requeue(1000);
+            }
+            default ->
+                throw new IllegalArgumentException(
+                        value + " is not an action of range task " + task.task().name()
+                                + ": use start (a new run once this one is DONE) or requeue (run its failed rows again)");
+        }
+        return null;
     }
 
     /**
@@ -71,6 +96,9 @@ public enum ScanAction {
             case RESUME_NODE -> task.resume();
             case TRIGGER -> task.trigger();
             case START -> task.start();
+            case REQUEUE ->
+                throw new IllegalArgumentException("requeue runs the failed rows of a range task (mode: range) again;"
+                        + " put the dead rows of this task back to pending with requeue-dead");
             case REQUEUE_DEAD -> {
                 return task.requeueDead();
             }

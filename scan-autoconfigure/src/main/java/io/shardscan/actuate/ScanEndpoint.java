@@ -1,5 +1,6 @@
 package io.shardscan.actuate;
 
+import io.shardscan.core.RangeView;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
@@ -50,7 +51,11 @@ public class ScanEndpoint {
         for (String name : engine.taskNames()) {
             tasks.put(name, describe(engine.task(name)));
         }
-        return new ScanDescriptor(engine.nodeId(), tasks);
+        Map<String, RangeTaskDescriptor> ranges = new LinkedHashMap<>();
+        for (String name : engine.rangeTaskNames()) {
+            ranges.put(name, RangeTaskDescriptor.of(engine.rangeTask(name), false));
+        }
+        return new ScanDescriptor(engine.nodeId(), tasks, ranges);
     }
 
     /** One task, or {@code null} when this node has no task of that name. */
@@ -76,13 +81,40 @@ public class ScanEndpoint {
         if (!writeEnabled) {
             throw new IllegalStateException(writeDisabledMessage());
         }
+        ScanAction known =
+                ScanAction.of(action).orElseThrow(() -> new IllegalArgumentException(unknownActionMessage(action)));
+        RangeView range = rangeView(task);
+        if (range != null) {
+            return perform(task, range, known, securityContext);
+        }
         TaskView view = view(task);
         if (view == null) {
             throw new IllegalArgumentException(unknownTaskMessage(task));
         }
-        ScanAction known =
-                ScanAction.of(action).orElseThrow(() -> new IllegalArgumentException(unknownActionMessage(action)));
         return perform(task, view, known, endpoint, securityContext);
+    }
+
+    /** A range task's view, or {@code null} when this node has no range task of that name. */
+    @Nullable
+    RangeView rangeView(String task) {
+        return engine.rangeTaskNames().contains(task) ? engine.rangeTask(task) : null;
+    }
+
+    /** A range task with its failures: a count and the most recent ones (two small queries). */
+    RangeTaskDescriptor describe(RangeView task) {
+        return RangeTaskDescriptor.of(task, true);
+    }
+
+    ActionDescriptor perform(String task, RangeView view, ScanAction action, SecurityContext securityContext) {
+        Principal principal = securityContext.getPrincipal();
+        String who = principal == null ? "anonymous" : principal.getName();
+        Integer ran = action.apply(view);
+        log.log(
+                Level.INFO,
+                "Scan endpoint: " + action.value() + " of range task " + task + " on node " + engine.nodeId() + " by "
+                        + who + (ran == null ? "" : ", " + ran + " failed rows run again"));
+        RangeTaskDescriptor after = RangeTaskDescriptor.of(view, false);
+        return new ActionDescriptor(engine.nodeId(), task, action.value(), after.state(), ran, after.runId());
     }
 
     boolean writeEnabled() {
@@ -118,7 +150,8 @@ public class ScanEndpoint {
     }
 
     String unknownTaskMessage(String task) {
-        return "No task '" + task + "' on node " + engine.nodeId() + "; known: " + engine.taskNames();
+        return "No task '" + task + "' on node " + engine.nodeId() + "; known: " + engine.taskNames()
+                + (engine.rangeTaskNames().isEmpty() ? "" : " and range tasks " + engine.rangeTaskNames());
     }
 
     static String unknownActionMessage(@Nullable String action) {

@@ -1,5 +1,6 @@
 package io.shardscan.actuate;
 
+import io.shardscan.core.RangeView;
 import io.shardscan.core.RunMode;
 import io.shardscan.core.TaskView;
 import java.util.Optional;
@@ -29,6 +30,10 @@ public class ScanEndpointWebExtension {
     /** {@code GET /actuator/scan/{task}}: the task, or 404. */
     @ReadOperation
     public WebEndpointResponse<Object> task(@Selector String task) {
+        RangeView range = endpoint.rangeView(task);
+        if (range != null) {
+            return new WebEndpointResponse<>(endpoint.describe(range));
+        }
         TaskView view = endpoint.view(task);
         if (view == null) {
             return refusal(WebEndpointResponse.STATUS_NOT_FOUND, task, endpoint.unknownTaskMessage(task));
@@ -43,13 +48,21 @@ public class ScanEndpointWebExtension {
         if (!this.endpoint.writeEnabled()) {
             return refusal(STATUS_FORBIDDEN, task, ScanEndpoint.writeDisabledMessage());
         }
+        RangeView range = this.endpoint.rangeView(task);
         TaskView view = this.endpoint.view(task);
-        if (view == null) {
+        if (view == null && range == null) {
             return refusal(WebEndpointResponse.STATUS_NOT_FOUND, task, this.endpoint.unknownTaskMessage(task));
         }
         Optional<ScanAction> known = ScanAction.of(action);
         if (known.isEmpty()) {
             return refusal(WebEndpointResponse.STATUS_BAD_REQUEST, task, ScanEndpoint.unknownActionMessage(action));
+        }
+        if (range != null) {
+            try {
+                return new WebEndpointResponse<>(this.endpoint.perform(task, range, known.get(), securityContext));
+            } catch (IllegalArgumentException e) {
+                return refusal(WebEndpointResponse.STATUS_BAD_REQUEST, task, e.getMessage());
+            }
         }
         if (known.get() == ScanAction.LIFT_BAN
                 && (endpoint == null || view.definition().endpoints() == null)) {

@@ -41,6 +41,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code scan.run.done} (gauge; task), for a task that keeps runs ({@code run: until-empty}): 1
  *       when its current run is done, 0 while it runs, NaN before this node read it; {@code scan.run.id}
  *       (gauge; task): the current run's id;
+ *   <li>for range tasks, the gauges of {@link RangeMetrics};
  *   <li>{@code scan.budget.wait} (timer; task, aged = true or false): how long rounds waited for
  *       workers of the node's budget; aged rounds went first because their oldest row waited past
  *       the task's max-wait. Nothing is recorded without {@code scan.max-workers}.
@@ -147,6 +148,7 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                 runs(registry, scanEngine, task);
             }
         }
+        RangeMetrics.bind(registry, scanEngine);
     }
 
     private static void runs(MeterRegistry registry, ScanEngine engine, String task) {

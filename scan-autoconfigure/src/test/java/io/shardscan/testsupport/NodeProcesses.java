@@ -65,6 +65,17 @@ public final class NodeProcesses implements AutoCloseable {
 
     /** Starts a node running the task with the given handler delay and page size (see {@link NodeMain}). */
     public Process launch(String node, Duration handlerDelay, int pageSize) {
+        return launch(
+                node,
+                NodeMain.class,
+                List.of(task, Long.toString(handlerDelay.toMillis()), Integer.toString(pageSize)));
+    }
+
+    /**
+     * Starts a node whose {@code main} takes {@code nodeId jdbcUrl dbUser dbPassword redisHost redisPort}
+     * and then {@code more}, as {@link NodeMain} and {@link RangeNodeMain} do.
+     */
+    public Process launch(String node, Class<?> main, List<String> more) {
         String java = ProcessHandle.current()
                 .info()
                 .command()
@@ -76,16 +87,14 @@ public final class NodeProcesses implements AutoCloseable {
                 "-Xmx256m",
                 "-cp",
                 classPath,
-                NodeMain.class.getName(),
+                main.getName(),
                 node,
                 database.url(),
                 database.user(),
                 database.password(),
                 redisServer.host(),
-                Integer.toString(redisServer.port()),
-                task,
-                Long.toString(handlerDelay.toMillis()),
-                Integer.toString(pageSize)));
+                Integer.toString(redisServer.port())));
+        command.addAll(more);
         try {
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)

@@ -1,0 +1,122 @@
+package io.shardscan.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.testsupport.NodeProcesses;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.RangeNodeMain;
+import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.UserTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A range task over 1 000 000 ids with gaps (857 142 rows) on three node JVMs, one PostgreSQL and the
+ * cursor in Redis: one node is killed with SIGKILL in the middle of the run, another frozen with SIGSTOP
+ * past the stall timeout and then let go. Every id must run, ids run twice only from the pages the two
+ * nodes had in hand (the position commits after each page), and the run ends DONE exactly once with the
+ * right count.
+ *
+ * <p>Sized for a 2-core CI machine: the handler writes a page's ids in one statement and waits 25 ms per
+ * page of 1 000, so the run takes about 20 s on six workers, long enough to kill and freeze nodes in its
+ * middle, short enough for the whole test to stay under a minute and a half.
+ */
+class RangeNodeChaosTests {
+
+    static final String TASK = "notify-users";
+    static final int IDS = 1_000_000;
+    static final int PAGE_SIZE = 1_000;
+    static final Duration STALL_TIMEOUT = Duration.ofSeconds(3);
+    static final Path LOGS = Path.of("target", "range-chaos");
+
+    final DataSource dataSource = TestServers.postgresDatabase("range_chaos");
+    UserTable users;
+    NodeProcesses nodes;
+    long inserted;
+
+    @BeforeEach
+    void setUp() {
+        new OrderTable(dataSource).coordinationTables();
+        users = new UserTable(dataSource).recreate();
+        inserted = users.insertWithGaps(1, IDS, 1);
+        users.jdbc().execute("ANALYZE tb_user");
+        nodes = new NodeProcesses(TASK, TestServers.postgresEndpoint("range_chaos"), TestServers.redis(), LOGS);
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
+
+    @Test
+    void aKilledAndAFrozenNodeLoseNoIdAndTheRunEndsDoneOnce() throws IOException {
+        for (String node : List.of("node-a", "node-b", "node-c")) {
+            nodes.launch(
+                    node,
+                    RangeNodeMain.class,
+                    List.of(TASK, "10000", Integer.toString(PAGE_SIZE), Long.toString(STALL_TIMEOUT.toMillis()), "25"));
+        }
+        nodes.awaitReady();
+        await("a fifth of the ids")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> users.notifiedIds() >= inserted / 5);
+
+        nodes.process("node-b").destroyForcibly(); // SIGKILL: no commit, no heartbeat, no goodbye
+        long atKill = users.notifiedIds();
+        nodes.suspend("node-c"); // SIGSTOP: heartbeat and position stand still, the node is not dead
+        await("the frozen node's ranges taken over past the stall timeout")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> users.jdbc()
+                                .queryForObject(
+                                        "SELECT COUNT(*) FROM scan_range WHERE task = ? AND epoch > 1",
+                                        Integer.class,
+                                        TASK)
+                        >= 2);
+        nodes.resume("node-c");
+        assertThat(atKill).as("ids run when node-b was killed").isLessThan(inserted);
+
+        await("the run DONE")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> "DONE"
+                        .equals(users.jdbc()
+                                .queryForObject(
+                                        "SELECT state FROM scan_range_run WHERE task = ? AND run_id = 1",
+                                        String.class,
+                                        TASK)));
+
+        assertThat(users.missed()).as("ids never run").isZero();
+        // node-b and node-c held at most two ranges each (two workers), each with at most one page in hand
+        assertThat(users.duplicates()).as("ids run twice").isLessThanOrEqualTo(4L * PAGE_SIZE);
+        assertThat(users.jdbc()
+                        .queryForObject(
+                                "SELECT SUM(processed) FROM scan_range WHERE task = ? AND run_id = 1",
+                                Long.class,
+                                TASK))
+                .as("processed rows, each counted once")
+                .isEqualTo(inserted);
+        long doneLines = 0;
+        for (String node : List.of("node-a", "node-b", "node-c")) {
+            doneLines += nodes.logText(node)
+                    .lines()
+                    .filter(line -> line.contains(TASK + ": run 1 DONE"))
+                    .count();
+        }
+        assertThat(doneLines).as("DONE logged by one node only").isEqualTo(1);
+        assertThat(users.jdbc()
+                        .queryForObject("SELECT COUNT(DISTINCT node) FROM notified WHERE epoch > 1", Integer.class))
+                .as("ranges ran on under new epochs after the takeovers")
+                .isPositive();
+    }
+}
