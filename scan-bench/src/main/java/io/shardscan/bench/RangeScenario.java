@@ -50,7 +50,8 @@ final class RangeScenario implements Scenario {
                 "system",
                 "rows handled",
                 "seconds",
-                "rows/s");
+                "rows/s",
+                "ranges taken over");
         for (Pass pass : all) {
             table.row(
                             pass.number,
@@ -58,13 +59,15 @@ final class RangeScenario implements Scenario {
                                     + " workers, Redis cursor, @ScanTask record), start to DONE",
                             pass.shardscanHandled,
                             pass.shardscanSeconds,
-                            pass.shardscanRate())
+                            pass.shardscanRate(),
+                            pass.takenOver)
                     .row(
                             pass.number,
                             "raw keyset loop (1 JDBC thread, WHERE id > ? ORDER BY id LIMIT " + PAGE + ")",
                             pass.rawHandled,
                             pass.rawSeconds,
-                            pass.rawRate());
+                            pass.rawRate(),
+                            "");
         }
         table.note("both page by " + PAGE + " ids on the primary key and call the same @ScanTask method per row;"
                         + " Shardscan claims ranges of 10,000 ids from the cursor and commits each range's position"
@@ -73,6 +76,8 @@ final class RangeScenario implements Scenario {
                         + " start-up, run snapshot and the end of the run included; processed rows in the ledger: "
                         + String.format("%,d", all.get(all.size() - 1).shardscanProcessed)
                         + " in the last pass")
+                .note("ranges taken over: ranges whose epoch passed 1 (no node fails here, so each is one that"
+                        + " waited out a lease TTL or a stall timeout)")
                 .note("pass 1 runs on a cold JVM (class loading, JIT); later passes scan the same table again")
                 .note(String.format(
                         "medians of passes 2-%d: Shardscan %,.0f, raw %,.0f rows/s; ratio vs raw %.2f (pass 1 alone:"
@@ -120,6 +125,9 @@ final class RangeScenario implements Scenario {
                         "SELECT COALESCE(SUM(processed), 0) FROM scan_range WHERE task = ?",
                         Long.class,
                         RangeJobs.TASK);
+        Long takenOver = pg.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM scan_range WHERE task = ? AND epoch > 1", Long.class, RangeJobs.TASK);
         out.printf("  pass %d shardscan: %.2f s%n", number, shardscan);
 
         RangeJobs rawJobs = new RangeJobs();
@@ -127,7 +135,15 @@ final class RangeScenario implements Scenario {
         long rawHandled = RawKeysetRun.run(pg, rawJobs, PAGE);
         double raw = Await.seconds(System.nanoTime() - rawStart);
         out.printf("  pass %d raw: %.2f s%n", number, raw);
-        return new Pass(number, rows, shardscan, shardscanHandled, processed == null ? 0 : processed, rawHandled, raw);
+        return new Pass(
+                number,
+                rows,
+                shardscan,
+                shardscanHandled,
+                processed == null ? 0 : processed,
+                takenOver == null ? 0 : takenOver,
+                rawHandled,
+                raw);
     }
 
     private static String state(Pg pg) {
@@ -146,6 +162,7 @@ final class RangeScenario implements Scenario {
             double shardscanSeconds,
             long shardscanHandled,
             long shardscanProcessed,
+            long takenOver,
             long rawHandled,
             double rawSeconds) {
 
