@@ -36,6 +36,8 @@ final class RangeRunner {
     private final ExecutorService workers;
     private volatile boolean running;
     private volatile RangeRun run;
+    /** When this node first saw fewer ranges than the cursor handed out; 0 when it saw none missing. */
+    private volatile long holeSeenNanos;
 
     RangeRunner(RangeJob job, RangeStores stores, EngineSettings settings, ScanClock clock) {
         this.job = job;
@@ -266,6 +268,17 @@ final class RangeRunner {
                 : claimed / task.rangeSize();
         RangeProgress progress = stores.ledger().progress(task.name(), current.id());
         if (progress.ranges() < expected) {
+            // a claimer opens its range a moment after its claim: sweep only for a hole that lasted a lease TTL
+            long now = clock.nanos();
+            long seen = holeSeenNanos;
+            if (seen == 0) {
+                holeSeenNanos = now;
+                return;
+            }
+            if (now - seen < settings.leaseTtl().toNanos()) {
+                return;
+            }
+            holeSeenNanos = 0;
             List<Long> reopened = new ArrayList<>();
             for (long i = 0; i < expected && running; i++) {
                 long start = current.lowId() + i * task.rangeSize();
@@ -284,6 +297,7 @@ final class RangeRunner {
             }
             return;
         }
+        holeSeenNanos = 0;
         if (task.run() == RunMode.ONCE
                 && progress.rangesDone() >= expected
                 && current.lowId() + claimed > current.highId()

@@ -53,7 +53,9 @@ public final class RangeView {
 
     /**
      * Runs up to {@code limit} recorded failures of the current run again, on the calling thread;
-     * those that fail again are recorded again.
+     * those that fail again are recorded again. Their {@link ScanContext} has shard {@code -1} and epoch
+     * {@code 0}: no range holds them; a failure is taken by one node only, so two requeues at once
+     * never run one row twice.
      *
      * @return how many rows ran
      */

@@ -236,6 +236,25 @@ public abstract class RangeModeContractTests {
         assertThat(users.missed()).isZero();
     }
 
+    /**
+     * A node that claimed a range from the cursor and died before it opened it leaves a hole no cursor
+     * claim covers again: once the cursor is past the run's ids, a node opens the range and it is
+     * taken over like any lapsed one.
+     */
+    @Test
+    void aRangeClaimedButNeverOpenedIsStillRun() {
+        long inserted = users.insertWithGaps(1, 3_000, 1);
+        RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
+        RangeRun run = stores.runs().current(task);
+        assertThat(stores.cursor().claim(name, run.id(), task.rangeSize())).isZero();
+        ScanEngine a = node("node-a", task, recording("node-a"));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> a.rangeTask(name).snapshot().run().done());
+        assertThat(users.missed()).isZero();
+        assertThat(users.duplicates()).isZero();
+        assertThat(a.rangeTask(name).snapshot().progress().processed()).isEqualTo(inserted);
+    }
+
     /** A DONE run stays done until it is started again; the new run covers the ids as they are then. */
     @Test
     void aDoneRunStartsAgainOnlyWhenAsked() {
