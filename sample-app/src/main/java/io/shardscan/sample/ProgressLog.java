@@ -1,5 +1,8 @@
 package io.shardscan.sample;
 
+import io.shardscan.core.RangeSnapshot;
+import io.shardscan.core.ScanEngine;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -13,10 +16,12 @@ public class ProgressLog {
     private static final Logger log = LoggerFactory.getLogger(ProgressLog.class);
 
     private final JdbcTemplate jdbc;
+    private final ScanEngine engine;
     private String last = "";
 
-    public ProgressLog(JdbcTemplate jdbc) {
+    public ProgressLog(JdbcTemplate jdbc, ScanEngine engine) {
         this.jdbc = jdbc;
+        this.engine = engine;
     }
 
     @Scheduled(
@@ -42,12 +47,28 @@ public class ProgressLog {
                         + " ' dead=', SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END),"
                         + " ', store_received=', (SELECT COUNT(*) FROM store_received)) FROM tb_order_sync",
                 String.class);
-        if (!(syncing + closing + line).equals(last)) {
+        String notifying = notifying();
+        if (!(notifying + syncing + closing + line).equals(last)) {
             // every line whenever one changed, order-sms last, so the log ends with it
+            log.info("notify-users progress: {}", notifying);
             log.info("order-sync progress: {}", syncing);
             log.info("order-close progress: {}", closing);
             log.info("order-sms progress: {}", line);
-            last = syncing + closing + line;
+            last = notifying + syncing + closing + line;
         }
+    }
+
+    /** The users, their notifications, and the run as the engine last read it (RUNNING with its share, or DONE). */
+    String notifying() {
+        String counts = jdbc.queryForObject(
+                "SELECT CONCAT('users=', (SELECT COUNT(*) FROM tb_user), ', user_outbox=',"
+                        + " (SELECT COUNT(*) FROM user_outbox))",
+                String.class);
+        RangeSnapshot run = engine.rangeTask("notify-users").snapshot();
+        if (run == null) {
+            return counts + ", not started";
+        }
+        return counts + ", run " + run.run().id() + " "
+                + (run.run().done() ? "DONE" : String.format(Locale.ROOT, "RUNNING %.1f%% of ids", run.percent()));
     }
 }

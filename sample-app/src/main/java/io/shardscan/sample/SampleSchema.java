@@ -15,9 +15,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates tb_order (with its scan index) and sms_outbox, tb_payment_due (with its due index) and
- * closed_order, tb_order_sync (with its scan index) and store_received when missing, for H2, PostgreSQL and MariaDB, and seeds orders into an empty
- * tb_order, with a payment deadline for the unpaid ones. Runs while the context starts, before the
- * scan engine does.
+ * closed_order, tb_order_sync (with its scan index) and store_received, tb_user (no status column:
+ * {@code notify-users} scans it by id ranges) and user_outbox when missing, for H2, PostgreSQL and
+ * MariaDB; seeds orders into an empty tb_order, with a payment deadline for the unpaid ones, and
+ * users into an empty tb_user. Runs while the context starts, before the scan engine does.
  */
 @Component
 public class SampleSchema implements InitializingBean {
@@ -41,6 +42,7 @@ public class SampleSchema implements InitializingBean {
                 .toLowerCase(Locale.ROOT);
         statements(product).forEach(this::executeIfMissing);
         seed();
+        seedUsers();
     }
 
     private static List<String> statements(String product) {
@@ -105,6 +107,12 @@ public class SampleSchema implements InitializingBean {
         sql.add("CREATE TABLE IF NOT EXISTS store_received (store_id INT NOT NULL, order_id BIGINT NOT NULL)");
         sql.add("CREATE TABLE IF NOT EXISTS closed_order (order_id BIGINT NOT NULL, node_id VARCHAR(128) NOT NULL,"
                 + " epoch BIGINT NOT NULL, closed_at " + timestamp + " NOT NULL)");
+        // notify-users: a plain users table, no status, retry or shard column; the primary key is the only index
+        sql.add("CREATE TABLE IF NOT EXISTS tb_user (user_id BIGINT PRIMARY KEY, email VARCHAR(128) NOT NULL,"
+                + " created_at " + timestamp + " NOT NULL)");
+        sql.add("CREATE TABLE IF NOT EXISTS user_outbox (id " + identity + ", user_id BIGINT NOT NULL,"
+                + " email VARCHAR(128) NOT NULL, node_id VARCHAR(128) NOT NULL, epoch BIGINT NOT NULL, sent_at "
+                + timestamp + " NOT NULL)");
         return sql;
     }
 
@@ -154,6 +162,32 @@ public class SampleSchema implements InitializingBean {
         } catch (DataAccessException e) {
             log.info(
                     "tb_order was seeded by another node ({})",
+                    e.getMostSpecificCause().getMessage());
+        }
+    }
+
+    private void seedUsers() {
+        Integer existing = jdbc.queryForObject("SELECT COUNT(*) FROM tb_user", Integer.class);
+        if (existing == null || existing > 0 || properties.seedUsers() == 0) {
+            return;
+        }
+        Timestamp now = Timestamp.from(Instant.now());
+        List<Object[]> users = new ArrayList<>(properties.seedUsers());
+        for (long i = 1; i <= properties.seedUsers(); i++) {
+            // ids 1-9, 11-19, ...: every tenth id is missing, range mode covers the gaps without reading them
+            long id = i + (i - 1) / 9;
+            users.add(new Object[] {id, "user" + id + "@example.com", now});
+        }
+        try {
+            transactions.executeWithoutResult(status ->
+                    jdbc.batchUpdate("INSERT INTO tb_user (user_id, email, created_at) VALUES (?, ?, ?)", users));
+            log.info(
+                    "Seeded {} users into tb_user (ids 1-{}, every tenth missing)",
+                    users.size(),
+                    users.get(users.size() - 1)[0]);
+        } catch (DataAccessException e) {
+            log.info(
+                    "tb_user was seeded by another node ({})",
                     e.getMostSpecificCause().getMessage());
         }
     }

@@ -1,13 +1,21 @@
 package io.shardscan.bench;
 
 import io.shardscan.core.EngineSettings;
+import io.shardscan.core.InMemoryEndpointBans;
+import io.shardscan.core.RangeJob;
+import io.shardscan.core.RangeStores;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
+import io.shardscan.jdbc.JdbcRangeFailures;
+import io.shardscan.jdbc.JdbcRangeLedger;
+import io.shardscan.jdbc.JdbcRangeRuns;
+import io.shardscan.jdbc.JdbcRangeTable;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.redis.RedisShardCoordinator;
 import java.net.URI;
 import java.time.Duration;
@@ -126,6 +134,30 @@ public final class Bench implements AutoCloseable {
     /** A node (not started) coordinated through this bench's Redis. */
     public ScanEngine engine(String nodeId, TaskDefinition task, TaskHandler handler, DataSource dataSource) {
         return engine(nodeId, task, handler, dataSource, new RedisShardCoordinator(redis()));
+    }
+
+    /**
+     * A node (not started) running one range job, its cursor in this bench's Redis (as the leases of
+     * {@link #engine(String, TaskDefinition, TaskHandler, DataSource)}), its runs and progress in the database.
+     */
+    public ScanEngine rangeEngine(String nodeId, RangeJob job, DataSource dataSource) {
+        ScanClock clock = ScanClock.system();
+        LettuceConnectionFactory redis = redis();
+        return new ScanEngine(
+                List.of(),
+                new JdbcTaskStore(dataSource),
+                new RedisShardCoordinator(redis),
+                settings(nodeId),
+                clock,
+                ScanListener.NONE,
+                new InMemoryEndpointBans(clock),
+                List.of(job),
+                new RangeStores(
+                        new JdbcRangeRuns(dataSource),
+                        new RedisRangeCursor(redis),
+                        new JdbcRangeLedger(dataSource),
+                        new JdbcRangeTable(dataSource),
+                        new JdbcRangeFailures(dataSource)));
     }
 
     /** Closes pools and connections in reverse order of opening. */

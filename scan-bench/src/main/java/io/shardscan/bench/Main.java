@@ -20,6 +20,7 @@ public final class Main {
         Map<String, Scenario> scenarios = new LinkedHashMap<>();
         for (Scenario scenario : List.of(
                 new ThroughputScenario(),
+                new RangeScenario(),
                 new FlatnessScenario(),
                 new SkewScenario(),
                 new FailoverScenario(),

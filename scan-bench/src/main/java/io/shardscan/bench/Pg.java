@@ -103,7 +103,15 @@ public final class Pg implements AutoCloseable {
     public void coordinationTables() {
         new ResourceDatabasePopulator(new ClassPathResource("io/shardscan/jdbc/schema-postgresql.sql"))
                 .execute(dataSource);
-        for (String table : new String[] {"scan_lease", "scan_member", "scan_fence"}) {
+        for (String table : new String[] {
+            "scan_lease",
+            "scan_member",
+            "scan_fence",
+            "scan_range_run",
+            "scan_range_cursor",
+            "scan_range",
+            "scan_range_failure"
+        }) {
             jdbc.update("DELETE FROM " + table + " WHERE task LIKE 'bench-%'");
         }
     }
@@ -118,9 +126,26 @@ public final class Pg implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops and fills {@code bench_user} with {@code rows} users (ids 1..rows, no status column), then
+     * adds the primary key, the only index a range task needs.
+     */
+    public void recreateUserTable(long rows) {
+        jdbc.execute("DROP TABLE IF EXISTS " + RangeJobs.TABLE);
+        jdbc.execute("CREATE TABLE " + RangeJobs.TABLE + " (id BIGINT NOT NULL, email VARCHAR(64) NOT NULL)");
+        jdbc.update(
+                "INSERT INTO " + RangeJobs.TABLE + " (id, email) SELECT g, 'user' || g || '@example.com'"
+                        + " FROM generate_series(1, ?) g",
+                rows);
+        jdbc.execute("ALTER TABLE " + RangeJobs.TABLE + " ADD PRIMARY KEY (id)");
+        jdbc.execute("VACUUM ANALYZE " + RangeJobs.TABLE);
+        coordinationTables();
+    }
+
     /** Drops the benchmark's tables. */
     public void dropAll() {
         jdbc.execute("DROP TABLE IF EXISTS " + TABLE);
+        jdbc.execute("DROP TABLE IF EXISTS " + RangeJobs.TABLE);
         jdbc.execute("DROP TABLE IF EXISTS " + DbSchedulerRun.TABLE);
     }
 

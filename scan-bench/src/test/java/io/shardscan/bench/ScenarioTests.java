@@ -52,6 +52,17 @@ class ScenarioTests {
     }
 
     @Test
+    void range() throws Exception {
+        String output = run("range", "--rows", "3000", "--workers", "2");
+        assertThat(output)
+                .as("both systems handed every id to the @ScanTask method, and the ledger counts each once")
+                .containsPattern("start to DONE +3,000 ")
+                .containsPattern("LIMIT 200\\) +3,000 ")
+                .contains("processed rows in the ledger: 3,000 in the last pass");
+        assertResult(output, "range", "rows", "nodes", "shardscan_rows_per_s", "raw_rows_per_s", "ratio_vs_raw");
+    }
+
+    @Test
     void flatness() throws Exception {
         assertResult(
                 run("flatness", "--rows", "5000"), "flatness", "rows", "early_ms", "late_ms", "ratio_late_vs_early");

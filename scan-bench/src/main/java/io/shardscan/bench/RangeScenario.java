@@ -1,0 +1,181 @@
+package io.shardscan.bench;
+
+import io.shardscan.core.RangeJob;
+import io.shardscan.core.ScanEngine;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rows per second of a one-off job over a table without a status column: Shardscan's range mode
+ * ({@code run: once}, K in-process nodes, the rows bound to the record of a {@code @ScanTask} method,
+ * see {@link RangeJobs}) from its start until its run is recorded DONE, vs one raw JDBC keyset loop
+ * calling the same method per row, on the same PostgreSQL. The table is only read, so every pass
+ * reads the same one. Like {@link ThroughputScenario}, pass 1 pays for class loading and the JIT; the
+ * RESULT line's figures are the medians of the later passes.
+ */
+final class RangeScenario implements Scenario {
+
+    private static final int PAGE = 200;
+
+    @Override
+    public String name() {
+        return "range";
+    }
+
+    @Override
+    public ResultLine run(Bench bench, PrintStream out) throws Exception {
+        int rows = bench.options().intValue("rows", 5_000_000);
+        int nodes = bench.options().intValue("nodes", 2);
+        int workers = bench.options().intValue("workers", 8);
+        int passes = Math.max(2, bench.options().intValue("passes", 2));
+        out.printf("range: %,d ids, %d nodes x %d workers, %d passes%n", rows, nodes, workers, passes);
+        List<Pass> all = new ArrayList<>();
+        try (Pg pg = bench.pg(2)) {
+            pg.recreateUserTable(rows);
+            for (int i = 1; i <= passes; i++) {
+                all.add(pass(bench, pg, out, i, rows, nodes, workers));
+            }
+            pg.jdbc().execute("DROP TABLE IF EXISTS " + RangeJobs.TABLE);
+        }
+        Pass first = all.get(0);
+        List<Pass> warm = all.subList(1, all.size());
+        double shardscanRate = ThroughputScenario.median(warm.stream().mapToDouble(Pass::shardscanRate));
+        double rawRate = ThroughputScenario.median(warm.stream().mapToDouble(Pass::rawRate));
+
+        Table table = new Table(
+                "range: a one-off job over a table without a status column, handler does nothing else, same PostgreSQL",
+                "pass",
+                "system",
+                "rows handled",
+                "seconds",
+                "rows/s",
+                "ranges taken over");
+        for (Pass pass : all) {
+            table.row(
+                            pass.number,
+                            "Shardscan range mode (" + nodes + " in-process engines x " + workers
+                                    + " workers, Redis cursor, @ScanTask record), start to DONE",
+                            pass.shardscanHandled,
+                            pass.shardscanSeconds,
+                            pass.shardscanRate(),
+                            pass.takenOver)
+                    .row(
+                            pass.number,
+                            "raw keyset loop (1 JDBC thread, WHERE id > ? ORDER BY id LIMIT " + PAGE + ")",
+                            pass.rawHandled,
+                            pass.rawSeconds,
+                            pass.rawRate(),
+                            "");
+        }
+        table.note("both page by " + PAGE + " ids on the primary key and call the same @ScanTask method per row;"
+                        + " Shardscan claims ranges of 10,000 ids from the cursor and commits each range's position"
+                        + " (one fenced UPDATE) after every page")
+                .note("Shardscan's time runs from starting the engines until the run is DONE in scan_range_run:"
+                        + " start-up, run snapshot and the end of the run included; processed rows in the ledger: "
+                        + String.format("%,d", all.get(all.size() - 1).shardscanProcessed)
+                        + " in the last pass")
+                .note("ranges taken over: ranges whose epoch passed 1 (no node fails here, so each is one that"
+                        + " waited out a lease TTL or a stall timeout)")
+                .note("pass 1 runs on a cold JVM (class loading, JIT); later passes scan the same table again")
+                .note(String.format(
+                        "medians of passes 2-%d: Shardscan %,.0f, raw %,.0f rows/s; ratio vs raw %.2f (pass 1 alone:"
+                                + " %.2f)",
+                        passes, shardscanRate, rawRate, shardscanRate / rawRate, first.ratioVsRaw()))
+                .print(out);
+        return new ResultLine(name())
+                .put("rows", rows)
+                .put("nodes", nodes)
+                .put("passes", passes)
+                .put("shardscan_rows_per_s", shardscanRate)
+                .put("raw_rows_per_s", rawRate)
+                .put("ratio_vs_raw", shardscanRate / rawRate)
+                .put("first_pass_ratio_vs_raw", first.ratioVsRaw());
+    }
+
+    private static Pass pass(Bench bench, Pg pg, PrintStream out, int number, int rows, int nodes, int workers)
+            throws Exception {
+        pg.coordinationTables();
+        bench.clearRedis(RangeJobs.TASK);
+        RangeJobs jobs = new RangeJobs();
+        RangeJob job = jobs.job(workers, PAGE);
+        List<ScanEngine> engines = new ArrayList<>();
+        List<Pg> pools = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            pools.add(bench.pg(workers + 2));
+            engines.add(bench.rangeEngine(
+                    RangeJobs.TASK + "-node-" + i, job, pools.get(i).dataSource()));
+        }
+        long start = System.nanoTime();
+        long shardscanNanos;
+        try {
+            engines.forEach(ScanEngine::start);
+            Await.until("the range run to end DONE", Duration.ofHours(1), Duration.ofMillis(20), () -> "DONE"
+                    .equals(state(pg)));
+            shardscanNanos = System.nanoTime() - start;
+        } finally {
+            engines.parallelStream().forEach(ScanEngine::stop);
+            pools.forEach(Pg::close);
+        }
+        double shardscan = Await.seconds(shardscanNanos);
+        long shardscanHandled = jobs.handled();
+        Long processed = pg.jdbc()
+                .queryForObject(
+                        "SELECT COALESCE(SUM(processed), 0) FROM scan_range WHERE task = ?",
+                        Long.class,
+                        RangeJobs.TASK);
+        Long takenOver = pg.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM scan_range WHERE task = ? AND epoch > 1", Long.class, RangeJobs.TASK);
+        out.printf("  pass %d shardscan: %.2f s%n", number, shardscan);
+
+        RangeJobs rawJobs = new RangeJobs();
+        long rawStart = System.nanoTime();
+        long rawHandled = RawKeysetRun.run(pg, rawJobs, PAGE);
+        double raw = Await.seconds(System.nanoTime() - rawStart);
+        out.printf("  pass %d raw: %.2f s%n", number, raw);
+        return new Pass(
+                number,
+                rows,
+                shardscan,
+                shardscanHandled,
+                processed == null ? 0 : processed,
+                takenOver == null ? 0 : takenOver,
+                rawHandled,
+                raw);
+    }
+
+    private static String state(Pg pg) {
+        List<String> states = pg.jdbc()
+                .queryForList(
+                        "SELECT state FROM scan_range_run WHERE task = ? ORDER BY run_id DESC LIMIT 1",
+                        String.class,
+                        RangeJobs.TASK);
+        return states.isEmpty() ? "" : states.get(0);
+    }
+
+    /** One run of both systems. */
+    private record Pass(
+            int number,
+            long rows,
+            double shardscanSeconds,
+            long shardscanHandled,
+            long shardscanProcessed,
+            long takenOver,
+            long rawHandled,
+            double rawSeconds) {
+
+        double shardscanRate() {
+            return rows / shardscanSeconds;
+        }
+
+        double rawRate() {
+            return rawHandled / rawSeconds;
+        }
+
+        double ratioVsRaw() {
+            return shardscanRate() / rawRate();
+        }
+    }
+}
