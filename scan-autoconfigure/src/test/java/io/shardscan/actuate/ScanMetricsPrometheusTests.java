@@ -7,14 +7,22 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.shardscan.core.CompositeScanListener;
 import io.shardscan.core.EndpointRules;
+import io.shardscan.core.EngineSettings;
+import io.shardscan.core.InMemoryEndpointBans;
+import io.shardscan.core.RangeJob;
+import io.shardscan.core.RangeTask;
 import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
+import io.shardscan.jdbc.JdbcRangeCursor;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.UserTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +75,12 @@ class ScanMetricsPrometheusTests {
                         // registered only for a task that keeps runs
                         "scan_run_done",
                         "scan_run_id",
+                        // registered only for a range task
+                        "scan_range_processed",
+                        "scan_range_failed",
+                        "scan_range_percent",
+                        "scan_range_rate",
+                        "scan_range_eta",
                         // the observations, through Micrometer's meter handler: a timer and a long task timer each
                         "scan_round_seconds_count",
                         "scan_round_seconds_sum",
@@ -117,15 +131,27 @@ class ScanMetricsPrometheusTests {
         ScanMetrics metrics = new ScanMetrics(() -> engine[0], name -> null);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ScanObservations observations = new ScanObservations(ScanMetricsTests.observations(registry), true);
-        engine[0] = engines.start(
-                "node-1",
-                dataSource,
-                task,
-                (TaskHandler.PerRow) (row, ctx) -> null,
+        // and a range task beside it, so that the range gauges (registered only for range tasks) are scraped
+        new UserTable(dataSource).recreate().insertWithGaps(1, 10, 1);
+        RangeTask range = new RangeTask(
+                TaskDefinition.builder("users")
+                        .table("tb_user")
+                        .idColumn("user_id")
+                        .build(),
+                1000,
+                Duration.ofMinutes(5),
+                RunMode.ONCE);
+        engine[0] = engines.start(new ScanEngine(
+                List.of(new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null)),
+                new JdbcTaskStore(dataSource),
+                new JdbcShardCoordinator(dataSource),
+                new EngineSettings(
+                        "node-1", Engines.FAST_TTL, Engines.FAST_RENEW, Engines.FAST_TTL, Duration.ofSeconds(10)),
                 ScanClock.system(),
                 new CompositeScanListener(List.of(metrics, observations)),
-                Engines.FAST_TTL,
-                Engines.FAST_RENEW);
+                new InMemoryEndpointBans(ScanClock.system()),
+                List.of(new RangeJob(range, (TaskHandler.PerRow) (row, ctx) -> null)),
+                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource))));
         metrics.bindTo(registry);
         // one row, so that a handler call and a round that handled it are observed
         table.insert(1, 1, Instant.now().minusSeconds(1));
