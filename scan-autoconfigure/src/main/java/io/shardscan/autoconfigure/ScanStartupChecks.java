@@ -40,12 +40,14 @@ final class ScanStartupChecks {
 
     /**
      * The durations that must have a unit, unlike Shardscan's others (seconds without one): a task's
-     * {@code max-wait}, {@code delay}, {@code archive.after}, {@code slow-call}, {@code level2.window}
-     * and {@code level2.ban}. Each is too easily meant in another unit than seconds: a latency bound
-     * in milliseconds ({@code max-wait: 500}, {@code slow-call: 500}: no call would ever count as
-     * slow), a delay or a ban in minutes ({@code delay: 15}, {@code level2.ban: 5}, whose default is
-     * 5 minutes), an age in days ({@code archive.after: 7}); a slip runs, bans or archives rows at a
-     * time no one meant, and nothing else would show it.
+     * {@code max-wait}, {@code delay}, {@code archive.after}, {@code slow-call}, {@code level2.window},
+     * {@code level2.ban} and {@code stall-timeout}. Each is too easily meant in another unit than
+     * seconds: a latency bound in milliseconds ({@code max-wait: 500}, {@code slow-call: 500}: no call
+     * would ever count as slow), a delay, a ban or a stall in minutes ({@code delay: 15},
+     * {@code level2.ban: 5}, {@code stall-timeout: 5}, whose defaults are 5 minutes; a range task's
+     * stall timeout bound as 5 ms has every range taken over again and again), an age in days
+     * ({@code archive.after: 7}); a slip runs, bans or archives rows at a time no one meant, and
+     * nothing else would show it.
      */
     static List<String> durationsWithoutUnit(ConfigurableEnvironment environment, ScanProperties properties) {
         // the tasks bound as ScanProperties binds them, so a task's key here is its key there whatever
@@ -68,6 +70,7 @@ final class ScanStartupChecks {
             WrittenLevel2 level2 = durations.level2();
             withoutUnit(task, "level2.window", level2 == null ? null : level2.window(), "level2.window: 5m", problems);
             withoutUnit(task, "level2.ban", level2 == null ? null : level2.ban(), "level2.ban: 5m", problems);
+            withoutUnit(task, "stall-timeout", durations.stallTimeout(), "stall-timeout: 5m", problems);
         }
         return problems;
     }
@@ -76,8 +79,8 @@ final class ScanStartupChecks {
             String task, String key, @Nullable String value, String example, List<String> problems) {
         if (value != null && NUMBER.matcher(value).matches()) {
             problems.add("scan.tasks." + task + "." + key + " is '" + value.trim() + "' without a unit: write it with"
-                    + " one, e.g. " + example + " (max-wait, delay, archive.after, slow-call, level2.window and"
-                    + " level2.ban need a unit, which ms, s, m, h or d makes plain)");
+                    + " one, e.g. " + example + " (max-wait, delay, archive.after, slow-call, level2.window,"
+                    + " level2.ban and stall-timeout need a unit, which ms, s, m, h or d makes plain)");
         }
     }
 
@@ -87,7 +90,8 @@ final class ScanStartupChecks {
             @Nullable String delay,
             @Nullable WrittenArchive archive,
             @Nullable String slowCall,
-            @Nullable WrittenLevel2 level2) {}
+            @Nullable WrittenLevel2 level2,
+            @Nullable String stallTimeout) {}
 
     /** A task's {@code archive.after} as written. */
     record WrittenArchive(@Nullable String after) {}

@@ -175,8 +175,8 @@ class StartupChecksTests {
                 .run(context -> assertThat(problems(context))
                         .contains("scan.tasks.orders.slow-call is '500' without a unit: write it with one, e.g."
                                 + " slow-call: 500ms or 2s (max-wait, delay, archive.after, slow-call,"
-                                + " level2.window and level2.ban need a unit, which ms, s, m, h or d makes"
-                                + " plain)")
+                                + " level2.window, level2.ban and stall-timeout need a unit, which ms, s, m, h"
+                                + " or d makes plain)")
                         .anySatisfy(p -> assertThat(p)
                                 .startsWith("scan.tasks.orders.level2.window is '5' without a unit")
                                 .contains("e.g. level2.window: 5m"))
@@ -189,6 +189,16 @@ class StartupChecksTests {
                         TASK + "level2.window=5m",
                         TASK + "level2.ban=30s")
                 .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aStallTimeoutWithoutAUnitFails() {
+        // stall-timeout: 5 meant as its default's minutes was bound as 5 ms: every range of a range task
+        // was taken over again and again, each time redoing its rows
+        runner().withPropertyValues(TASK + "stall-timeout=5")
+                .run(context -> assertThat(problems(context)).anySatisfy(p -> assertThat(p)
+                        .startsWith("scan.tasks.orders.stall-timeout is '5' without a unit")
+                        .contains("e.g. stall-timeout: 5m")));
     }
 
     @Test
