@@ -3,6 +3,7 @@ package io.shardscan.actuate;
 import io.shardscan.core.RangeFailure;
 import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.RangeView;
+import io.shardscan.core.RunRange;
 import io.shardscan.core.TaskView;
 import java.time.Instant;
 import java.util.List;
@@ -21,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param highId the run's highest id when it started ({@code once} ends past it)
  * @param startedAt when the run started
  * @param endedAt when it ended; {@code null} while it runs
- * @param rangeSize ids per range
+ * @param rangeSize ids per range, as the run fixed it when it started
  * @param ranges ranges opened so far
  * @param rangesDone ranges finished
  * @param processed rows handled and committed by every node, failed ones included, each once
@@ -66,16 +67,17 @@ public record RangeTaskDescriptor(
     /** The task from its last snapshot; with {@code failures}, also its failures (two queries). */
     static RangeTaskDescriptor of(RangeView view, boolean failures) {
         RangeSnapshot s = view.snapshot();
+        RunRange ids = s.run().range();
         return new RangeTaskDescriptor(
                 "range",
                 view.task().run().property(),
                 s.run().done() ? TaskView.State.DONE : TaskView.State.RUNNING,
                 s.run().id(),
-                s.run().lowId(),
-                s.run().highId(),
+                ids == null ? 0 : ids.lowId(),
+                ids == null ? 0 : ids.highId(),
                 s.run().startedAt(),
                 s.run().endedAt(),
-                view.task().rangeSize(),
+                ids == null ? view.task().rangeSize() : ids.rangeSize(),
                 s.progress().ranges(),
                 s.progress().rangesDone(),
                 s.progress().processed(),

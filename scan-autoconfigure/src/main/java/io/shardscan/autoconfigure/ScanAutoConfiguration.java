@@ -16,8 +16,8 @@ import io.shardscan.jdbc.JdbcEndpointBans;
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.jdbc.JdbcRangeFailures;
 import io.shardscan.jdbc.JdbcRangeLedger;
-import io.shardscan.jdbc.JdbcRangeRuns;
 import io.shardscan.jdbc.JdbcRangeTable;
+import io.shardscan.jdbc.JdbcTaskRuns;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisEndpointBans;
 import io.shardscan.redis.RedisRangeCursor;
@@ -170,7 +170,7 @@ public class ScanAutoConfiguration {
     @Lazy
     RangeStores scanRangeStores(DataSource dataSource, RangeCursor cursor) {
         return new RangeStores(
-                new JdbcRangeRuns(dataSource),
+                new JdbcTaskRuns(dataSource),
                 cursor,
                 new JdbcRangeLedger(dataSource),
                 new JdbcRangeTable(dataSource),

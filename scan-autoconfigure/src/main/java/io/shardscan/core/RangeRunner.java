@@ -35,7 +35,7 @@ final class RangeRunner {
     private final ScheduledExecutorService control;
     private final ExecutorService workers;
     private volatile boolean running;
-    private volatile RangeRun run;
+    private volatile TaskRun run;
     /** When this node first saw fewer ranges than the cursor handed out; 0 when it saw none missing. */
     private volatile long holeSeenNanos;
 
@@ -63,19 +63,21 @@ final class RangeRunner {
     }
 
     /** The run this node follows now. */
-    RangeRun run() {
+    TaskRun run() {
         return run;
     }
 
     void start() {
-        run = stores.runs().current(task);
+        run = current();
         status.follow(run);
         running = true;
+        RunRange range = range(run);
         log.log(
                 Level.INFO,
                 "Task " + task.name() + ": range mode, run " + run.id() + (run.done() ? " (DONE)" : "") + " over ids "
-                        + run.lowId() + "-" + (task.run() == RunMode.ONCE ? run.highId() : "…") + ", ranges of "
-                        + task.rangeSize() + " ids, cursor " + stores.cursor().kind());
+                        + range.lowId() + "-" + (task.run() == RunMode.ONCE ? range.highId() : "…") + ", ranges of "
+                        + range.rangeSize() + " ids, cursor " + stores.cursor().kind());
+        RunRangeDrift.warn(task, run, stores.cursor().kind());
         control.scheduleWithFixedDelay(this::tick, 0, settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
         for (int i = 0; i < task.definition().workers(); i++) {
             workers.execute(this::work);
@@ -108,18 +110,52 @@ final class RangeRunner {
      *
      * @return the run that runs now
      */
-    RangeRun restart() {
-        RangeRun current = stores.runs().current(task);
+    TaskRun restart() {
+        TaskRun current = current();
         if (!current.done()) {
             return current;
         }
-        RangeRun next = stores.runs().start(task, current.id());
+        TaskRun next = stores.runs().start(task.definition(), current.id(), settings.nodeId(), clock.now(), snapshot());
+        RunRange range = range(next);
         log.log(
                 Level.INFO,
-                "Task " + task.name() + ": run " + next.id() + " started over ids " + next.lowId() + "-"
-                        + next.highId());
+                "Task " + task.name() + ": run " + next.id() + " started by node " + next.startedBy() + " over ids "
+                        + range.lowId() + "-" + range.highId() + ", ranges of " + range.rangeSize() + " ids");
         follow(next);
         return next;
+    }
+
+    /**
+     * The task's current run. The first one, and one after a run without ids (the task had a status
+     * column before), starts here over the table's ids now, with the configured range size.
+     */
+    private TaskRun current() {
+        TaskRun current = stores.runs().current(task.definition());
+        if (current == null) {
+            return stores.runs().startFirst(task.definition(), settings.nodeId(), clock.now(), snapshot());
+        }
+        if (current.range() == null) {
+            return stores.runs().start(task.definition(), current.id(), settings.nodeId(), clock.now(), snapshot());
+        }
+        return current;
+    }
+
+    /** The ids of a run starting now: the table's lowest and highest id, the configured range size and this cursor. */
+    private RunRange snapshot() {
+        long low = stores.table().minId(task);
+        long high = stores.table().maxId(task);
+        return low == Long.MAX_VALUE
+                ? new RunRange(1, 0, task.rangeSize(), stores.cursor().kind())
+                : new RunRange(low, high, task.rangeSize(), stores.cursor().kind());
+    }
+
+    /** The ids and range size of a run of this task; every run of a range task has them. */
+    static RunRange range(TaskRun run) {
+        RunRange range = run.range();
+        if (range == null) {
+            throw new IllegalStateException("run " + run.id() + " has no id range: it is a status-column task's");
+        }
+        return range;
     }
 
     /**
@@ -129,7 +165,7 @@ final class RangeRunner {
      * @return how many rows ran
      */
     int requeue(int limit) {
-        RangeRun current = run;
+        TaskRun current = run;
         List<RangeFailure> failed = stores.failures().recent(task.name(), current.id(), limit);
         RangeHandling handling = new RangeHandling(task, job.handler(), clock);
         int ran = 0;
@@ -148,7 +184,10 @@ final class RangeRunner {
         return ran;
     }
 
-    private void follow(RangeRun next) {
+    private void follow(TaskRun next) {
+        if (next.id() != run.id() && !next.done()) {
+            RunRangeDrift.warn(task, next, stores.cursor().kind());
+        }
         run = next;
         status.follow(next);
         wakeUp();
@@ -156,7 +195,7 @@ final class RangeRunner {
 
     private void tick() {
         try {
-            RangeRun current = run;
+            TaskRun current = run;
             Map<Long, Long> epochs = new java.util.HashMap<>();
             held.forEach((start, range) -> {
                 if (range.run == current.id()) {
@@ -172,8 +211,10 @@ final class RangeRunner {
                     }
                 });
             }
-            RangeRun latest = stores.runs().current(task);
-            if (latest.id() != current.id() || latest.done() != current.done()) {
+            TaskRun latest = stores.runs().current(task.definition());
+            if (latest != null
+                    && latest.range() != null
+                    && (latest.id() != current.id() || latest.done() != current.done())) {
                 follow(latest);
             }
             status.report(run);
@@ -192,7 +233,7 @@ final class RangeRunner {
                 () -> running,
                 this::pause);
         while (running) {
-            RangeRun current = run;
+            TaskRun current = run;
             try {
                 if (current.done()) {
                     pause(settings.renewInterval());
@@ -207,7 +248,7 @@ final class RangeRunner {
                 HeldRange range = new HeldRange(current.id(), lease.get());
                 held.put(lease.get().start(), range);
                 try {
-                    status.handled(scan.scan(range, current.lowId()));
+                    status.handled(scan.scan(range, range(current)));
                 } finally {
                     held.remove(lease.get().start(), range);
                 }
@@ -222,7 +263,8 @@ final class RangeRunner {
     }
 
     /** A range whose owner died or stalled, else the next one from the cursor; empty when none is left for now. */
-    private Optional<RangeLease> acquire(RangeRun current) {
+    private Optional<RangeLease> acquire(TaskRun current) {
+        RunRange ids = range(current);
         List<RangeLease> taken = stores.ledger()
                 .takeOver(task.name(), current.id(), settings.nodeId(), settings.leaseTtl(), task.stallTimeout(), 1);
         if (!taken.isEmpty()) {
@@ -233,18 +275,17 @@ final class RangeRunner {
                             + lease.position() + " with epoch " + lease.epoch());
             return Optional.of(lease);
         }
-        long limit =
-                task.run() == RunMode.ONCE ? current.highId() : stores.table().maxId(task);
+        long limit = task.run() == RunMode.ONCE ? ids.highId() : stores.table().maxId(task);
         while (running) {
-            if (current.lowId() + stores.cursor().peek(task.name(), current.id()) > limit) {
+            if (ids.lowId() + stores.cursor().peek(task.name(), current.id()) > limit) {
                 return Optional.empty();
             }
-            long start = current.lowId() + stores.cursor().claim(task.name(), current.id(), task.rangeSize());
-            if (task.run() == RunMode.ONCE && start > current.highId()) {
+            long start = ids.lowId() + stores.cursor().claim(task.name(), current.id(), ids.rangeSize());
+            if (task.run() == RunMode.ONCE && start > ids.highId()) {
                 return Optional.empty();
             }
             Optional<RangeLease> opened =
-                    stores.ledger().open(task.name(), current.id(), start, end(current, start), settings.nodeId());
+                    stores.ledger().open(task.name(), current.id(), start, end(ids, start), settings.nodeId());
             if (opened.isPresent()) {
                 return opened;
             }
@@ -252,20 +293,19 @@ final class RangeRunner {
         return Optional.empty();
     }
 
-    private long end(RangeRun current, long start) {
-        long end = start + task.rangeSize() - 1;
-        return task.run() == RunMode.ONCE ? Math.min(end, current.highId()) : end;
+    private long end(RunRange ids, long start) {
+        long end = start + ids.rangeSize() - 1;
+        return task.run() == RunMode.ONCE ? Math.min(end, ids.highId()) : end;
     }
 
     /**
      * With the cursor past the run's ids: opens any range that was claimed but never opened (its
      * claimer died in between), and ends a {@link RunMode#ONCE} run once every range is done.
      */
-    private void finishIfCovered(RangeRun current) {
+    private void finishIfCovered(TaskRun current) {
+        RunRange ids = range(current);
         long claimed = stores.cursor().peek(task.name(), current.id());
-        long expected = task.run() == RunMode.ONCE
-                ? (current.span() + task.rangeSize() - 1) / task.rangeSize()
-                : claimed / task.rangeSize();
+        long expected = task.run() == RunMode.ONCE ? ids.rangeCount() : claimed / ids.rangeSize();
         RangeProgress progress = stores.ledger().progress(task.name(), current.id());
         if (progress.ranges() < expected) {
             // a claimer opens its range a moment after its claim: sweep only for a hole that lasted a lease TTL
@@ -281,11 +321,11 @@ final class RangeRunner {
             holeSeenNanos = 0;
             List<Long> reopened = new ArrayList<>();
             for (long i = 0; i < expected && running; i++) {
-                long start = current.lowId() + i * task.rangeSize();
+                long start = ids.lowId() + i * ids.rangeSize();
                 // open() refuses ranges that exist; the sweep opens the ones nobody holds, and leaves them
                 // for takeover: a heartbeat of epoch 1 from here would make this node their owner
                 stores.ledger()
-                        .open(task.name(), current.id(), start, end(current, start), "")
+                        .open(task.name(), current.id(), start, end(ids, start), "")
                         .ifPresent(lease -> reopened.add(lease.start()));
             }
             if (!reopened.isEmpty()) {
@@ -300,16 +340,22 @@ final class RangeRunner {
         holeSeenNanos = 0;
         if (task.run() == RunMode.ONCE
                 && progress.rangesDone() >= expected
-                && current.lowId() + claimed > current.highId()
-                && stores.runs().finish(task.name(), current.id())) {
-            RangeProgress last = stores.ledger().progress(task.name(), current.id());
+                && ids.lowId() + claimed > ids.highId()
+                && stores.runs()
+                        .finish(
+                                task.definition(),
+                                current.id(),
+                                new RunCounts(progress.processed(), progress.failed(), 0),
+                                settings.nodeId(),
+                                clock.now())) {
+            RangeProgress last = progress;
             log.log(
                     Level.INFO,
                     "Task " + task.name() + ": run " + current.id() + " DONE: " + last.processed() + " rows processed, "
                             + last.failed() + " failed, " + last.rangesDone() + " ranges, in "
                             + Duration.between(current.startedAt(), clock.now()).withNanos(0));
             status.finished();
-            follow(stores.runs().current(task));
+            follow(current());
         }
     }
 

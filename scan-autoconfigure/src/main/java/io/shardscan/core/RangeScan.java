@@ -55,12 +55,12 @@ final class RangeScan {
     /**
      * Scans the range until it is done, lost, or the task stops (then commits what it handled).
      *
-     * @param low the run's lowest id, for the range's index in {@link ScanContext#shard()}
+     * @param ids the run's ids and range size, for the range's index in {@link ScanContext#shard()}
      * @return the rows handled and committed
      */
-    long scan(HeldRange held, long low) {
+    long scan(HeldRange held, RunRange ids) {
         RangeLease lease = held.lease;
-        int index = (int) Math.min(Integer.MAX_VALUE, (lease.start() - low) / task.rangeSize());
+        int index = (int) Math.min(Integer.MAX_VALUE, (lease.start() - ids.lowId()) / ids.rangeSize());
         position = lease.position();
         handled = 0;
         failures = new ArrayList<>();

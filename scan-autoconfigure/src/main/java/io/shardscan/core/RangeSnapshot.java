@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * How far a range task's current run got, as the control thread last read it. Immutable.
  *
- * @param run the run
+ * @param run the run, with its ids and range size ({@link TaskRun#range()})
  * @param progress the sums over its ranges
  * @param span the ids the run covers: its snapshot for {@link RunMode#ONCE}, up to the highest id
  *     now for {@link RunMode#FOLLOW}
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param handledHere rows this node handled and committed since it started
  */
 public record RangeSnapshot(
-        RangeRun run,
+        TaskRun run,
         RangeProgress progress,
         long span,
         double percent,

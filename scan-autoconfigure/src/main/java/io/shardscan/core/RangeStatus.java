@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -42,23 +43,24 @@ final class RangeStatus {
     }
 
     /** Starts measuring a run (again): the pace starts from its progress now. */
-    synchronized void follow(RangeRun run) {
+    synchronized void follow(TaskRun run) {
         RangeProgress progress = stores.ledger().progress(task.name(), run.id());
         windowNanos = clock.nanos();
         windowProcessed = progress.processed();
         windowCovered = progress.coveredIds();
         lastLogNanos = windowNanos - LOG_INTERVAL.toNanos();
-        snapshot = new RangeSnapshot(
-                run, progress, run.span(), percent(progress, run.span(), run), 0, null, handledHere.get());
+        long span = RangeRunner.range(run).span();
+        snapshot = new RangeSnapshot(run, progress, span, percent(progress, span, run), 0, null, handledHere.get());
     }
 
     /** Reads the run's progress, and logs it when {@link #LOG_INTERVAL} passed and it moved. */
-    synchronized void report(RangeRun run) {
+    synchronized void report(TaskRun run) {
         if (run.id() != snapshot.run().id()) {
             follow(run);
         }
         RangeProgress progress = stores.ledger().progress(task.name(), run.id());
-        long span = task.run() == RunMode.ONCE ? run.span() : Math.max(run.span(), spanNow(run));
+        long runSpan = RangeRunner.range(run).span();
+        long span = task.run() == RunMode.ONCE ? runSpan : Math.max(runSpan, spanNow(run));
         long now = clock.nanos();
         double seconds = (now - windowNanos) / 1e9;
         RangeSnapshot previous = snapshot;
@@ -86,7 +88,7 @@ final class RangeStatus {
     /** The run ended: its snapshot says DONE at once, not at the next tick. */
     synchronized void finished() {
         RangeSnapshot last = snapshot;
-        RangeRun run = stores.runs().current(task);
+        TaskRun run = Objects.requireNonNull(stores.runs().current(task.definition()), "run");
         snapshot = new RangeSnapshot(
                 run,
                 stores.ledger().progress(task.name(), run.id()),
@@ -97,12 +99,14 @@ final class RangeStatus {
                 handledHere.get());
     }
 
-    private long spanNow(RangeRun run) {
+    private long spanNow(TaskRun run) {
         long max = stores.table().maxId(task);
-        return max == Long.MIN_VALUE ? 0 : Math.max(0, max - run.lowId() + 1);
+        return max == Long.MIN_VALUE
+                ? 0
+                : Math.max(0, max - RangeRunner.range(run).lowId() + 1);
     }
 
-    private static double percent(RangeProgress progress, long span, RangeRun run) {
+    private static double percent(RangeProgress progress, long span, TaskRun run) {
         if (run.done() || span == 0) {
             return run.done() ? 100 : 0;
         }

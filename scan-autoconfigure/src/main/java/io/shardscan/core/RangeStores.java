@@ -6,14 +6,15 @@ import java.util.Objects;
  * Where range tasks keep their runs, cursors, progress and failures, and how they read their tables.
  * Immutable.
  *
- * @param runs the runs and their id snapshots
+ * @param runs the runs, each with its id snapshot and range size ({@link TaskRun#range()}), kept as
+ *     the runs of every task
  * @param cursor the shared cursor ranges are claimed from; the coordinator's choice (Redis or JDBC)
  * @param ledger one progress row per range, fenced by epochs
  * @param table reads the scanned tables
  * @param failures the rows that failed every in-place try
  */
 public record RangeStores(
-        RangeRuns runs, RangeCursor cursor, RangeLedger ledger, RangeTable table, RangeFailures failures) {
+        TaskRuns runs, RangeCursor cursor, RangeLedger ledger, RangeTable table, RangeFailures failures) {
 
     public RangeStores {
         Objects.requireNonNull(runs, "runs");

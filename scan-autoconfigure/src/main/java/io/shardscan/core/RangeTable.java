@@ -24,6 +24,13 @@ public interface RangeTable {
     List<Row> rows(RangeTask task, List<Long> ids);
 
     /**
+     * The table's lowest id now.
+     *
+     * @return the id, or {@link Long#MAX_VALUE} when the table is empty
+     */
+    long minId(RangeTask task);
+
+    /**
      * The table's highest id now.
      *
      * @return the id, or {@link Long#MIN_VALUE} when the table is empty

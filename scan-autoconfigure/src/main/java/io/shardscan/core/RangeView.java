@@ -47,7 +47,7 @@ public final class RangeView {
      *
      * @return the run that runs now
      */
-    public RangeRun start() {
+    public TaskRun start() {
         return runner.restart();
     }
 

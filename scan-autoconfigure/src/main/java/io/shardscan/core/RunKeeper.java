@@ -114,7 +114,7 @@ final class RunKeeper {
             TaskRun current = runs.current(context.definition());
             if (current == null) {
                 current = runs.startFirst(
-                        context.definition(), context.nodeId(), context.clock().now());
+                        context.definition(), context.nodeId(), context.clock().now(), null);
             }
             follow(current);
             if (!current.done()) {
@@ -136,8 +136,13 @@ final class RunKeeper {
             throw new IllegalStateException("task " + context.name() + " runs forever (scan.tasks." + context.name()
                     + ".run), so it has no run to start; set run: until-empty to end it when its table is empty");
         }
+        TaskRun current = runs().current(context.definition());
         TaskRun started = runs().start(
-                        context.definition(), context.nodeId(), context.clock().now());
+                        context.definition(),
+                        current == null ? 0 : current.id(),
+                        context.nodeId(),
+                        context.clock().now(),
+                        null);
         synchronized (this) {
             run = started;
             lastHandled = -1;

@@ -32,9 +32,7 @@ public final class ScanTasks {
         if (engine.rangeTaskNames().contains(task)) {
             // a range task's run covers the ids as they are when it starts; a running one is left alone
             RangeView range = engine.rangeTask(task);
-            RangeRun run = range.start();
-            return run.toTaskRun(
-                    range.snapshot().run().id() == run.id() ? range.snapshot().progress() : RangeProgress.NONE);
+            return range.start();
         }
         return engine.task(task).start();
     }

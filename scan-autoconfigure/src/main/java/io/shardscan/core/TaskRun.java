@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param endedBy the node that recorded its end; {@code null} while it runs
  * @param counts what it did: final once done, as recorded by the node that ended it; while it runs,
  *     as counted when this snapshot was read
+ * @param range for a run of a range task: the ids it covers and its range size, fixed when it
+ *     started; {@code null} for a run of a status-column task
  */
 public record TaskRun(
         long id,
@@ -28,7 +30,20 @@ public record TaskRun(
         String startedBy,
         @Nullable Instant endedAt,
         @Nullable String endedBy,
-        RunCounts counts) {
+        RunCounts counts,
+        @Nullable RunRange range) {
+
+    /** A run of a status-column task, which covers no id range. */
+    public TaskRun(
+            long id,
+            State state,
+            Instant startedAt,
+            String startedBy,
+            @Nullable Instant endedAt,
+            @Nullable String endedBy,
+            RunCounts counts) {
+        this(id, state, startedAt, startedBy, endedAt, endedBy, counts, null);
+    }
 
     public TaskRun {
         Objects.requireNonNull(state, "state");
@@ -58,6 +73,6 @@ public record TaskRun(
 
     /** The same run with other counts, as read while it runs. */
     public TaskRun withCounts(RunCounts counts) {
-        return new TaskRun(id, state, startedAt, startedBy, endedAt, endedBy, counts);
+        return new TaskRun(id, state, startedAt, startedBy, endedAt, endedBy, counts, range);
     }
 }

@@ -67,6 +67,15 @@ public final class JdbcRangeTable implements RangeTable {
     }
 
     @Override
+    public long minId(RangeTask task) {
+        Long min = jdbc.queryForObject(
+                "SELECT MIN(" + task.definition().idColumn() + ") FROM "
+                        + task.definition().table(),
+                Long.class);
+        return min == null ? Long.MAX_VALUE : min;
+    }
+
+    @Override
     public long maxId(RangeTask task) {
         Long max = jdbc.queryForObject(
                 "SELECT MAX(" + task.definition().idColumn() + ") FROM "

@@ -1,6 +1,7 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.RunCounts;
+import io.shardscan.core.RunRange;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskRuns;
@@ -9,23 +10,29 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * {@link TaskRuns} in the {@code run_*} columns of {@code scan_task} (one row per task, shared with
  * the task-wide pause), with the counts of each run's write-backs kept per shard in the
  * {@code run_*} columns of {@code scan_fence}, which {@link JdbcTaskStore#writeBack} adds to in the
- * write-back's own transaction. Thread-safe.
+ * write-back's own transaction. A range task's run also keeps its {@link RunRange} there
+ * ({@code run_low_id}, {@code run_high_id}, {@code run_range_size}, {@code run_cursor}). Thread-safe.
  */
-final class JdbcTaskRuns implements TaskRuns {
+public final class JdbcTaskRuns implements TaskRuns {
 
     private static final String COLUMNS = "run_id, run_state, run_started_at, run_started_by, run_ended_at,"
-            + " run_ended_by, run_processed, run_failed, run_dead";
+            + " run_ended_by, run_processed, run_failed, run_dead, run_low_id, run_high_id, run_range_size, run_cursor";
     private static final String NEW_RUN = "run_state = 'RUNNING', run_started_at = ?, run_started_by = ?,"
             + " run_ended_at = NULL, run_ended_by = NULL, run_processed = 0, run_failed = 0, run_dead = 0";
+    private static final String NEW_RANGE = ", run_low_id = ?, run_high_id = ?, run_range_size = ?, run_cursor = ?";
+    private static final String NO_RANGE =
+            ", run_low_id = NULL, run_high_id = NULL, run_range_size = NULL, run_cursor = NULL";
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
@@ -33,6 +40,11 @@ final class JdbcTaskRuns implements TaskRuns {
     JdbcTaskRuns(JdbcTemplate jdbc, TransactionTemplate transactions) {
         this.jdbc = jdbc;
         this.transactions = transactions;
+    }
+
+    /** The runs in the tables of {@code dataSource}. */
+    public JdbcTaskRuns(DataSource dataSource) {
+        this(new JdbcTemplate(dataSource), new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
     }
 
     @Override
@@ -45,50 +57,89 @@ final class JdbcTaskRuns implements TaskRuns {
     }
 
     @Override
-    public TaskRun startFirst(TaskDefinition task, String by, Instant at) {
-        Object[] values = {Timestamp.from(at), by, task.name()};
-        String first = "UPDATE scan_task SET run_id = 1, " + NEW_RUN + " WHERE task = ? AND run_id IS NULL";
+    public TaskRun startFirst(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
+        Object[] values = values(task, 1, by, at, range);
+        String first = "UPDATE scan_task SET run_id = ?, " + NEW_RUN + (range == null ? NO_RANGE : NEW_RANGE)
+                + " WHERE task = ? AND run_id IS NULL";
         if (jdbc.update(first, values) == 0 && current(task) == null) {
             try {
-                insertFirst(task, by, at);
+                insertFirst(task, by, at, range);
             } catch (DuplicateKeyException e) {
                 // another node inserted the row first, with its run or with a pause only
                 jdbc.update(first, values);
             }
         }
-        TaskRun current = current(task);
+        return present(task, current(task));
+    }
+
+    @Override
+    public TaskRun start(TaskDefinition task, long previous, String by, Instant at, @Nullable RunRange range) {
+        TaskRun started = transactions.execute(status -> {
+            int updated = jdbc.update(
+                    "UPDATE scan_task SET run_id = ?, " + NEW_RUN + (range == null ? NO_RANGE : NEW_RANGE)
+                            + " WHERE task = ? AND COALESCE(run_id, 0) = ?",
+                    append(values(task, previous + 1, by, at, range), previous));
+            if (updated == 0 && previous == 0 && current(task) == null) {
+                try {
+                    insertFirst(task, by, at, range);
+                } catch (DuplicateKeyException e) {
+                    // another node started the first run meanwhile: it is current
+                }
+            }
+            return current(task);
+        });
+        return present(task, started);
+    }
+
+    private static Object[] values(TaskDefinition task, long id, String by, Instant at, @Nullable RunRange range) {
+        return range == null
+                ? new Object[] {id, Timestamp.from(at), by, task.name()}
+                : new Object[] {
+                    id,
+                    Timestamp.from(at),
+                    by,
+                    range.lowId(),
+                    range.highId(),
+                    range.rangeSize(),
+                    range.cursor(),
+                    task.name()
+                };
+    }
+
+    private static Object[] append(Object[] values, Object last) {
+        Object[] all = java.util.Arrays.copyOf(values, values.length + 1);
+        all[values.length] = last;
+        return all;
+    }
+
+    private static TaskRun present(TaskDefinition task, @Nullable TaskRun current) {
         if (current == null) {
             throw new IllegalStateException("the run of task " + task.name() + " is gone from scan_task");
         }
         return current;
     }
 
-    @Override
-    public TaskRun start(TaskDefinition task, String by, Instant at) {
-        TaskRun started = transactions.execute(status -> {
-            if (jdbc.update(
-                            "UPDATE scan_task SET run_id = COALESCE(run_id, 0) + 1, " + NEW_RUN + " WHERE task = ?",
-                            Timestamp.from(at),
-                            by,
-                            task.name())
-                    == 0) {
-                insertFirst(task, by, at);
-            }
-            return current(task);
-        });
-        if (started == null) {
-            throw new IllegalStateException("the run of task " + task.name() + " is gone from scan_task");
+    private void insertFirst(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
+        if (range == null) {
+            jdbc.update(
+                    "INSERT INTO scan_task (task, paused, run_id, run_state, run_started_at, run_started_by,"
+                            + " run_processed, run_failed, run_dead) VALUES (?, 0, 1, 'RUNNING', ?, ?, 0, 0, 0)",
+                    task.name(),
+                    Timestamp.from(at),
+                    by);
+            return;
         }
-        return started;
-    }
-
-    private void insertFirst(TaskDefinition task, String by, Instant at) {
         jdbc.update(
                 "INSERT INTO scan_task (task, paused, run_id, run_state, run_started_at, run_started_by, run_processed,"
-                        + " run_failed, run_dead) VALUES (?, 0, 1, 'RUNNING', ?, ?, 0, 0, 0)",
+                        + " run_failed, run_dead, run_low_id, run_high_id, run_range_size, run_cursor)"
+                        + " VALUES (?, 0, 1, 'RUNNING', ?, ?, 0, 0, 0, ?, ?, ?, ?)",
                 task.name(),
                 Timestamp.from(at),
-                by);
+                by,
+                range.lowId(),
+                range.highId(),
+                range.rangeSize(),
+                range.cursor());
     }
 
     @Override
@@ -149,6 +200,11 @@ final class JdbcTaskRuns implements TaskRuns {
     }
 
     private static TaskRun run(ResultSet rs) throws SQLException {
+        long size = rs.getLong(12);
+        // no range size: a run of a status-column task
+        RunRange range = rs.wasNull()
+                ? null
+                : new RunRange(rs.getLong(10), rs.getLong(11), size, String.valueOf(rs.getString(13)));
         return new TaskRun(
                 rs.getLong(1),
                 "DONE".equals(rs.getString(2)) ? TaskRun.State.DONE : TaskRun.State.RUNNING,
@@ -156,7 +212,8 @@ final class JdbcTaskRuns implements TaskRuns {
                 String.valueOf(rs.getString(4)),
                 rs.getTimestamp(5) == null ? null : instant(rs.getTimestamp(5)),
                 rs.getString(6),
-                new RunCounts(rs.getLong(7), rs.getLong(8), rs.getLong(9)));
+                new RunCounts(rs.getLong(7), rs.getLong(8), rs.getLong(9)),
+                range);
     }
 
     private static Instant instant(@Nullable Timestamp value) {

@@ -29,7 +29,6 @@ public final class OwnTables {
             "scan_endpoint_ban", Set.of("task", "endpoint", "banned_from", "banned_until", "last_error"));
 
     private static final Map<String, Set<String>> RANGES = Map.of(
-            "scan_range_run", Set.of("task", "run_id", "low_id", "high_id", "state", "started_at", "ended_at"),
             "scan_range_cursor", Set.of("task", "run_id", "next_offset"),
             "scan_range",
                     Set.of(
@@ -47,19 +46,26 @@ public final class OwnTables {
                             "done"),
             "scan_range_failure", Set.of("task", "run_id", "row_id", "error", "attempts", "failed_at"));
 
-    /** The run columns by table, each with its type ({@code TIMESTAMP} is the dialect's timestamp). */
+    /**
+     * The run columns by table, each with its type ({@code TIMESTAMP} is the dialect's timestamp): the
+     * runs of status-column and range tasks alike, a range run's ids and range size included.
+     */
     private static final Map<String, Map<String, String>> RUNS = Map.of(
             "scan_task",
-            Map.of(
-                    "run_id", "BIGINT",
-                    "run_state", "VARCHAR(16)",
-                    "run_started_at", "TIMESTAMP",
-                    "run_started_by", "VARCHAR(128)",
-                    "run_ended_at", "TIMESTAMP",
-                    "run_ended_by", "VARCHAR(128)",
-                    "run_processed", "BIGINT",
-                    "run_failed", "BIGINT",
-                    "run_dead", "BIGINT"),
+            Map.ofEntries(
+                    Map.entry("run_id", "BIGINT"),
+                    Map.entry("run_state", "VARCHAR(16)"),
+                    Map.entry("run_started_at", "TIMESTAMP"),
+                    Map.entry("run_started_by", "VARCHAR(128)"),
+                    Map.entry("run_ended_at", "TIMESTAMP"),
+                    Map.entry("run_ended_by", "VARCHAR(128)"),
+                    Map.entry("run_processed", "BIGINT"),
+                    Map.entry("run_failed", "BIGINT"),
+                    Map.entry("run_dead", "BIGINT"),
+                    Map.entry("run_low_id", "BIGINT"),
+                    Map.entry("run_high_id", "BIGINT"),
+                    Map.entry("run_range_size", "BIGINT"),
+                    Map.entry("run_cursor", "VARCHAR(16)")),
             "scan_fence",
             Map.of("run_id", "BIGINT", "run_processed", "BIGINT", "run_failed", "BIGINT", "run_dead", "BIGINT"));
 
@@ -95,9 +101,9 @@ public final class OwnTables {
     }
 
     /**
-     * The same, and with {@code rangeTables} the tables of range tasks' runs, cursors, progress and
-     * failures ({@code scan_range_run}, {@code scan_range_cursor}, {@code scan_range},
-     * {@code scan_range_failure}), needed when a task runs in range mode.
+     * The same, and with {@code rangeTables} the tables of range tasks' cursors, progress and failures
+     * ({@code scan_range_cursor}, {@code scan_range}, {@code scan_range_failure}) and the run columns
+     * of {@code scan_task}, which keep their runs, needed when a task runs in range mode.
      */
     public static List<String> problems(
             DataSource dataSource,
@@ -107,7 +113,7 @@ public final class OwnTables {
             boolean rangeTables) {
         Map<String, Set<String>> needed = new LinkedHashMap<>();
         if (rangeTables) {
-            for (String table : List.of("scan_range_run", "scan_range_cursor", "scan_range", "scan_range_failure")) {
+            for (String table : List.of("scan_range_cursor", "scan_range", "scan_range_failure")) {
                 needed.put(table, RANGES.get(table));
             }
         }
@@ -121,7 +127,9 @@ public final class OwnTables {
         }
         needed.put(
                 "scan_fence", runColumns ? union(FENCE, RUNS.get("scan_fence").keySet()) : FENCE);
-        needed.put("scan_task", runColumns ? union(TASK, RUNS.get("scan_task").keySet()) : TASK);
+        needed.put(
+                "scan_task",
+                runColumns || rangeTables ? union(TASK, RUNS.get("scan_task").keySet()) : TASK);
         List<String> problems = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();

@@ -37,6 +37,10 @@ CREATE TABLE IF NOT EXISTS scan_task (
     run_processed  BIGINT,
     run_failed     BIGINT,
     run_dead       BIGINT,
+    run_low_id     BIGINT,
+    run_high_id    BIGINT,
+    run_range_size BIGINT,
+    run_cursor     VARCHAR(16),
     PRIMARY KEY (task)
 );
 CREATE TABLE IF NOT EXISTS scan_endpoint_trip (
@@ -52,16 +56,6 @@ CREATE TABLE IF NOT EXISTS scan_endpoint_ban (
     banned_until DATETIME(3)   NOT NULL,
     last_error  VARCHAR(512),
     PRIMARY KEY (task, endpoint)
-);
-CREATE TABLE IF NOT EXISTS scan_range_run (
-    task       VARCHAR(64)  NOT NULL,
-    run_id     BIGINT       NOT NULL,
-    low_id     BIGINT       NOT NULL,
-    high_id    BIGINT       NOT NULL,
-    state      VARCHAR(16)  NOT NULL,
-    started_at DATETIME(3)    NOT NULL,
-    ended_at   DATETIME(3),
-    PRIMARY KEY (task, run_id)
 );
 CREATE TABLE IF NOT EXISTS scan_range_cursor (
     task        VARCHAR(64) NOT NULL,

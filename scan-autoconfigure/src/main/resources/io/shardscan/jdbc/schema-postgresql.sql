@@ -39,6 +39,10 @@ CREATE TABLE IF NOT EXISTS scan_task (
     run_processed  BIGINT,
     run_failed     BIGINT,
     run_dead       BIGINT,
+    run_low_id     BIGINT,
+    run_high_id    BIGINT,
+    run_range_size BIGINT,
+    run_cursor     VARCHAR(16),
     PRIMARY KEY (task)
 );
 -- tables created before runs (scan.tasks.<name>.run) lack the run columns
@@ -55,6 +59,11 @@ ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_ended_by VARCHAR(128);
 ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_processed BIGINT;
 ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_failed BIGINT;
 ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_dead BIGINT;
+-- tables created before range tasks kept their runs in scan_task lack the range columns
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_low_id BIGINT;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_high_id BIGINT;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_range_size BIGINT;
+ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_cursor VARCHAR(16);
 CREATE TABLE IF NOT EXISTS scan_endpoint_trip (
     task       VARCHAR(64)  NOT NULL,
     endpoint   VARCHAR(255) NOT NULL,
@@ -68,16 +77,6 @@ CREATE TABLE IF NOT EXISTS scan_endpoint_ban (
     banned_until TIMESTAMP   NOT NULL,
     last_error  VARCHAR(512),
     PRIMARY KEY (task, endpoint)
-);
-CREATE TABLE IF NOT EXISTS scan_range_run (
-    task       VARCHAR(64)  NOT NULL,
-    run_id     BIGINT       NOT NULL,
-    low_id     BIGINT       NOT NULL,
-    high_id    BIGINT       NOT NULL,
-    state      VARCHAR(16)  NOT NULL,
-    started_at TIMESTAMP    NOT NULL,
-    ended_at   TIMESTAMP,
-    PRIMARY KEY (task, run_id)
 );
 CREATE TABLE IF NOT EXISTS scan_range_cursor (
     task        VARCHAR(64) NOT NULL,

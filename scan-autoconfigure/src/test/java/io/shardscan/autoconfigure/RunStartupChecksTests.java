@@ -107,7 +107,9 @@ class RunStartupChecksTests {
                 .withPropertyValues("scan.jdbc.initialize-schema=never", TASK + "run=until-empty")
                 .run(context -> assertThat(problems(context))
                         .anySatisfy(p -> assertThat(p)
-                                .startsWith("Shardscan's table scan_task lacks column run_dead, run_ended_at,")
+                                .startsWith(
+                                        "Shardscan's table scan_task lacks column run_cursor, run_dead, run_ended_at,")
+                                .contains("ALTER TABLE scan_task ADD COLUMN run_range_size BIGINT;")
                                 .contains("scan.jdbc.initialize-schema=always")
                                 .contains("ALTER TABLE scan_task ADD COLUMN run_id BIGINT;")
                                 .contains("ALTER TABLE scan_task ADD COLUMN run_started_at TIMESTAMP;"))
@@ -130,7 +132,7 @@ class RunStartupChecksTests {
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "sa", ""));
         assertThat(jdbc.queryForObject("SELECT COUNT(run_id) + COUNT(run_processed) FROM scan_fence", Long.class))
                 .isNotNull();
-        assertThat(jdbc.queryForObject("SELECT COUNT(run_state) FROM scan_task", Long.class))
+        assertThat(jdbc.queryForObject("SELECT COUNT(run_state) + COUNT(run_range_size) FROM scan_task", Long.class))
                 .isNotNull();
     }
 

@@ -7,7 +7,6 @@ import io.shardscan.core.RangeCommit;
 import io.shardscan.core.RangeFailure;
 import io.shardscan.core.RangeLease;
 import io.shardscan.core.RangeProgress;
-import io.shardscan.core.RangeRun;
 import io.shardscan.core.RangeTask;
 import io.shardscan.core.Row;
 import io.shardscan.core.RunMode;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of the range stores ({@link JdbcRangeRuns}, {@link JdbcRangeLedger},
+ * The contract of the range stores ({@link JdbcRangeLedger},
  * {@link JdbcRangeFailures}, {@link JdbcRangeTable}), run on every database through a subclass.
  */
 public abstract class RangeStoreContractTests {
@@ -35,7 +34,6 @@ public abstract class RangeStoreContractTests {
     protected DataSource dataSource;
     protected UserTable users;
     protected RangeTask task;
-    private JdbcRangeRuns runs;
     private JdbcRangeLedger ledger;
     private JdbcRangeFailures failures;
     private JdbcRangeTable table;
@@ -55,38 +53,21 @@ public abstract class RangeStoreContractTests {
                 100,
                 Duration.ofMinutes(5),
                 RunMode.ONCE);
-        runs = new JdbcRangeRuns(dataSource);
         ledger = new JdbcRangeLedger(dataSource);
         failures = new JdbcRangeFailures(dataSource);
         table = new JdbcRangeTable(dataSource);
     }
 
     @Test
-    void aRunKeepsTheSnapshotItStartedWithAndEndsOnce() {
+    void theTableGivesItsLowestAndHighestId() {
         users.insertWithGaps(10, 50, 3);
-        RangeRun first = runs.current(task);
-        assertThat(first.id()).isEqualTo(1);
-        assertThat(first.lowId()).isEqualTo(13);
-        assertThat(first.highId()).isEqualTo(10 + 3 * 48);
-        assertThat(first.done()).isFalse();
-        users.insert(10_000);
-        assertThat(runs.current(task).highId()).isEqualTo(first.highId());
-
-        assertThat(runs.finish(name, 1)).isTrue();
-        assertThat(runs.finish(name, 1)).isFalse();
-        assertThat(runs.current(task).done()).isTrue();
-        assertThat(runs.current(task).endedAt()).isNotNull();
-
-        RangeRun second = runs.start(task, 1);
-        assertThat(second.id()).isEqualTo(2);
-        assertThat(second.highId()).isEqualTo(10_000);
-        assertThat(runs.start(task, 1)).isEqualTo(second);
+        assertThat(table.minId(task)).isEqualTo(13);
+        assertThat(table.maxId(task)).isEqualTo(10 + 3 * 48);
     }
 
     @Test
-    void anEmptyTableGivesARunWithoutIds() {
-        RangeRun run = runs.current(task);
-        assertThat(run.span()).isZero();
+    void anEmptyTableHasNoIds() {
+        assertThat(table.minId(task)).isEqualTo(Long.MAX_VALUE);
         assertThat(table.maxId(task)).isEqualTo(Long.MIN_VALUE);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.RunCounts;
 import io.shardscan.core.RunMode;
+import io.shardscan.core.RunRange;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskRuns;
@@ -61,8 +62,8 @@ abstract class TaskRunsContractTests {
     @Test
     void theFirstRunStartsOnceEndsOnceAndStaysDoneUntilANewRunStarts() {
         assertThat(runs.current(task)).isNull();
-        TaskRun first = runs.startFirst(task, "node-a", T0);
-        assertThat(runs.startFirst(task, "node-b", T0.plusSeconds(1)))
+        TaskRun first = runs.startFirst(task, "node-a", T0, null);
+        assertThat(runs.startFirst(task, "node-b", T0.plusSeconds(1), null))
                 .as("a second node joins the run the first one started")
                 .isEqualTo(first);
         assertThat(first.id()).isEqualTo(1);
@@ -80,11 +81,11 @@ abstract class TaskRunsContractTests {
         assertThat(done.counts()).isEqualTo(counts);
         assertThat(done.endedBy()).isEqualTo("node-b");
         assertThat(done.duration(T0.plusSeconds(60))).isEqualTo(Duration.ofSeconds(12));
-        assertThat(runs.startFirst(task, "node-a", T0.plusSeconds(20)))
+        assertThat(runs.startFirst(task, "node-a", T0.plusSeconds(20), null))
                 .as("a node that restarts finds the run done")
                 .isEqualTo(done);
 
-        TaskRun second = runs.start(task, "node-a", T0.plusSeconds(30));
+        TaskRun second = runs.start(task, 1, "node-a", T0.plusSeconds(30), null);
         assertThat(second.id()).isEqualTo(2);
         assertThat(second.state()).isEqualTo(TaskRun.State.RUNNING);
         assertThat(second.counts()).isEqualTo(RunCounts.NONE);
@@ -93,6 +94,39 @@ abstract class TaskRunsContractTests {
                 .as("an old run does not end the current one")
                 .isFalse();
         assertThat(runs.current(task)).isEqualTo(second);
+        assertThat(runs.start(task, 1, "node-b", T0.plusSeconds(32), null))
+                .as("a node that starts a run after one that was replaced meanwhile gets the current run")
+                .isEqualTo(second);
+    }
+
+    /** A range task's run keeps the ids and range size of its start, in the same columns as any run. */
+    @Test
+    void aRangeRunKeepsTheIdsAndRangeSizeItStartedWith() {
+        TaskDefinition users = TaskDefinition.builder("users")
+                .table("tb_order")
+                .idColumn("order_id")
+                .build();
+        RunRange first = new RunRange(13, 154, 1_000, "jdbc");
+        TaskRun run = runs.startFirst(users, "node-a", T0, first);
+        assertThat(run.range()).isEqualTo(first);
+        assertThat(runs.startFirst(users, "node-b", T0, new RunRange(1, 9_999, 50, "redis")))
+                .as("the first node's snapshot and range size hold")
+                .isEqualTo(run);
+        assertThat(runs.finish(users, 1, new RunCounts(120, 2, 0), "node-b", T0.plusSeconds(5)))
+                .isTrue();
+        assertThat(runs.current(users).range()).isEqualTo(first);
+
+        RunRange next = new RunRange(13, 10_000, 500, "redis");
+        TaskRun second = runs.start(users, 1, "node-a", T0.plusSeconds(9), next);
+        assertThat(second.id()).isEqualTo(2);
+        assertThat(second.range()).isEqualTo(next);
+        assertThat(runs.start(users, 1, "node-b", T0.plusSeconds(9), new RunRange(1, 5, 5, "jdbc")))
+                .as("of two nodes that start the next run at once, one does")
+                .isEqualTo(second);
+        assertThat(runs.current(task))
+                .as("a status-column task's run has no range")
+                .isNull();
+        assertThat(runs.startFirst(task, "node-a", T0, null).range()).isNull();
     }
 
     /** Eight nodes at once, released together: one first run, ended by exactly one of them. */
@@ -107,7 +141,7 @@ abstract class TaskRunsContractTests {
                 String node = "node-" + i;
                 started.add(pool.submit(() -> {
                     together.await();
-                    return runs.startFirst(task, node, T0);
+                    return runs.startFirst(task, node, T0, null);
                 }));
             }
             Set<Long> ids = new HashSet<>();
@@ -139,9 +173,9 @@ abstract class TaskRunsContractTests {
     void theFirstRunStartsOnTheRowOfAPauseAndThePauseStays() {
         store.pauseEverywhere(task, true, "node-a", T0);
         assertThat(runs.current(task)).isNull();
-        assertThat(runs.startFirst(task, "node-b", T0).id()).isEqualTo(1);
+        assertThat(runs.startFirst(task, "node-b", T0, null).id()).isEqualTo(1);
         assertThat(store.pausedEverywhere(task)).isTrue();
-        assertThat(runs.start(task, "node-b", T0).id()).isEqualTo(2);
+        assertThat(runs.start(task, 1, "node-b", T0, null).id()).isEqualTo(2);
         assertThat(store.pausedEverywhere(task)).isTrue();
     }
 

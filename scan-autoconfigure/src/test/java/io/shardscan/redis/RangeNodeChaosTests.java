@@ -92,7 +92,7 @@ class RangeNodeChaosTests {
                 .until(() -> "DONE"
                         .equals(users.jdbc()
                                 .queryForObject(
-                                        "SELECT state FROM scan_range_run WHERE task = ? AND run_id = 1",
+                                        "SELECT run_state FROM scan_task WHERE task = ? AND run_id = 1",
                                         String.class,
                                         TASK)));
 

@@ -13,9 +13,9 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.jdbc.JdbcRangeFailures;
 import io.shardscan.jdbc.JdbcRangeLedger;
-import io.shardscan.jdbc.JdbcRangeRuns;
 import io.shardscan.jdbc.JdbcRangeTable;
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskRuns;
 import io.shardscan.jdbc.JdbcTaskStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,7 +95,7 @@ public final class Engines implements AfterEachCallback {
     /** The JDBC range stores on {@code dataSource} with {@code cursor}. */
     public static RangeStores rangeStores(DataSource dataSource, RangeCursor cursor) {
         return new RangeStores(
-                new JdbcRangeRuns(dataSource),
+                new JdbcTaskRuns(dataSource),
                 cursor,
                 new JdbcRangeLedger(dataSource),
                 new JdbcRangeTable(dataSource),

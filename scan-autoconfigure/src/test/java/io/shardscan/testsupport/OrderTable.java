@@ -182,7 +182,6 @@ public final class OrderTable {
         jdbc.execute("DELETE FROM scan_task");
         jdbc.execute("DELETE FROM scan_endpoint_trip");
         jdbc.execute("DELETE FROM scan_endpoint_ban");
-        jdbc.execute("DELETE FROM scan_range_run");
         jdbc.execute("DELETE FROM scan_range_cursor");
         jdbc.execute("DELETE FROM scan_range");
         jdbc.execute("DELETE FROM scan_range_failure");

@@ -12,7 +12,7 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.jdbc.JdbcRangeFailures;
 import io.shardscan.jdbc.JdbcRangeLedger;
-import io.shardscan.jdbc.JdbcRangeRuns;
+import io.shardscan.jdbc.JdbcTaskRuns;
 import io.shardscan.jdbc.JdbcRangeTable;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisRangeCursor;
@@ -153,7 +153,7 @@ public final class Bench implements AutoCloseable {
                 new InMemoryEndpointBans(clock),
                 List.of(job),
                 new RangeStores(
-                        new JdbcRangeRuns(dataSource),
+                        new JdbcTaskRuns(dataSource),
                         new RedisRangeCursor(redis),
                         new JdbcRangeLedger(dataSource),
                         new JdbcRangeTable(dataSource),

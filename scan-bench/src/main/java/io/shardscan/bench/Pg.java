@@ -107,7 +107,7 @@ public final class Pg implements AutoCloseable {
             "scan_lease",
             "scan_member",
             "scan_fence",
-            "scan_range_run",
+            "scan_task",
             "scan_range_cursor",
             "scan_range",
             "scan_range_failure"

@@ -72,7 +72,7 @@ final class RangeScenario implements Scenario {
         table.note("both page by " + PAGE + " ids on the primary key and call the same @ScanTask method per row;"
                         + " Shardscan claims ranges of 10,000 ids from the cursor and commits each range's position"
                         + " (one fenced UPDATE) after every page")
-                .note("Shardscan's time runs from starting the engines until the run is DONE in scan_range_run:"
+                .note("Shardscan's time runs from starting the engines until the run is DONE in scan_task:"
                         + " start-up, run snapshot and the end of the run included; processed rows in the ledger: "
                         + String.format("%,d", all.get(all.size() - 1).shardscanProcessed)
                         + " in the last pass")
@@ -149,7 +149,7 @@ final class RangeScenario implements Scenario {
     private static String state(Pg pg) {
         List<String> states = pg.jdbc()
                 .queryForList(
-                        "SELECT state FROM scan_range_run WHERE task = ? ORDER BY run_id DESC LIMIT 1",
+                        "SELECT run_state FROM scan_task WHERE task = ? AND run_id IS NOT NULL",
                         String.class,
                         RangeJobs.TASK);
         return states.isEmpty() ? "" : states.get(0);
