@@ -77,7 +77,7 @@ final class RangeRunner {
                 "Task " + task.name() + ": range mode, run " + run.id() + (run.done() ? " (DONE)" : "") + " over ids "
                         + range.lowId() + "-" + (task.run() == RunMode.ONCE ? range.highId() : "…") + ", ranges of "
                         + range.rangeSize() + " ids, cursor " + stores.cursor().kind());
-        RunRangeDrift.warn(task, run, stores.cursor().kind());
+        warnIfDrifted(run);
         control.scheduleWithFixedDelay(this::tick, 0, settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
         for (int i = 0; i < task.definition().workers(); i++) {
             workers.execute(this::work);
@@ -140,6 +140,10 @@ final class RangeRunner {
         return current;
     }
 
+    private void warnIfDrifted(TaskRun joined) {
+        RunRangeDrift.warnings(task, joined, stores.cursor().kind()).forEach(w -> log.log(Level.WARNING, w));
+    }
+
     /** The ids of a run starting now: the table's lowest and highest id, the configured range size and this cursor. */
     private RunRange snapshot() {
         long low = stores.table().minId(task);
@@ -186,7 +190,7 @@ final class RangeRunner {
 
     private void follow(TaskRun next) {
         if (next.id() != run.id() && !next.done()) {
-            RunRangeDrift.warn(task, next, stores.cursor().kind());
+            warnIfDrifted(next);
         }
         run = next;
         status.follow(next);

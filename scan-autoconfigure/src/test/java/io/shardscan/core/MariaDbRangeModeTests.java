@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
@@ -33,5 +34,10 @@ class MariaDbRangeModeTests extends RangeModeContractTests {
     @Override
     protected RangeCursor createCursor(DataSource dataSource) {
         return new RedisRangeCursor(connectionFactory);
+    }
+
+    @Override
+    protected RangeCursor createOtherCursor(DataSource dataSource) {
+        return new JdbcRangeCursor(dataSource);
     }
 }

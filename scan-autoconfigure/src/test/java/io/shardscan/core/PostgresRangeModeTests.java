@@ -1,11 +1,30 @@
 package io.shardscan.core;
 
 import io.shardscan.jdbc.JdbcRangeCursor;
+import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Range mode on PostgreSQL with the cursor in the database (JDBC coordination). */
 class PostgresRangeModeTests extends RangeModeContractTests {
+
+    private static LettuceConnectionFactory connectionFactory;
+
+    @BeforeAll
+    static void connect() {
+        connectionFactory = new LettuceConnectionFactory(
+                TestServers.redis().host(), TestServers.redis().port());
+        connectionFactory.afterPropertiesSet();
+        connectionFactory.start();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        connectionFactory.destroy();
+    }
 
     @Override
     protected DataSource createDataSource() {
@@ -15,5 +34,10 @@ class PostgresRangeModeTests extends RangeModeContractTests {
     @Override
     protected RangeCursor createCursor(DataSource dataSource) {
         return new JdbcRangeCursor(dataSource);
+    }
+
+    @Override
+    protected RangeCursor createOtherCursor(DataSource dataSource) {
+        return new RedisRangeCursor(connectionFactory);
     }
 }

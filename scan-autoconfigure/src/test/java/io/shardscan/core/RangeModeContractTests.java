@@ -30,6 +30,9 @@ public abstract class RangeModeContractTests {
 
     protected abstract RangeCursor createCursor(DataSource dataSource);
 
+    /** The other kind of cursor than {@link #createCursor}'s, for nodes that restart on another coordinator. */
+    protected abstract RangeCursor createOtherCursor(DataSource dataSource);
+
     @RegisterExtension
     final Engines engines = new Engines();
 
@@ -183,6 +186,63 @@ public abstract class RangeModeContractTests {
         assertThat(users.missed()).isZero();
         assertThat(users.duplicates()).isZero();
         assertThat(again.rangeTask(name).snapshot().progress().processed()).isEqualTo(inserted);
+    }
+
+    /**
+     * Nodes that restart in the middle of a run with another range size, and on the other kind of
+     * cursor (another coordinator), go on with the run's range size: the ranges never overlap and every
+     * row runs once; each says so in a warning naming both sizes.
+     */
+    @Test
+    void aRunKeepsItsRangeSizeWhenNodesRestartWithAnotherSizeAndCursor() {
+        long inserted = users.insertWithGaps(1, 6_000, 1);
+        TaskHandler.PerRow record = recording("node-a");
+        ScanEngine a =
+                node("node-a", task(500, Duration.ofMinutes(5), RunMode.ONCE), (TaskHandler.PerRow) (row, ctx) -> {
+                    Thread.sleep(1);
+                    return record.handle(row, ctx);
+                });
+        await().atMost(Duration.ofSeconds(30)).until(() -> users.notifiedIds() > 1_000);
+        a.stop();
+        assertThat(users.notifiedIds()).isLessThan(inserted);
+
+        RangeStores other = Engines.rangeStores(dataSource, createOtherCursor(dataSource));
+        RangeTask resized = task(700, Duration.ofMinutes(5), RunMode.ONCE);
+        List<ScanEngine> nodes = List.of(
+                engines.startRange("node-b", dataSource, other, new RangeJob(resized, recording("node-b"))),
+                engines.startRange("node-c", dataSource, other, new RangeJob(resized, recording("node-c"))));
+        await().atMost(Duration.ofSeconds(60)).until(() -> nodes.stream()
+                .allMatch(n -> n.rangeTask(name).snapshot().run().done()));
+
+        assertThat(users.missed()).isZero();
+        assertThat(users.duplicates()).isZero();
+        RangeSnapshot done = nodes.get(0).rangeTask(name).snapshot();
+        assertThat(done.run().id()).isEqualTo(1);
+        assertThat(done.run().range().rangeSize()).isEqualTo(500);
+        assertThat(done.progress().processed()).isEqualTo(inserted);
+        assertThat(users.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM scan_range a JOIN scan_range b ON a.task = b.task"
+                                        + " AND a.run_id = b.run_id AND a.range_start < b.range_start"
+                                        + " AND b.range_start <= a.range_end WHERE a.task = ?",
+                                Long.class,
+                                name))
+                .as("overlapping ranges")
+                .isZero();
+        assertThat(users.jdbc()
+                        .queryForObject(
+                                "SELECT MAX(range_end - range_start + 1) FROM scan_range WHERE task = ?",
+                                Long.class,
+                                name))
+                .isEqualTo(500);
+        assertThat(log.warnings())
+                .anySatisfy(w -> assertThat(w)
+                        .contains(name + ": run 1 keeps its range size of 500 ids")
+                        .contains("range-size of 700 applies from the next run"))
+                .anySatisfy(w -> assertThat(w)
+                        .contains(name + ": run 1 started on the "
+                                + stores.cursor().kind() + " cursor and this node claims from the "
+                                + other.cursor().kind() + " cursor"));
     }
 
     /** A following task runs the ids that exist, then the ids inserted later, and does not end. */
