@@ -32,6 +32,7 @@ final class TaskRunner {
     private final EngineSettings settings;
     private final LeaseKeeper leases;
     private final Archiver archiver;
+    private final IdleProbe probe;
     private final RunKeeper runs;
     private final Object monitor = new Object();
     /** Orders a tick's read of the task-wide pause with this node's own writes of it. */
@@ -81,6 +82,7 @@ final class TaskRunner {
         this.settings = settings;
         this.leases = new LeaseKeeper(context, coordinator, settings);
         this.archiver = new Archiver(context);
+        this.probe = new IdleProbe(context);
         this.runs = new RunKeeper(context, this::trigger);
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
@@ -311,6 +313,8 @@ final class TaskRunner {
         if (shards.isEmpty()) {
             return;
         }
+        // idle shards are asked together first; those with a row are no longer idle and get a round below
+        probe.run(shards);
         int start = Math.floorMod(rotation++, shards.size());
         Instant now = context.clock().now();
         for (int i = 0; i < shards.size() && running; i++) {
@@ -322,6 +326,10 @@ final class TaskRunner {
             TierCursor due = shard.dueTier(now);
             if (due == null) {
                 archiveIfDue(shard, now);
+                continue;
+            }
+            if (due.idle) {
+                // came due since the probe: the next one asks it
                 continue;
             }
             WorkerBudget budget = context.budget();
