@@ -77,7 +77,8 @@ final class IdleProbe {
 
     /** As a failed round: WARN the first time its kind is seen, then at most once a minute. */
     private void logFailure(Tier tier, int shards, RuntimeException e) {
-        long suppressed = task.failures().record("probe: " + FailureLog.kindOf(e), 1, task.clock().nanos());
+        long suppressed = task.failures()
+                .record("probe: " + FailureLog.kindOf(e), 1, task.clock().nanos());
         String message = "Task " + task.name() + ": the probe of tier " + tier.label() + " over " + shards
                 + " idle shards failed; they are probed again in 1 s: " + e;
         if (suppressed >= 0) {

@@ -36,10 +36,10 @@ final class TierCursor {
     /**
      * Whether the tier's last fetch came back empty: the tier is then checked by the task's
      * {@link IdleProbe} together with the other idle shards' instead of by a fetch of its own, until
-     * a probe finds a row or a trigger makes it due. A new cursor is idle: a shard just claimed is
-     * probed with the others.
+     * a probe finds a row or a trigger makes it due. A new cursor is not: a shard just claimed
+     * fetches at once, as its owner before it may have left rows.
      */
-    volatile boolean idle = true;
+    volatile boolean idle;
 
     /**
      * Before a round's fetch or a probe: the first fetch of a pass begins it and answers every

@@ -85,10 +85,9 @@ public final class JdbcTaskStore implements TaskStore {
     public List<Row> fetch(TaskDefinition task, FetchRequest asked) {
         TaskSql sql = sql(task);
         FetchRequest request = bindable(asked, sql.names().endpointNumeric());
-        List<Row> page = jdbc.query(
-                sql.fetch().sql(request),
-                ps -> bind(ps, 1, sql, request),
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task.name(), sql.names(), request.limit()));
+        List<Row> page =
+                jdbc.query(sql.fetch().sql(request), ps -> bind(ps, 1, sql, request), (ResultSetExtractor<List<Row>>)
+                        rs -> rows(rs, task.name(), sql.names(), request.limit()));
         return page == null ? List.of() : page;
     }
 

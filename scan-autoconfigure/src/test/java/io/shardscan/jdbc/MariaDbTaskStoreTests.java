@@ -39,13 +39,12 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id <> 5");
         table.jdbc().execute("ANALYZE TABLE tb_order");
         String plan = explainProbe("EXPLAIN ", null);
-        java.util.List<String> branches = plan.lines()
-                .filter(line -> line.contains(" tb_order "))
-                .toList();
+        java.util.List<String> branches =
+                plan.lines().filter(line -> line.contains(" tb_order ")).toList();
         assertThat(branches).as(plan).hasSize(SHARDS);
-        assertThat(branches)
-                .as(plan)
-                .allSatisfy(line -> assertThat(line).contains("tb_order_scan_idx").doesNotContain("filesort"));
+        assertThat(branches).as(plan).allSatisfy(line -> assertThat(line)
+                .contains("tb_order_scan_idx")
+                .doesNotContain("filesort"));
     }
 
     /**

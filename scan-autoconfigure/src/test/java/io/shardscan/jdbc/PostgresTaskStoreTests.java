@@ -37,10 +37,7 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id <> 5");
         table.jdbc().execute("ANALYZE tb_order");
         String plan = explainProbe("EXPLAIN (ANALYZE, COSTS OFF) ", null);
-        assertThat(plan)
-                .doesNotContain("Seq Scan")
-                .doesNotContain("Sort")
-                .doesNotContain("Rows Removed by Filter");
+        assertThat(plan).doesNotContain("Seq Scan").doesNotContain("Sort").doesNotContain("Rows Removed by Filter");
         assertThat(plan.split("Index Scan using tb_order_scan_idx|Index Only Scan using tb_order_scan_idx", -1))
                 .as(plan)
                 .hasSize(SHARDS + 1);
