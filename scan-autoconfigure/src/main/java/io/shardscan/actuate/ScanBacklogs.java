@@ -15,7 +15,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The last backlog count of every task, refreshed every {@code scan.backlog-refresh} on one daemon
- * thread of its own, so that reading a backlog never runs a query. A failed count keeps the previous
+ * thread of its own, so that reading a backlog never runs a query; a task in which nothing changes
+ * is counted only every few refreshes ({@link io.shardscan.core.TaskView#countBacklogIfChanged}). A failed count keeps the previous
  * one. Thread-safe.
  */
 public class ScanBacklogs implements SmartLifecycle {
@@ -49,10 +50,27 @@ public class ScanBacklogs implements SmartLifecycle {
 
     /** Counts every task's backlog now, on the caller's thread; a task whose count fails keeps its last one. */
     public void refresh() {
+        refresh(true);
+    }
+
+    /**
+     * Counts the backlog of every task that may have changed, as the engine decides (a quiet task is
+     * counted every few refreshes only), on the caller's thread.
+     */
+    public void refreshChanged() {
+        refresh(false);
+    }
+
+    private void refresh(boolean all) {
         boolean failed = false;
         for (String task : engine.taskNames()) {
             try {
-                latest.put(task, engine.task(task).countBacklog());
+                Backlog counted = all
+                        ? engine.task(task).countBacklog()
+                        : engine.task(task).countBacklogIfChanged(refresh);
+                if (counted != null) {
+                    latest.put(task, counted);
+                }
             } catch (RuntimeException e) {
                 failed = true;
                 if (!failing) {
@@ -95,7 +113,7 @@ public class ScanBacklogs implements SmartLifecycle {
 
     private void refreshQuietly() {
         try {
-            refresh();
+            refreshChanged();
         } catch (RuntimeException e) {
             // an exception would cancel the schedule for good
             log.log(Level.WARNING, "Backlog refresh failed", e);

@@ -235,7 +235,12 @@ final class OwnedShard {
      * than after that tier's interval.
      */
     void keyReleased(Instant now) {
-        cursors[0].nextRunAt = now;
+        cursors[0].release(now);
+    }
+
+    /** The cursor of the tier at {@code index} in tier order. */
+    TierCursor cursor(int index) {
+        return cursors[index];
     }
 
     /** How many passes each tier has ended, in tier order. */
@@ -282,8 +287,7 @@ final class OwnedShard {
     /** Makes every tier due at once. */
     void trigger(Instant now) {
         for (TierCursor cursor : cursors) {
-            cursor.triggered = true;
-            cursor.nextRunAt = now;
+            cursor.trigger(now);
         }
     }
 }

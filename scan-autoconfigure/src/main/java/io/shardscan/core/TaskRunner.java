@@ -32,17 +32,17 @@ final class TaskRunner {
     private final EngineSettings settings;
     private final LeaseKeeper leases;
     private final Archiver archiver;
+    private final IdleProbe probe;
+    private final BacklogWatch backlogWatch = new BacklogWatch();
     private final RunKeeper runs;
     private final Object monitor = new Object();
-    /** Orders a tick's read of the task-wide pause with this node's own writes of it. */
-    private final Object pauseLock = new Object();
 
     private final ScheduledExecutorService control;
     private final ExecutorService rounds;
     private final Thread dispatcher;
     private volatile boolean running;
     private volatile boolean paused;
-    private volatile boolean pausedEverywhere;
+    private final EverywherePause pausedEverywhere;
     private boolean signalled;
     private int rotation;
 
@@ -81,6 +81,8 @@ final class TaskRunner {
         this.settings = settings;
         this.leases = new LeaseKeeper(context, coordinator, settings);
         this.archiver = new Archiver(context);
+        this.probe = new IdleProbe(context);
+        this.pausedEverywhere = new EverywherePause(context, settings.renewInterval());
         this.runs = new RunKeeper(context, this::trigger);
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
@@ -167,21 +169,13 @@ final class TaskRunner {
 
     /** Pauses or resumes the task on every node: stored, so every node reads it at its next lease tick. */
     void pauseEverywhere(boolean paused) {
-        synchronized (pauseLock) {
-            context.store()
-                    .pauseEverywhere(
-                            context.definition(),
-                            paused,
-                            settings.nodeId(),
-                            context.clock().now());
-            this.pausedEverywhere = paused;
-        }
+        pausedEverywhere.set(paused);
         wakeUp();
     }
 
     /** Whether this node starts no rounds: paused here or everywhere. */
     boolean isPaused() {
-        return paused || pausedEverywhere;
+        return paused || pausedEverywhere.paused();
     }
 
     /** Whether this node starts rounds: not paused, and the task's run (if it keeps runs) runs. */
@@ -193,13 +187,18 @@ final class TaskRunner {
         return runs.countingRun();
     }
 
+    /** When the task's backlog is counted again. */
+    BacklogWatch backlogWatch() {
+        return backlogWatch;
+    }
+
     /** The task's run on this node. */
     RunKeeper runs() {
         return runs;
     }
 
     boolean isPausedEverywhere() {
-        return pausedEverywhere;
+        return pausedEverywhere.paused();
     }
 
     boolean isRunning() {
@@ -262,7 +261,9 @@ final class TaskRunner {
     private void tick() {
         boolean settled = true;
         try {
-            readPausedEverywhere();
+            // before the leases, so a node that starts or joins while the task is paused claims its shards
+            // but runs nothing
+            pausedEverywhere.tick();
             runs.tick();
             settled = leases.tick(running);
             if (context.endpoints() != null) {
@@ -276,24 +277,6 @@ final class TaskRunner {
                         : settings.renewInterval().dividedBy(4);
                 control.schedule(this::tick, next.toMillis(), TimeUnit.MILLISECONDS);
             }
-        }
-    }
-
-    /**
-     * Reads the task-wide pause before the leases, so a node that starts or joins while the task is
-     * paused claims its shards but runs nothing; while the database cannot be read the last value holds.
-     * Under the pause lock, so a value read before this node's own write cannot overwrite it.
-     */
-    private void readPausedEverywhere() {
-        try {
-            synchronized (pauseLock) {
-                pausedEverywhere = context.store().pausedEverywhere(context.definition());
-            }
-        } catch (RuntimeException e) {
-            log.log(
-                    Level.DEBUG,
-                    () -> "Task " + context.name() + ": cannot read whether it is paused everywhere; keeping "
-                            + pausedEverywhere + ": " + e);
         }
     }
 
@@ -311,7 +294,10 @@ final class TaskRunner {
         if (shards.isEmpty()) {
             return;
         }
+        // idle shards are asked together first; those with a row are no longer idle and get a round below
+        probe.run(shards);
         int start = Math.floorMod(rotation++, shards.size());
+        boolean pauseRead = false;
         Instant now = context.clock().now();
         for (int i = 0; i < shards.size() && running; i++) {
             OwnedShard shard = shards.get((start + i) % shards.size());
@@ -323,6 +309,17 @@ final class TaskRunner {
             if (due == null) {
                 archiveIfDue(shard, now);
                 continue;
+            }
+            if (due.idle) {
+                // came due since the probe: the next one asks it
+                continue;
+            }
+            if (!pauseRead) {
+                pauseRead = true;
+                pausedEverywhere.beforeRound();
+                if (!startsRounds()) {
+                    return;
+                }
             }
             WorkerBudget budget = context.budget();
             if (budget != null) {

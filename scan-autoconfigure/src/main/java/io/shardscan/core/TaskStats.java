@@ -27,6 +27,8 @@ public final class TaskStats {
     private final AtomicReference<Instant> lastRoundAt = new AtomicReference<>();
     private final AtomicLong archived = new AtomicLong();
     private final AtomicReference<Instant> lastArchiveRunAt = new AtomicReference<>();
+    private final AtomicLong probes = new AtomicLong();
+    private final AtomicLong probeHits = new AtomicLong();
     private volatile boolean storeReachable = true;
 
     void recorded(WriteBack batch) {
@@ -202,5 +204,20 @@ public final class TaskStats {
     /** When this node last wrote a round back, or {@code null} before the first. */
     public Instant lastRoundAt() {
         return lastRoundAt.get();
+    }
+
+    void probed(int shardsFound) {
+        probes.incrementAndGet();
+        probeHits.addAndGet(shardsFound);
+    }
+
+    /** Statements that probed this node's idle shards of one tier together (see the README's "Idle cost"). */
+    public long probes() {
+        return probes.get();
+    }
+
+    /** Idle shards that a probe found a due row in, each of which then ran a round. */
+    public long probeHits() {
+        return probeHits.get();
     }
 }

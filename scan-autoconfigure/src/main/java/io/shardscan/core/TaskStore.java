@@ -38,6 +38,27 @@ public interface TaskStore {
     List<Row> fetch(TaskDefinition task, FetchRequest request);
 
     /**
+     * Which shards have a row that {@link #fetch} would return: {@code requests} are the first
+     * pages of one tier, one per shard, that differ only in their shard. Called for the shards whose
+     * last fetch of that tier came back empty, once per tier interval per node, so an implementation
+     * should answer with one statement whose cost grows with the number of shards asked, not with
+     * the rows they hold: a probe per shard that stops at its first row.
+     *
+     * <p>The default fetches each request and is correct for any store, at one read per shard.
+     *
+     * @return the shards of {@code requests} that have such a row, in any order; empty when none
+     */
+    default List<Integer> dueShards(TaskDefinition task, List<FetchRequest> requests) {
+        List<Integer> due = new java.util.ArrayList<>();
+        for (FetchRequest request : requests) {
+            if (!fetch(task, request).isEmpty()) {
+                due.add(request.shard());
+            }
+        }
+        return due;
+    }
+
+    /**
      * The shard's pending rows that failed before (retry count above 0), in id order: from these
      * a new owner rebuilds which keys wait. For a task with a due-at column each carries its due time.
      *

@@ -132,10 +132,30 @@ public final class TaskView {
     /** Counts the backlog now, with the store's queries; callers cache it. */
     public Backlog countBacklog() {
         TaskContext context = runner.context();
-        return Backlog.of(
-                context.definition(),
-                context.store().countBacklog(context.definition()),
-                context.clock().now());
+        long activity = activity(context);
+        BacklogCounts counts = context.store().countBacklog(context.definition());
+        runner.backlogWatch().counted(counts, activity, context.clock().nanos());
+        return Backlog.of(context.definition(), counts, context.clock().now());
+    }
+
+    /**
+     * Counts the backlog when it may have changed since the last count, for a caller that counts
+     * every {@code refresh}: see the README's "Idle cost" for when that is.
+     *
+     * @return the new count; {@code null} when none was due, so the last one stands
+     */
+    public @Nullable Backlog countBacklogIfChanged(Duration refresh) {
+        TaskContext context = runner.context();
+        if (!runner.backlogWatch().due(activity(context), context.clock().nanos(), refresh)) {
+            return null;
+        }
+        return countBacklog();
+    }
+
+    /** What this node did that may change the backlog: rows handled, and idle shards a probe found a row in. */
+    private static long activity(TaskContext context) {
+        TaskStats stats = context.stats();
+        return stats.processed() + stats.failed() + stats.dead() + stats.probeHits();
     }
 
     /**

@@ -33,8 +33,19 @@ final class TierCursor {
      */
     volatile boolean triggered;
 
-    /** Before a round's fetch: the first fetch of a pass begins it and answers every trigger before it. */
-    void fetching() {
+    /**
+     * Whether the tier's last fetch came back empty: the tier is then checked by the task's
+     * {@link IdleProbe} together with the other idle shards' instead of by a fetch of its own, until
+     * a probe finds a row or a trigger makes it due. A new cursor is not: a shard just claimed
+     * fetches at once, as its owner before it may have left rows.
+     */
+    volatile boolean idle;
+
+    /**
+     * Before a round's fetch or a probe: the first fetch of a pass begins it and answers every
+     * trigger before it.
+     */
+    synchronized void fetching() {
         if (!open) {
             open = true;
             triggered = false;
@@ -43,7 +54,7 @@ final class TierCursor {
     }
 
     /** A full page continues at once after its last id; a short one ends the pass until the interval passes. */
-    void advance(List<Row> page, int limit, Instant now) {
+    synchronized void advance(List<Row> page, int limit, Instant now) {
         if (!page.isEmpty() && page.size() >= limit) {
             afterId = page.get(page.size() - 1).id();
             afterDue = page.get(page.size() - 1).dueAt();
@@ -51,13 +62,40 @@ final class TierCursor {
         } else {
             afterId = Long.MIN_VALUE;
             afterDue = null;
+            idle = page.isEmpty() && !triggered;
             nextRunAt = triggered ? now : now.plus(tier.interval());
             endPass();
         }
     }
 
+    /**
+     * After the idle probe: a tier with a row stays due, its pass open, and its next round fetches;
+     * one without ends its pass as an empty page does and rests for its interval, unless a trigger
+     * came meanwhile.
+     */
+    synchronized void probed(boolean found, Instant now) {
+        if (found) {
+            idle = false;
+            return;
+        }
+        advance(List.of(), 1, now);
+    }
+
+    /** Makes the tier due at once, fetched directly rather than probed. */
+    synchronized void trigger(Instant now) {
+        triggered = true;
+        idle = false;
+        nextRunAt = now;
+    }
+
+    /** Makes the tier due at once, fetched directly, without a trigger: rows it skipped are startable now. */
+    synchronized void release(Instant now) {
+        idle = false;
+        nextRunAt = now;
+    }
+
     /** After a failed round: the pass starts over once {@code at} is reached. */
-    void retryAt(Instant at) {
+    synchronized void retryAt(Instant at) {
         afterId = Long.MIN_VALUE;
         afterDue = null;
         nextRunAt = at;

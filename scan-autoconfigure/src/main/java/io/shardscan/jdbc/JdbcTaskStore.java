@@ -11,6 +11,7 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskRuns;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -84,32 +85,56 @@ public final class JdbcTaskStore implements TaskStore {
     public List<Row> fetch(TaskDefinition task, FetchRequest asked) {
         TaskSql sql = sql(task);
         FetchRequest request = bindable(asked, sql.names().endpointNumeric());
-        List<Row> page = jdbc.query(
-                sql.fetch().sql(request),
+        List<Row> page =
+                jdbc.query(sql.fetch().sql(request), ps -> bind(ps, 1, sql, request), (ResultSetExtractor<List<Row>>)
+                        rs -> rows(rs, task.name(), sql.names(), request.limit()));
+        return page == null ? List.of() : page;
+    }
+
+    /** One statement: a branch per shard, each an index probe that stops at the shard's first due row. */
+    @Override
+    public List<Integer> dueShards(TaskDefinition task, List<FetchRequest> asked) {
+        if (asked.isEmpty()) {
+            return List.of();
+        }
+        TaskSql sql = sql(task);
+        List<FetchRequest> requests = asked.stream()
+                .map(request -> bindable(request, sql.names().endpointNumeric()))
+                .toList();
+        return jdbc.query(
+                sql.fetch().probe(requests),
                 ps -> {
                     int index = 1;
-                    ps.setInt(index++, request.shard());
-                    if (sql.fetch().endpoint() != null) {
-                        for (String endpoint : request.excludedEndpoints()) {
-                            if (sql.names().endpointNumeric()) {
-                                ps.setLong(index++, Long.parseLong(endpoint));
-                            } else {
-                                ps.setString(index++, endpoint);
-                            }
-                        }
+                    for (FetchRequest request : requests) {
+                        index = bind(ps, index, sql, request);
                     }
-                    if (request.failedDueBefore() != null) {
-                        ps.setTimestamp(index++, Timestamp.from(request.failedDueBefore()));
-                    }
-                    if (sql.fetch().due() == null) {
-                        ps.setLong(index++, request.afterId());
-                    } else if (request.afterDue() != null) {
-                        index = dialect.bindAfter(ps, index, Timestamp.from(request.afterDue()), request.afterId());
-                    }
-                    ps.setInt(index, request.limit());
                 },
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task.name(), sql.names(), request.limit()));
-        return page == null ? List.of() : page;
+                (rs, n) -> rs.getInt(1));
+    }
+
+    /** Binds a fetch's parameters from {@code index} on (see {@link TaskSql.Fetch#sql}); returns the next index. */
+    private int bind(PreparedStatement ps, int from, TaskSql sql, FetchRequest request) throws SQLException {
+        int index = from;
+        ps.setInt(index++, request.shard());
+        if (sql.fetch().endpoint() != null) {
+            for (String endpoint : request.excludedEndpoints()) {
+                if (sql.names().endpointNumeric()) {
+                    ps.setLong(index++, Long.parseLong(endpoint));
+                } else {
+                    ps.setString(index++, endpoint);
+                }
+            }
+        }
+        if (request.failedDueBefore() != null) {
+            ps.setTimestamp(index++, Timestamp.from(request.failedDueBefore()));
+        }
+        if (sql.fetch().due() == null) {
+            ps.setLong(index++, request.afterId());
+        } else if (request.afterDue() != null) {
+            index = dialect.bindAfter(ps, index, Timestamp.from(request.afterDue()), request.afterId());
+        }
+        ps.setInt(index++, request.limit());
+        return index;
     }
 
     /**

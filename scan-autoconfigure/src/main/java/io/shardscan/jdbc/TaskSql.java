@@ -67,6 +67,8 @@ record TaskSql(
                 new Fetch(
                         "SELECT " + select + " FROM " + table + " WHERE " + pending + match + " AND "
                                 + dialect.shardCondition(task, names),
+                        "SELECT " + dialect.shardExpression(task, names) + " AS scan_probe FROM " + table + " WHERE "
+                                + pending + match + " AND " + dialect.shardCondition(task, names),
                         id,
                         retries,
                         updatedAt,
@@ -119,6 +121,7 @@ record TaskSql(
     /** The fetch of one shard's due rows of one tier, from quoted names; {@code due} is {@code null} without a due-at column. */
     record Fetch(
             String prefix,
+            String probePrefix,
             String id,
             String retries,
             String updatedAt,
@@ -133,9 +136,25 @@ record TaskSql(
          * {@link SqlDialect#after} when the request has a due time, else none.
          */
         String sql(FetchRequest request) {
+            return sql(this.prefix, request);
+        }
+
+        /**
+         * Which of the requests' shards have a row the fetch would return: one branch per request,
+         * the fetch of its first row selecting only the row's shard, so each branch is one probe of
+         * the fetch's index that stops at the first row; the branches' parameters are the fetch's,
+         * in request order. The requests differ only in their shard.
+         */
+        String probe(List<FetchRequest> requests) {
+            return requests.stream()
+                    .map(request -> "(" + sql(probePrefix, request) + ")")
+                    .collect(Collectors.joining(" UNION ALL "));
+        }
+
+        private String sql(String head, FetchRequest request) {
             String prefix = request.excludedEndpoints().isEmpty() || endpoint == null
-                    ? this.prefix
-                    : this.prefix + " AND (" + endpoint + " IS NULL OR " + endpoint + " NOT IN ("
+                    ? head
+                    : head + " AND (" + endpoint + " IS NULL OR " + endpoint + " NOT IN ("
                             + String.join(
                                     ", ",
                                     java.util.Collections.nCopies(

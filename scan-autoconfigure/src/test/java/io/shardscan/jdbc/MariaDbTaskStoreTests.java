@@ -30,6 +30,24 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
     }
 
     /**
+     * 40 000 rows, all done but one: every branch of the idle probe (one per shard) reads the
+     * pending-row index on (status, scan_shard, retry_count, order_id), none the table, none sorts.
+     */
+    @Test
+    void theIdleProbeReadsEachShardThroughThePendingIndex() throws SQLException {
+        table.recreate(SHARDS, true).insert(40_000, 1000, T0);
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id <> 5");
+        table.jdbc().execute("ANALYZE TABLE tb_order");
+        String plan = explainProbe("EXPLAIN ", null);
+        java.util.List<String> branches =
+                plan.lines().filter(line -> line.contains(" tb_order ")).toList();
+        assertThat(branches).as(plan).hasSize(SHARDS);
+        assertThat(branches).as(plan).allSatisfy(line -> assertThat(line)
+                .contains("tb_order_scan_idx")
+                .doesNotContain("filesort"));
+    }
+
+    /**
      * A zone-less due-at column (DATETIME) on a server whose global zone is not the JVM's: the
      * inspection warns, naming both zones; the global zone is restored after.
      */

@@ -26,6 +26,24 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
                 .contains("tb_order_retry_idx");
     }
 
+    /**
+     * 40 000 rows, all done but one in shard 1: the idle probe reads each shard through the
+     * pending-row index and stops at its first row, so the done rows cost nothing; one branch per
+     * shard, no sequential scan, no sort.
+     */
+    @Test
+    void theIdleProbeReadsEachShardThroughThePendingIndexAndStopsAtItsFirstRow() throws SQLException {
+        table.recreate(SHARDS, true).insert(40_000, 1000, T0);
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id <> 5");
+        table.jdbc().execute("ANALYZE tb_order");
+        String plan = explainProbe("EXPLAIN (ANALYZE, COSTS OFF) ", null);
+        assertThat(plan).doesNotContain("Seq Scan").doesNotContain("Sort").doesNotContain("Rows Removed by Filter");
+        assertThat(plan.split("Index Scan using tb_order_scan_idx|Index Only Scan using tb_order_scan_idx", -1))
+                .as(plan)
+                .hasSize(SHARDS + 1);
+        assertThat(plan).as(plan).containsPattern("Append \\(actual time=\\S+ rows=1 ");
+    }
+
     @Test
     void indexCheckAsksForTheIndexOfFailedRowsWhenTheTaskRetries() {
         table.jdbc().execute("DROP INDEX tb_order_retry_idx");

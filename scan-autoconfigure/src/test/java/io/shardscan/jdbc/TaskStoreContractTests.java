@@ -142,6 +142,78 @@ abstract class TaskStoreContractTests {
     }
 
     @Test
+    void dueShardsNamesTheShardsWithARowTheFetchWouldReturn() {
+        assertThat(store.dueShards(task, freshOfEveryShard())).containsExactlyInAnyOrder(0, 1, 2, 3);
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
+        assertThat(store.dueShards(task, freshOfEveryShard())).containsExactlyInAnyOrder(1, 3);
+        assertThat(store.dueShards(task, List.of())).isEmpty();
+
+        // a failed row of shard 3 is due in its tier only once rested, and is no fresh row
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 1");
+        table.jdbc()
+                .update(
+                        "UPDATE tb_order SET retry_count = 2, updated_at = ? WHERE order_id = 7",
+                        Timestamp.from(T0.plusSeconds(30)));
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 3 AND order_id <> 7");
+        assertThat(store.dueShards(task, freshOfEveryShard())).isEmpty();
+        assertThat(store.dueShards(task, failedOfEveryShard(T0.plusSeconds(29))))
+                .isEmpty();
+        assertThat(store.dueShards(task, failedOfEveryShard(T0.plusSeconds(30))))
+                .containsExactly(3);
+    }
+
+    @Test
+    void dueShardsOfADelayedTaskCountOnlyRowsDueByTheDatabaseClock() {
+        table.withDueAt(SHARDS);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        // every row is due in an hour but order 6 (shard 2), due an hour ago; rows without a due time never are
+        table.jdbc().update("UPDATE tb_order SET due_at = ?", Timestamp.from(now.plus(Duration.ofHours(1))));
+        setDue(now.minus(Duration.ofHours(1)), 6);
+        TaskDefinition delayed = delayed(Duration.ZERO);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        assertThat(store.inspect(delayed).indexPresent()).isTrue();
+        assertThat(store.dueShards(delayed, freshOfEveryShard())).containsExactly(2);
+    }
+
+    @Test
+    void dueShardsLeaveOutTheRowsOfExcludedEndpoints() {
+        // orders 1..40 of users 1..40; the store of each is the user mod 3; shard 1 holds 1, 5, 9, ...
+        table.withStores(3);
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) <> 1");
+        TaskDefinition stores = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .endpoints(io.shardscan.core.EndpointRules.of("store_id"))
+                .build();
+        assertThat(store.inspect(stores).problems()).isEmpty();
+        List<FetchRequest> all = freshOfEveryShard();
+        assertThat(store.dueShards(stores, all)).containsExactly(1);
+        assertThat(store.dueShards(
+                        stores,
+                        all.stream()
+                                .map(r -> r.withExcludedEndpoints(List.of("0", "1", "2")))
+                                .toList()))
+                .as("every store of shard 1 is banned")
+                .isEmpty();
+    }
+
+    /** The first page of the fresh tier of every shard, one row, as the idle probe asks. */
+    static List<FetchRequest> freshOfEveryShard() {
+        return java.util.stream.IntStream.range(0, SHARDS)
+                .mapToObj(shard -> fresh(shard, Long.MIN_VALUE, 1))
+                .toList();
+    }
+
+    /** The first page of the tier of 1-5 failures of every shard, one row, failed rows rested by {@code dueBefore}. */
+    static List<FetchRequest> failedOfEveryShard(Instant dueBefore) {
+        return java.util.stream.IntStream.range(0, SHARDS)
+                .mapToObj(shard -> new FetchRequest(shard, 1, 5, dueBefore, Long.MIN_VALUE, 1))
+                .toList();
+    }
+
+    @Test
     void pagesByKeysetAfterTheLastIdWithTheLimit() {
         assertThat(store.fetch(task, fresh(1, 9, 3))).extracting(Row::id).containsExactly(13L, 17L, 21L);
     }
@@ -622,7 +694,7 @@ abstract class TaskStoreContractTests {
                 .contains("it needs a timestamp type");
     }
 
-    private static FetchRequest fresh(int shard, long afterId, int limit) {
+    static FetchRequest fresh(int shard, long afterId, int limit) {
         return new FetchRequest(shard, 0, 0, null, afterId, limit);
     }
 
@@ -662,6 +734,42 @@ abstract class TaskStoreContractTests {
                 explain.setInt(index, 100);
                 StringBuilder plan = new StringBuilder();
                 try (ResultSet rs = explain.executeQuery()) {
+                    while (rs.next()) {
+                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                            plan.append(rs.getString(i)).append(' ');
+                        }
+                        plan.append('\n');
+                    }
+                }
+                return plan.toString();
+            }
+        }
+    }
+
+    /**
+     * The database's plan for the idle probe of the fresh tier over every shard; {@code explain} is
+     * the statement's prefix, e.g. {@code "EXPLAIN "}, and {@code setting} (or {@code null}) runs
+     * first on the same connection.
+     */
+    String explainProbe(String explain, String setting) throws SQLException {
+        SqlDialect dialect = SqlDialect.detect(dataSource());
+        TaskSql sql = TaskSql.of(
+                task, new TableInspector(dataSource(), dialect).inspect(task).names(), dialect);
+        try (Connection connection = dataSource().getConnection()) {
+            if (setting != null) {
+                connection.createStatement().execute(setting);
+            }
+            List<FetchRequest> requests = freshOfEveryShard();
+            try (PreparedStatement statement =
+                    connection.prepareStatement(explain + sql.fetch().probe(requests))) {
+                int index = 1;
+                for (FetchRequest request : requests) {
+                    statement.setInt(index++, request.shard());
+                    statement.setLong(index++, request.afterId());
+                    statement.setInt(index++, request.limit());
+                }
+                StringBuilder plan = new StringBuilder();
+                try (ResultSet rs = statement.executeQuery()) {
                     while (rs.next()) {
                         for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
                             plan.append(rs.getString(i)).append(' ');

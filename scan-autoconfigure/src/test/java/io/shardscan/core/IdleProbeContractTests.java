@@ -1,0 +1,216 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.actuate.ScanBacklogs;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.CountingDataSource;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What the idle probe promises, on each database: a node whose 64 shards are all idle sends at most
+ * one statement per second for the task (counted on the client side, the backlog counter included),
+ * and still finds a row inserted into any of them within one tier interval, and a failed row once
+ * its retry tier's interval has passed. One small subclass per database.
+ */
+abstract class IdleProbeContractTests {
+
+    static final int SHARDS = 64;
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    OrderTable table;
+    CountingDataSource counting;
+
+    abstract DataSource dataSource();
+
+    @BeforeEach
+    void setUp() {
+        table = new OrderTable(dataSource()).recreate(SHARDS, true).coordinationTables();
+        counting = new CountingDataSource(dataSource());
+    }
+
+    TaskDefinition task(List<Tier> tiers) {
+        return TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .tiers(tiers)
+                .build();
+    }
+
+    /** An engine whose task store counts its statements; the leases go through a store of their own. */
+    ScanEngine start(TaskDefinition task, TaskHandler handler, Duration ttl, Duration renew) {
+        return engines.start(
+                "node-a",
+                counting.dataSource(),
+                new JdbcShardCoordinator(dataSource()),
+                new ScanEngine.ScanTask(task, handler),
+                ScanClock.system(),
+                ScanListener.NONE,
+                ttl,
+                renew);
+    }
+
+    /** Waits until the node holds every shard and has probed them together {@code probes} times. */
+    static void awaitIdle(ScanEngine engine, long probes) {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> engine.task("orders").ownedShards().size() == SHARDS
+                        && engine.task("orders").stats().probes() >= probes);
+    }
+
+    @Test
+    void anIdleNodeSendsAtMostOneStatementPerSecondForATaskOf64ShardsWithTheDefaultTiers() {
+        // the default tiers, lease TTL and renew interval, and the endpoint's backlog counter
+        ScanEngine engine = start(
+                task(TaskDefinition.DEFAULT_TIERS),
+                (TaskHandler.PerRow) (row, ctx) -> Outcome.done(),
+                Duration.ofSeconds(6),
+                Duration.ofSeconds(2));
+        ScanBacklogs backlogs = new ScanBacklogs(engine, Duration.ofSeconds(10));
+        backlogs.start();
+        try {
+            // past the first fetches of the claim and the first backlog counts
+            awaitIdle(engine, 5);
+            long before = counting.total();
+            Map<String, Long> kindsBefore = counting.byKind();
+            long probesBefore = engine.task("orders").stats().probes();
+            long started = System.nanoTime();
+            // the node keeps all its shards and stays idle over the window
+            await().during(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            long statements = counting.total() - before;
+            Map<String, Long> kinds = delta(kindsBefore, counting.byKind());
+            double perSecond = statements / seconds;
+            String report = String.format(
+                    "%.2f statements/s over %.1f s (%d probes): %s", perSecond, seconds, statements, kinds);
+            System.out.println(getClass().getSimpleName() + ": " + report);
+            assertThat(perSecond).as(report).isLessThanOrEqualTo(1.0);
+            long probes = engine.task("orders").stats().probes() - probesBefore;
+            assertThat(probes)
+                    .as("one probe per tier interval for all 64 shards: %s", report)
+                    .isBetween((long) (seconds / 3) - 2, (long) (seconds / 3) + (long) (seconds / 30) + 3);
+            assertThat(kinds.entrySet().stream()
+                            .filter(e -> e.getKey().contains("paused"))
+                            .mapToLong(Map.Entry::getValue)
+                            .sum())
+                    .as("an idle node reads the pause every 5 renew intervals: %s", report)
+                    .isLessThanOrEqualTo((long) (seconds / 10) + 1);
+            assertThat(kinds.entrySet().stream()
+                            .filter(e -> e.getKey().contains("COUNT("))
+                            .mapToLong(Map.Entry::getValue)
+                            .sum())
+                    .as("a quiet backlog is counted once a minute (3 statements): %s", report)
+                    .isLessThanOrEqualTo(3L * ((long) (seconds / 60) + 1));
+        } finally {
+            backlogs.stop();
+        }
+    }
+
+    @Test
+    void findsARowInsertedIntoAnyOfSixtyFourIdleShardsWithinOneTierInterval() {
+        Duration interval = Duration.ofSeconds(1);
+        Map<Long, Long> startedNanos = new ConcurrentHashMap<>();
+        ScanEngine engine = start(
+                task(List.of(
+                        Tier.of("0", interval),
+                        Tier.of("1-5", Duration.ofSeconds(30)),
+                        Tier.of("6-15", Duration.ofSeconds(60)))),
+                (TaskHandler.PerRow) (row, ctx) -> {
+                    startedNanos.put(row.id(), System.nanoTime());
+                    return Outcome.done();
+                },
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        awaitIdle(engine, 2);
+        long seed = System.nanoTime();
+        List<Integer> shards =
+                new ArrayList<>(IntStream.range(0, SHARDS).boxed().toList());
+        Collections.shuffle(shards, new Random(seed));
+        List<String> late = new CopyOnWriteArrayList<>();
+        long hitsBefore = engine.task("orders").stats().probeHits();
+        List<Integer> tried = shards.subList(0, 16);
+        for (int shard : tried) {
+            long id = 1000 + shard;
+            table.jdbc()
+                    .update(
+                            "INSERT INTO tb_order (order_id, user_id, phone, updated_at) VALUES (?, ?, ?, ?)",
+                            id,
+                            shard + SHARDS * 7L,
+                            "+1555" + id,
+                            Timestamp.from(Instant.now()));
+            long inserted = System.nanoTime();
+            await().atMost(Duration.ofSeconds(30)).until(() -> startedNanos.containsKey(id));
+            Duration took = Duration.ofNanos(startedNanos.get(id) - inserted);
+            // one interval until the next probe, and a margin for a loaded machine
+            if (took.compareTo(interval.plusSeconds(3)) > 0) {
+                late.add("shard " + shard + " after " + took.toMillis() + " ms");
+            }
+        }
+        assertThat(late)
+                .as("rows picked up later than the interval + 3 s (seed %d)", seed)
+                .isEmpty();
+        assertThat(engine.task("orders").stats().probeHits() - hitsBefore)
+                .as("each row was found by the probe of the idle shards, not by a fetch of its own")
+                .isGreaterThanOrEqualTo(tried.size());
+    }
+
+    @Test
+    void aFailedRowOfAnIdleShardRunsAgainOnceItsTierIntervalPassed() {
+        Duration retry = Duration.ofSeconds(2);
+        List<Long> attempts = new CopyOnWriteArrayList<>();
+        ScanEngine engine = start(
+                task(List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-5", retry))),
+                (TaskHandler.PerRow) (row, ctx) -> {
+                    attempts.add(System.nanoTime());
+                    return attempts.size() == 1 ? Outcome.retryLater("first try fails") : Outcome.done();
+                },
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        awaitIdle(engine, 2);
+        long hitsBefore = engine.task("orders").stats().probeHits();
+        table.insert(5, 1, 11, Instant.now());
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1);
+        assertThat(attempts).hasSize(2);
+        Duration between = Duration.ofNanos(attempts.get(1) - attempts.get(0));
+        assertThat(between)
+                .as("no sooner than the retry tier's interval, and within it again plus a margin")
+                .isGreaterThanOrEqualTo(retry.minusMillis(50))
+                .isLessThanOrEqualTo(retry.multipliedBy(2).plusSeconds(3));
+        assertThat(engine.task("orders").stats().probeHits() - hitsBefore)
+                .as("the fresh row and its retry were both found by probes")
+                .isGreaterThanOrEqualTo(2);
+    }
+
+    private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> delta = new java.util.TreeMap<>();
+        after.forEach((kind, count) -> {
+            long d = count - before.getOrDefault(kind, 0L);
+            if (d > 0) {
+                delta.put(kind, d);
+            }
+        });
+        return delta;
+    }
+}

@@ -1,0 +1,12 @@
+package io.shardscan.core;
+
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+
+class MariaDbIdleProbeTests extends IdleProbeContractTests {
+
+    @Override
+    DataSource dataSource() {
+        return TestServers.mariadbDatabase("idle_probe");
+    }
+}
