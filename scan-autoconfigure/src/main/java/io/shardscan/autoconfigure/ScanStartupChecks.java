@@ -151,9 +151,7 @@ final class ScanStartupChecks {
                     rangeTables));
         }
         problems.addAll(engine.check(found.rowTypes(), unknown.tasks()));
-        if (problems.isEmpty()) {
-            problems.addAll(WakeOnInsertCheck.problems(properties, found.tasks(), dataSource));
-        }
+        problems.addAll(WakeOnInsertCheck.problems(properties, found.tasks(), dataSource));
         if (!problems.isEmpty()) {
             throw new InvalidTaskException(problems);
         }
