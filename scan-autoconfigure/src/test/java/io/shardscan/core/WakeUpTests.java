@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,9 @@ class WakeUpTests {
 
     @RegisterExtension
     final Engines engines = new Engines();
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog(Wakes.class.getName());
 
     final DataSource dataSource = TestServers.postgresDatabase("wake_local");
     OrderTable table;
@@ -133,6 +138,9 @@ class WakeUpTests {
         await("every woken row is handled")
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> table.effects() == 3);
+        assertThat(log.messages(Level.INFO))
+                .as("the start says which transport wake-ups take")
+                .containsExactly("Shardscan wake-ups: " + WakeChannel.NONE.description());
     }
 
     private void insert(long id, long key) {
