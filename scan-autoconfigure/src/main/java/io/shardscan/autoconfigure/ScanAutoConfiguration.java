@@ -12,6 +12,7 @@ import io.shardscan.core.ScanLogging;
 import io.shardscan.core.ScanTasks;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskStore;
+import io.shardscan.core.WakeChannel;
 import io.shardscan.jdbc.JdbcEndpointBans;
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.jdbc.JdbcRangeFailures;
@@ -22,6 +23,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisEndpointBans;
 import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.redis.RedisShardCoordinator;
+import io.shardscan.redis.RedisWakeChannel;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -106,6 +108,14 @@ public class ScanAutoConfiguration {
         }
 
         @Bean
+        @ConditionalOnMissingBean(WakeChannel.class)
+        @ConditionalOnBean(ScanRedisConnection.class)
+        WakeChannel scanRedisWakeChannel(
+                ScanRedisConnection connection, DataSource dataSource, ScanProperties properties) {
+            return ScanWakeChannels.redis(new RedisWakeChannel(connection.connectionFactory()), dataSource, properties);
+        }
+
+        @Bean
         @ConditionalOnMissingBean(EndpointBans.class)
         @ConditionalOnBean(ScanRedisConnection.class)
         EndpointBans scanRedisEndpointBans(ScanRedisConnection connection) {
@@ -154,6 +164,13 @@ public class ScanAutoConfiguration {
     @ConditionalOnMissingBean
     ShardCoordinator scanShardCoordinator(ScanProperties properties, DataSource dataSource, ScanClock clock) {
         return ScanCoordinators.create(properties, dataSource, clock);
+    }
+
+    /** How wake-ups reach other nodes without Redis: PostgreSQL LISTEN/NOTIFY, or none on other databases. */
+    @Bean
+    @ConditionalOnMissingBean
+    WakeChannel scanWakeChannel(DataSource dataSource) {
+        return ScanWakeChannels.database(dataSource);
     }
 
     /** The shared cursor of range tasks in the database, when Redis does not hold it (as the leases). */
@@ -211,7 +228,8 @@ public class ScanAutoConfiguration {
             ObjectProvider<ScanListener> listeners,
             ObjectProvider<ScanEngineCustomizer> customizers,
             EndpointBans endpointBans,
-            ObjectProvider<RangeStores> rangeStores) {
+            ObjectProvider<RangeStores> rangeStores,
+            WakeChannel wakeChannel) {
         ScanEngineBuilder builder = new ScanEngineBuilder(
                         properties,
                         CompositeScanListener.of(listeners.orderedStream().toList()))
@@ -222,15 +240,16 @@ public class ScanAutoConfiguration {
         log.log(System.Logger.Level.INFO, ScanCoordinators.explain(properties, coordinator));
         // every check runs here, while the bean is created, so a problem stops startup before the web server starts
         return ScanStartupChecks.engine(
-                environment,
-                properties,
-                registry,
-                builder,
-                store,
-                coordinator,
-                dataSource,
-                clock,
-                rangeStores::getObject);
+                        environment,
+                        properties,
+                        registry,
+                        builder,
+                        store,
+                        coordinator,
+                        dataSource,
+                        clock,
+                        rangeStores::getObject)
+                .wakeThrough(wakeChannel);
     }
 
     @Bean

@@ -151,6 +151,7 @@ final class ScanStartupChecks {
                     rangeTables));
         }
         problems.addAll(engine.check(found.rowTypes(), unknown.tasks()));
+        problems.addAll(WakeOnInsertCheck.problems(properties, found.tasks(), dataSource));
         if (!problems.isEmpty()) {
             throw new InvalidTaskException(problems);
         }

@@ -93,6 +93,9 @@ public class TaskProperties {
     /** Whether a failed row holds back its key's later rows: per-key, or none; unset, per-key when the shard key is not the id. */
     private @Nullable Ordering ordering;
 
+    /** On PostgreSQL: whether an insert trigger wakes the shard's owner; startup prints the trigger's DDL when it is missing. */
+    private boolean wakeOnInsert = false;
+
     /** What startup does when the table lacks the index the fetch needs: fail, warn or off. */
     private IndexCheck indexCheck = IndexCheck.WARN;
 
@@ -561,6 +564,14 @@ public class TaskProperties {
 
     public void setDelay(Duration delay) {
         this.delay = delay;
+    }
+
+    public boolean isWakeOnInsert() {
+        return wakeOnInsert;
+    }
+
+    public void setWakeOnInsert(boolean wakeOnInsert) {
+        this.wakeOnInsert = wakeOnInsert;
     }
 
     public int getPriority() {

@@ -45,6 +45,12 @@ final class LeaseKeeper {
         return owned.values();
     }
 
+    /** The shard held with index {@code shard}, lost ones included until their round ends; {@code null} when none. */
+    @Nullable
+    OwnedShard owned(int shard) {
+        return owned.get(shard);
+    }
+
     /** The shards this node holds a usable lease on, ascending, with their fence epochs. */
     Map<Integer, Long> usable() {
         Map<Integer, Long> shards = new TreeMap<>();

@@ -284,6 +284,18 @@ final class OwnedShard {
         archiveAt = full ? now : now.plus(recheck);
     }
 
+    /**
+     * Makes the first tier (fresh rows) due at once, for a wake-up. Coalesced: any number of wake-ups
+     * before the tier's next pass begins make that one pass; one during a pass makes one more after it.
+     */
+    void wake(Instant now) {
+        TierCursor fresh = cursors[0];
+        fresh.triggered = true;
+        if (fresh.nextRunAt.isAfter(now)) {
+            fresh.nextRunAt = now;
+        }
+    }
+
     /** Makes every tier due at once. */
     void trigger(Instant now) {
         for (TierCursor cursor : cursors) {

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,7 @@ public final class ScanEngine {
     private final @Nullable WorkerBudget budget;
     private volatile boolean running;
     private boolean checked;
+    private Wakes wakes;
 
     /**
      * Creates an engine; nothing runs before {@link #start()}.
@@ -91,6 +93,7 @@ public final class ScanEngine {
             }
             warnWithoutBudget(task.definition(), budget);
         }
+        this.wakes = new Wakes(runners, WakeChannel.NONE);
         for (RangeJob job : rangeJobs) {
             String name = job.task().name();
             if (runners.containsKey(name)
@@ -236,6 +239,7 @@ public final class ScanEngine {
         }
         runners.values().forEach(TaskRunner::start);
         ranges.values().forEach(RangeRunner::start);
+        wakes.open();
         running = true;
         log.log(
                 Level.INFO,
@@ -253,6 +257,7 @@ public final class ScanEngine {
             // before any task stops: the workers a stopping task frees must not start another's rows
             budget.close();
         }
+        wakes.close();
         runners.values().parallelStream().forEach(TaskRunner::stop);
         ranges.values().parallelStream().forEach(RangeRunner::stop);
         log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " stopped");
@@ -260,6 +265,41 @@ public final class ScanEngine {
 
     public boolean isRunning() {
         return running;
+    }
+
+    /**
+     * Sends the wake-ups of shards other nodes hold through {@code channel} and receives the other nodes'
+     * (and insert triggers') from it, from {@link #start()} on; without it a wake-up reaches only the
+     * shards this node holds.
+     *
+     * @return this engine
+     * @throws IllegalStateException once started
+     */
+    public synchronized ScanEngine wakeThrough(WakeChannel channel) {
+        Objects.requireNonNull(channel, "channel");
+        if (running) {
+            throw new IllegalStateException("the wake channel is set before the engine starts");
+        }
+        this.wakes = new Wakes(runners, channel);
+        return this;
+    }
+
+    /**
+     * Makes the first tier of {@code shards} of {@code task} due now: here for the shards this node
+     * holds, on their owners through the {@link #wakeThrough wake channel} for the others. Coalesced:
+     * a burst of wake-ups of one shard makes a round or two, not one each.
+     *
+     * @throws IllegalArgumentException for an unknown task, a range task or a shard out of range
+     */
+    public void wake(String task, Collection<Integer> shards) {
+        TaskDefinition definition = task(task).definition();
+        for (int shard : shards) {
+            if (shard < 0 || shard >= definition.shards()) {
+                throw new IllegalArgumentException("task " + task + " has shards 0.." + (definition.shards() - 1)
+                        + ", not " + shard + ": compute it as definition().shardOf(key)");
+            }
+        }
+        wakes.wake(task, shards);
     }
 
     /** This node's id. */
@@ -305,6 +345,10 @@ public final class ScanEngine {
      */
     public TaskView task(String name) {
         TaskRunner runner = runners.get(name);
+        if (runner == null && ranges.containsKey(name)) {
+            throw new IllegalArgumentException("task '" + name + "' is a range task (mode: range): it has no shards"
+                    + " to wake or scan, its ranges follow the id cursor; use rangeTask(\"" + name + "\")");
+        }
         if (runner == null) {
             throw new IllegalArgumentException("no task '" + name + "'; known: " + runners.keySet());
         }

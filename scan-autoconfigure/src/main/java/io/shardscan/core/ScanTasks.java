@@ -1,14 +1,17 @@
 package io.shardscan.core;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * What an application does with its tasks from its own code, one bean of it per engine: start a new
- * run of a task that ends (such as {@code run: until-empty}), and run tasks to quiet in a test, as
- * db-scheduler's {@code ManualScheduler} does, without waiting for tier intervals. Thread-safe.
+ * run of a task that ends (such as {@code run: until-empty}), wake the owner of a row it just
+ * inserted, and run tasks to quiet in a test, as db-scheduler's {@code ManualScheduler} does, without
+ * waiting for tier intervals. Thread-safe.
  */
 public final class ScanTasks {
 
@@ -35,6 +38,43 @@ public final class ScanTasks {
             return range.start();
         }
         return engine.task(task).start();
+    }
+
+    /**
+     * Wakes the owner of the shard of {@code shardKey} (the value of the task's {@code
+     * shard-key-column} of a row just committed): its fresh rows are fetched now instead of at the
+     * next tier-0 poll. Here when this node holds the shard, else on its owner through the wake
+     * channel (Redis pub/sub, PostgreSQL NOTIFY, or none: then the row waits for its poll). Call it
+     * after the insert commits, or the owner may look before the row is there. Wake-ups coalesce: a
+     * burst for one shard makes a round or two, not one each. Returns without waiting for the round.
+     *
+     * @param shardKey a {@code Long}, {@code Integer}, {@code Short}, {@code Byte}, or an integral
+     *     {@code BigInteger} or {@code BigDecimal}
+     * @throws IllegalArgumentException for an unknown task, a range task, or a key that is not an integer
+     * @throws NullPointerException for a {@code null} key, which has no shard
+     */
+    public void wake(String task, Object shardKey) {
+        wake(task, List.of(Objects.requireNonNull(shardKey, "shardKey")));
+    }
+
+    /**
+     * {@link #wake(String, Object) Wakes} the owners of the shards of {@code shardKeys}, each shard
+     * once, e.g. after a batch insert.
+     */
+    public void wake(String task, Collection<?> shardKeys) {
+        engine.wake(task, ShardKeys.shards(engine.task(task).definition(), shardKeys));
+    }
+
+    /**
+     * {@link #wake(String, Object) Wakes} the owner of the row with id {@code id}, for a task whose
+     * {@code shard-key-column} is its {@code id-column}: only then does the id say the shard, without
+     * reading the row.
+     *
+     * @throws IllegalArgumentException when the task's shard key is another column (call
+     *     {@link #wake(String, Object)} with the row's shard key), for an unknown or a range task
+     */
+    public void wakeRow(String task, long id) {
+        engine.wake(task, List.of(ShardKeys.shardOfId(engine.task(task).definition(), id)));
     }
 
     /**

@@ -212,6 +212,21 @@ final class TaskRunner {
         wakeUp();
     }
 
+    /**
+     * Wakes {@code shard} if this node holds it: its first tier is due now (see {@link OwnedShard#wake}).
+     *
+     * @return whether this node holds it; {@code false} also for a shard out of range
+     */
+    boolean wakeShard(int shard) {
+        OwnedShard owned = leases.owned(shard);
+        if (owned == null || owned.state() == OwnedShard.State.GONE || owned.state() == OwnedShard.State.LOST) {
+            return false;
+        }
+        owned.wake(context.clock().now());
+        wakeUp();
+        return true;
+    }
+
     /** Scans every held shard until the task is quiet; see {@link TaskDrain}. */
     long drain(long deadlineNanos) {
         if (runs.done()) {

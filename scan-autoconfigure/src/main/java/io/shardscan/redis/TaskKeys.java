@@ -48,6 +48,11 @@ record TaskKeys(String task) {
         return prefix() + "range-cursor:" + run;
     }
 
+    /** The pub/sub channel of the task's wake-ups; a message is the shard numbers, comma-separated. */
+    String wake() {
+        return prefix() + "wake";
+    }
+
     private String prefix() {
         return "scan:{" + task + "}:";
     }

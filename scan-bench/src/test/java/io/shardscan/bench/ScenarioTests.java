@@ -89,6 +89,30 @@ class ScenarioTests {
     }
 
     @Test
+    void latency() throws Exception {
+        String output = run("latency", "--rate", "50", "--seconds", "2");
+        assertThat(output)
+                .as("every system's row counts 100 pickups")
+                .containsPattern("polling only \\(.*\\) +100 ")
+                .containsPattern("ScanTasks.wake after each commit .* +100 ")
+                .containsPattern("db-scheduler defaults .* +100 ");
+        assertResult(
+                output,
+                "latency",
+                "rows",
+                "rate",
+                "polling_p50_ms",
+                "polling_p99_ms",
+                "polling_max_ms",
+                "wake_p50_ms",
+                "wake_p99_ms",
+                "wake_max_ms",
+                "dbscheduler_p50_ms",
+                "dbscheduler_p99_ms",
+                "dbscheduler_max_ms");
+    }
+
+    @Test
     void embeddedOptionStartsItsOwnServers() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Main.run(

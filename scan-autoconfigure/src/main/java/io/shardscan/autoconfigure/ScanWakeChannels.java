@@ -1,0 +1,65 @@
+package io.shardscan.autoconfigure;
+
+import io.shardscan.core.WakeChannel;
+import io.shardscan.jdbc.PostgresWakeChannel;
+import java.util.Collection;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Picks how wake-ups travel: through Redis with the Redis coordinator (and also from PostgreSQL's
+ * insert triggers when a task has {@code wake-on-insert}), else through PostgreSQL LISTEN/NOTIFY on
+ * PostgreSQL, else none (H2, MySQL, MariaDB: a wake-up reaches only the shards of the node that calls it).
+ */
+final class ScanWakeChannels {
+
+    private static final String PG_DRIVER = "org.postgresql.PGConnection";
+
+    private ScanWakeChannels() {}
+
+    /** The channel without Redis: PostgreSQL's when the database is PostgreSQL, else none. */
+    static WakeChannel database(DataSource dataSource) {
+        return postgres(dataSource) ? new PostgresWakeChannel(dataSource) : WakeChannel.NONE;
+    }
+
+    /** Redis's channel, also listening to PostgreSQL for the insert triggers of tasks with {@code wake-on-insert}. */
+    static WakeChannel redis(WakeChannel redis, DataSource dataSource, ScanProperties properties) {
+        boolean triggers = properties.getTasks().values().stream().anyMatch(TaskProperties::isWakeOnInsert);
+        if (!triggers || !postgres(dataSource)) {
+            return redis;
+        }
+        return new AlsoListening(redis, new PostgresWakeChannel(dataSource));
+    }
+
+    static boolean postgres(DataSource dataSource) {
+        return ClassUtils.isPresent(PG_DRIVER, ScanWakeChannels.class.getClassLoader())
+                && PostgresWakeChannel.supports(dataSource);
+    }
+
+    /** Publishes through one channel and receives from both. */
+    private record AlsoListening(WakeChannel main, WakeChannel triggers) implements WakeChannel {
+
+        @Override
+        public void publish(String task, Collection<Integer> shards) {
+            main.publish(task, shards);
+        }
+
+        @Override
+        public void open(Set<String> tasks, Receiver receiver) {
+            main.open(tasks, receiver);
+            triggers.open(tasks, receiver);
+        }
+
+        @Override
+        public void close() {
+            main.close();
+            triggers.close();
+        }
+
+        @Override
+        public String description() {
+            return main.description() + "; insert triggers heard through " + triggers.description();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.shardscan.core;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Collection;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/** Which shards a wake-up names: the shard of each shard key, as the fetch computes it. */
+final class ShardKeys {
+
+    private ShardKeys() {}
+
+    /** The shards of {@code keys}, each the shard of its key ({@link TaskDefinition#shardOf}). */
+    static Collection<Integer> shards(TaskDefinition task, Collection<?> keys) {
+        TreeSet<Integer> shards = new TreeSet<>();
+        keys.forEach(key -> shards.add(task.shardOf(value(task, key))));
+        return shards;
+    }
+
+    /**
+     * The shard of the row with id {@code id}: known from the id alone only when the id is the shard key.
+     *
+     * @throws IllegalArgumentException when the shard key is another column
+     */
+    static int shardOfId(TaskDefinition task, long id) {
+        if (!task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
+            throw new IllegalArgumentException("task " + task.name() + " shards its rows by " + task.shardKeyColumn()
+                    + ", not by the id column " + task.idColumn() + ", so a row's id does not say its shard: call"
+                    + " wake(\"" + task.name() + "\", " + task.shardKeyColumn() + ") with the row's "
+                    + task.shardKeyColumn());
+        }
+        return task.shardOf(id);
+    }
+
+    private static long value(TaskDefinition task, Object key) {
+        Objects.requireNonNull(key, () -> "task " + task.name() + ": a NULL " + task.shardKeyColumn()
+                + " has no shard, so no node ever fetches such a row; give the row a key");
+        try {
+            if (key instanceof BigDecimal decimal) {
+                return decimal.longValueExact();
+            }
+            if (key instanceof BigInteger integer) {
+                return integer.longValueExact();
+            }
+        } catch (ArithmeticException e) {
+            throw notAKey(task, key);
+        }
+        if (key instanceof Long || key instanceof Integer || key instanceof Short || key instanceof Byte) {
+            return ((Number) key).longValue();
+        }
+        throw notAKey(task, key);
+    }
+
+    private static IllegalArgumentException notAKey(TaskDefinition task, Object key) {
+        return new IllegalArgumentException("task " + task.name() + ": a shard key is the integer value of "
+                + task.shardKeyColumn() + ", but the wake-up named " + key.getClass().getSimpleName() + " '" + key
+                + "': pass the row's " + task.shardKeyColumn() + " as a Long or Integer");
+    }
+}

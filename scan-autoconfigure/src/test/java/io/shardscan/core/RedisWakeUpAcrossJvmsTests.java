@@ -1,0 +1,50 @@
+package io.shardscan.core;
+
+import io.shardscan.redis.RedisShardCoordinator;
+import io.shardscan.redis.RedisWakeChannel;
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** Wake-ups through Redis pub/sub, with Redis coordination, to a node in another JVM. */
+class RedisWakeUpAcrossJvmsTests extends WakeUpAcrossJvmsContractTests {
+
+    private LettuceConnectionFactory connection;
+
+    @Override
+    String transport() {
+        return "redis";
+    }
+
+    private LettuceConnectionFactory connection() {
+        if (connection == null) {
+            connection = new LettuceConnectionFactory(new RedisStandaloneConfiguration(
+                    TestServers.redis().host(), TestServers.redis().port()));
+            connection.afterPropertiesSet();
+            connection.start();
+        }
+        return connection;
+    }
+
+    @Override
+    ShardCoordinator coordinator() {
+        return new RedisShardCoordinator(connection());
+    }
+
+    @Override
+    WakeChannel channel(DataSource dataSource) {
+        return new RedisWakeChannel(connection());
+    }
+
+    @AfterEach
+    void closeConnection() {
+        if (local != null) {
+            local.stop();
+        }
+        if (connection != null) {
+            connection.destroy();
+        }
+    }
+}
