@@ -45,7 +45,8 @@ function taskCard(name, t) {
   const rates = sum(overview.rates[name]);
   const now = rates.length ? rates[rates.length - 1] : 0;
   const backlog = t.backlog;
-  const oldest = backlog ? Math.max(0, ...backlog.tiers.map(x => x.pending ? x.oldestPendingAgeSeconds : 0)) : null;
+  const ages = backlog ? backlog.tiers.filter(x => x.pending).map(x => x.oldestPendingAgeSeconds) : [];
+  const oldest = ages.length ? Math.max(...ages) : null;
   const paused = t.state === 'PAUSED';
   return el('article.card', { 'data-task': name },
     el('header.row', {}, el('h3', {}, name), stateBadge(t.state),
@@ -64,7 +65,7 @@ function taskCard(name, t) {
       el('p.muted', {}, 'backlog not counted yet'),
     el('div.row', {},
       paused ? writeButton('▶ Resume', () => act(name, 'resume'), { 'data-action': 'resume' })
-        : writeButton('⏸ Pause', () => act(name, 'pause'), { 'data-action': 'pause' }),
+        : writeButton('‖ Pause', () => act(name, 'pause'), { 'data-action': 'pause' }),
       writeButton('↻ Requeue dead', () => act(name, 'requeue-dead'), { 'data-action': 'requeue-dead' }),
       el('span.muted', {}, `done here ${fmt(t.processed)} · failed ${fmt(t.failed)} · in flight ${fmt(t.inFlight)}`)));
 }
@@ -82,7 +83,7 @@ function nodesTable() {
         el('td.num', {}, c ? fmt(c.processed) : '–'),
         el('td.num.hide-phone', {}, c ? fmt(c.failed) : '–'),
         el('td.num.hide-phone', {}, c ? fmt(c.dead) : '–'),
-        el('td.num', {}, series.length ? series[series.length - 1].toFixed(1) : '–'),
+        el('td.num.rate', {}, series.length ? series[series.length - 1].toFixed(1) : '–'),
         el('td.hide-phone', { style: 'width: 160px' }, sparkline(series, `${m.node} ${name}: rows per second`)),
         el('td.hide-phone', {}, when(m.lastHeartbeat))));
     }

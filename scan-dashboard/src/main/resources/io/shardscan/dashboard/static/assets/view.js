@@ -49,7 +49,7 @@ export function when(instant) {
 export const fmt = n => (n === null || n === undefined) ? '–' : Number(n).toLocaleString();
 
 // A state as icon + text + colour, never colour alone.
-const STATE_ICONS = { RUNNING: '▶', PAUSED: '⏸', PAUSED_EVERYWHERE: '⏸', STOPPED: '■', DONE: '✔', UNREACHABLE: '⚠' };
+const STATE_ICONS = { RUNNING: '▶', PAUSED: '‖', STOPPED: '■', DONE: '✔', UNREACHABLE: '⚠' };
 export function stateBadge(state) {
   return el('span.badge.state-' + state, { 'data-state': state }, (STATE_ICONS[state] || '•') + ' ' + state.replace('_', ' ').toLowerCase());
 }
