@@ -32,5 +32,5 @@ export function shardMap(overview) {
           style: `background:${k.colour}` }, k.letter);
       })));
   });
-  return [el('h2', {}, 'Shard map'), legend, el('div.cards', {}, cards)];
+  return [el('h2', {}, 'Shard map'), el('p.muted', {}, 'Each cell is a shard, lettered and coloured by its owner; hover for its epoch and lease expiry. Handovers show within a refresh (2 s).'), legend, el('div.cards.wide', {}, cards)];
 }

@@ -27,7 +27,7 @@ export function svg(tag, attrs, ...children) {
 export function sparkline(values, label) {
   const w = 200, h = 40;
   const max = Math.max(1, ...values);
-  const points = values.length > 1 ? values : [0, 0];
+  const points = values.length > 1 ? values : values.length === 1 ? [values[0], values[0]] : [0, 0];
   const step = w / (points.length - 1);
   const d = points.map((v, i) => (i ? 'L' : 'M') + (i * step).toFixed(1) + ' ' + (h - 2 - (v / max) * (h - 4)).toFixed(1)).join(' ');
   return svg('svg', { class: 'spark', viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': label },
