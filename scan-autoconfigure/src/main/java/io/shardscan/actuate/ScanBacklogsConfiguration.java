@@ -6,9 +6,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The one background backlog counter that the endpoint and the backlog gauges both read. */
+/**
+ * The one background backlog counter that the endpoint, the backlog gauges and the dashboard all read;
+ * imported by each of their auto-configurations.
+ */
 @Configuration(proxyBeanMethods = false)
-class ScanBacklogsConfiguration {
+public class ScanBacklogsConfiguration {
 
     @Bean
     @ConditionalOnMissingBean

@@ -102,7 +102,8 @@ public record TaskDescriptor(
             }
         }
         return members.stream()
-                .map(m -> new MemberDescriptor(m.node(), m.lastHeartbeat(), owned.getOrDefault(m.node(), 0)))
+                .map(m -> new MemberDescriptor(
+                        m.node(), m.lastHeartbeat(), owned.getOrDefault(m.node(), 0), m.counters()))
                 .toList();
     }
 

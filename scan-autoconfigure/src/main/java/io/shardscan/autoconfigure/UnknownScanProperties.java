@@ -20,6 +20,7 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /**
  * Finds {@code scan.*} keys that no property of {@link ScanProperties} (with its tasks and tiers)
@@ -47,6 +48,10 @@ final class UnknownScanProperties {
     static Found find(ConfigurableEnvironment environment) {
         Set<String> unknown = new LinkedHashSet<>();
         Set<String> tasks = new LinkedHashSet<>();
+        Map<String, ScanPropertyGroup> groups = new LinkedHashMap<>();
+        SpringFactoriesLoader.forDefaultResourceLocation(UnknownScanProperties.class.getClassLoader())
+                .load(ScanPropertyGroup.class)
+                .forEach(group -> groups.put(uniform(group.name()), group));
         for (PropertySource<?> source : environment.getPropertySources()) {
             if (source instanceof SystemEnvironmentPropertySource
                     || source.getName().equals("configurationProperties")) {
@@ -57,7 +62,10 @@ final class UnknownScanProperties {
                 continue;
             }
             iterable.stream().filter(ROOT::isAncestorOf).forEach(name -> {
-                String problem = check(name, 1, ResolvableType.forClass(ScanProperties.class));
+                ScanPropertyGroup group = groups.get(name.getElement(1, ConfigurationPropertyName.Form.UNIFORM));
+                String problem = group == null
+                        ? check(name, 1, ResolvableType.forClass(ScanProperties.class))
+                        : check(name, 2, ResolvableType.forClass(group.type()));
                 if (problem != null) {
                     unknown.add(problem);
                     if (TASKS.isAncestorOf(name) && name.getNumberOfElements() > 2) {

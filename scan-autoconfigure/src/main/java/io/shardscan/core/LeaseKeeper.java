@@ -95,7 +95,8 @@ final class LeaseKeeper {
     private boolean tickSettled(boolean claim) {
         boolean settled = false;
         try {
-            List<Member> live = coordinator.heartbeat(context.name(), settings.nodeId(), settings.memberTimeout());
+            List<Member> live = coordinator.heartbeat(
+                    context.name(), settings.nodeId(), settings.memberTimeout(), NodeCounters.of(context.stats()));
             members = live;
             renew();
             Set<Integer> target = new HashSet<>(coordinator.assign(settings.nodeId(), live, currentOwners()));

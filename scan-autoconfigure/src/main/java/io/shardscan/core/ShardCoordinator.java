@@ -21,6 +21,17 @@ public interface ShardCoordinator {
     List<Member> heartbeat(String task, String node, Duration timeout);
 
     /**
+     * As {@link #heartbeat(String, String, Duration)}, also recording {@code counters} as the node's
+     * latest totals, which every member then reads back in {@link Member#counters()}. The default
+     * drops them: a coordinator that keeps none returns members without counters.
+     *
+     * @return the live members, sorted by node id; includes {@code node}
+     */
+    default List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
+        return heartbeat(task, node, timeout);
+    }
+
+    /**
      * Grants the shard to {@code node} if it is free or its lease expired.
      *
      * @return the new lease, or empty when another node holds it

@@ -131,6 +131,32 @@ public interface TaskStore {
     int requeueDead(TaskDefinition task, Instant at);
 
     /**
+     * One page of the task's dead rows ({@code dead}) or of its pending rows that failed before (retry
+     * count above 0), grouped by last error, the largest groups first: one grouping query for the page
+     * and one small query per group for its example ids, on demand (a screen, not a round).
+     *
+     * @param page the page, from 0
+     * @param size the groups per page
+     * @param examples the most example ids per group
+     * @return the groups, empty past the last page
+     * @throws UnsupportedOperationException when this store cannot group failures
+     */
+    default List<FailureGroup> failureGroups(TaskDefinition task, boolean dead, int page, int size, int examples) {
+        throw new UnsupportedOperationException("this task store cannot group failed rows");
+    }
+
+    /**
+     * Puts the rows {@code which} selects back to pending with retry count 0, last updated {@code at}:
+     * due at once, in the tier of fresh rows. A row no longer in the selected state is left alone.
+     *
+     * @return how many rows were requeued
+     * @throws UnsupportedOperationException when this store cannot requeue selected rows
+     */
+    default int requeue(TaskDefinition task, Requeue which, Instant at) {
+        throw new UnsupportedOperationException("this task store cannot requeue selected rows");
+    }
+
+    /**
      * Whether the task is paused on every node, as {@link #pauseEverywhere} last set it.
      *
      * @return {@code false} when it was never set

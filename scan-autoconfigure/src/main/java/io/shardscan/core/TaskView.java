@@ -171,6 +171,28 @@ public final class TaskView {
         return requeued;
     }
 
+    /**
+     * One page of the task's dead or failed rows grouped by last error, read from the store now (see
+     * {@link TaskStore#failureGroups}).
+     */
+    public List<FailureGroup> failureGroups(boolean dead, int page, int size, int examples) {
+        TaskContext context = runner.context();
+        return context.store().failureGroups(context.definition(), dead, page, size, examples);
+    }
+
+    /**
+     * Puts the selected failed or dead rows back to pending with retry count 0 and scans at once.
+     *
+     * @return how many rows were requeued
+     */
+    public int requeue(Requeue which) {
+        TaskContext context = runner.context();
+        int requeued = context.store()
+                .requeue(context.definition(), which, context.clock().now());
+        runner.trigger();
+        return requeued;
+    }
+
     /** Whether the last heartbeat reached the coordinator. */
     public boolean coordinatorReachable() {
         return runner.coordinatorReachable();

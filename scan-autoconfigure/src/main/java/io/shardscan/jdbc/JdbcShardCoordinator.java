@@ -3,6 +3,7 @@ package io.shardscan.jdbc;
 import io.shardscan.core.Lease;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
+import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ShardCoordinator;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -36,12 +38,28 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
 
     @Override
     public List<Member> heartbeat(String task, String node, Duration timeout) {
+        return heartbeat(task, node, timeout, (String) null);
+    }
+
+    @Override
+    public List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
+        return heartbeat(task, node, timeout, counters.encode());
+    }
+
+    private List<Member> heartbeat(String task, String node, Duration timeout, @Nullable String counters) {
         String now = dialect.now();
-        if (jdbc.update("UPDATE scan_member SET heartbeat_at = " + now + " WHERE task = ? AND node = ?", task, node)
+        if (jdbc.update(
+                        "UPDATE scan_member SET heartbeat_at = " + now + ", counters = ? WHERE task = ? AND node = ?",
+                        counters,
+                        task,
+                        node)
                 == 0) {
             try {
                 jdbc.update(
-                        "INSERT INTO scan_member (task, node, heartbeat_at) VALUES (?, ?, " + now + ")", task, node);
+                        "INSERT INTO scan_member (task, node, heartbeat_at, counters) VALUES (?, ?, " + now + ", ?)",
+                        task,
+                        node,
+                        counters);
             } catch (DuplicateKeyException e) {
                 // another thread of this node inserted it first: the heartbeat is recorded either way
             }
@@ -51,8 +69,9 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
                 task,
                 -timeout.toMillis());
         return jdbc.query(
-                "SELECT node, heartbeat_at FROM scan_member WHERE task = ? ORDER BY node",
-                (rs, n) -> new Member(rs.getString(1), rs.getTimestamp(2).toInstant()),
+                "SELECT node, heartbeat_at, counters FROM scan_member WHERE task = ? ORDER BY node",
+                (rs, n) -> new Member(
+                        rs.getString(1), rs.getTimestamp(2).toInstant(), NodeCounters.decode(rs.getString(3))),
                 task);
     }
 

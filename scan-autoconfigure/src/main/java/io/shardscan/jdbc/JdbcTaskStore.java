@@ -2,8 +2,10 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.Archive;
 import io.shardscan.core.BacklogCounts;
+import io.shardscan.core.FailureGroup;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.Requeue;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
@@ -407,6 +409,50 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     /** Carries the work's checked exception out of the transaction callback, which rolls back on it. */
+    @Override
+    public List<FailureGroup> failureGroups(TaskDefinition task, boolean dead, int page, int size, int examples) {
+        if (page < 0 || size < 1 || examples < 0) {
+            throw new IllegalArgumentException("page must be 0 or more, size 1 or more, examples 0 or more (were "
+                    + page + ", " + size + ", " + examples + ")");
+        }
+        FailureSql sql = FailureSql.of(task, sql(task).names(), dialect, dead);
+        List<FailureGroup> groups = jdbc.query(
+                sql.groups(),
+                (rs, n) -> new FailureGroup(
+                        rs.getString(1),
+                        rs.getLong(2),
+                        rs.getTimestamp(3).toInstant(),
+                        rs.getTimestamp(4).toInstant(),
+                        List.of()),
+                size,
+                (long) page * size);
+        if (examples == 0) {
+            return groups;
+        }
+        return groups.stream()
+                .map(group -> new FailureGroup(
+                        group.error(),
+                        group.rows(),
+                        group.firstSeen(),
+                        group.lastSeen(),
+                        group.error() == null
+                                ? jdbc.queryForList(sql.examples(true), Object.class, examples)
+                                : jdbc.queryForList(sql.examples(false), Object.class, group.error(), examples)))
+                .toList();
+    }
+
+    @Override
+    public int requeue(TaskDefinition task, Requeue which, Instant at) {
+        FailureSql sql = FailureSql.of(task, sql(task).names(), dialect, which.dead());
+        List<Object> args = new ArrayList<>();
+        args.add(Timestamp.from(at));
+        args.addAll(which.ids());
+        if (which.ids().isEmpty() && which.byError() && which.error() != null) {
+            args.add(which.error());
+        }
+        return jdbc.update(sql.requeue(which), args.toArray());
+    }
+
     private static final class WorkFailed extends RuntimeException {
         WorkFailed(Exception cause) {
             super(cause);

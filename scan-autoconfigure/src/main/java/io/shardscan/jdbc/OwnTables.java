@@ -23,7 +23,7 @@ public final class OwnTables {
     private static final Set<String> TASK = Set.of("task", "paused", "changed_by", "changed_at");
     private static final Map<String, Set<String>> COORDINATOR = Map.of(
             "scan_lease", Set.of("task", "shard", "owner", "epoch", "expires_at"),
-            "scan_member", Set.of("task", "node", "heartbeat_at"));
+            "scan_member", Set.of("task", "node", "heartbeat_at", "counters"));
     private static final Map<String, Set<String>> ENDPOINTS = Map.of(
             "scan_endpoint_trip", Set.of("task", "endpoint", "tripped_at"),
             "scan_endpoint_ban", Set.of("task", "endpoint", "banned_from", "banned_until", "last_error"));

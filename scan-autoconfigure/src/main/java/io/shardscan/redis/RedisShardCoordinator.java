@@ -3,6 +3,7 @@ package io.shardscan.redis;
 import io.shardscan.core.Lease;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
+import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ShardCoordinator;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,11 +53,25 @@ public final class RedisShardCoordinator implements ShardCoordinator {
 
     @Override
     public List<Member> heartbeat(String task, String node, Duration timeout) {
+        return heartbeat(task, node, timeout, "");
+    }
+
+    @Override
+    public List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
+        return heartbeat(task, node, timeout, counters.encode());
+    }
+
+    private List<Member> heartbeat(String task, String node, Duration timeout, String counters) {
         Objects.requireNonNull(node, "node");
-        List<Object> reply = run(HEARTBEAT, List.of(keys(task).members()), node, millis(timeout));
-        List<Member> members = new ArrayList<>(reply.size() / 2);
-        for (int i = 0; i + 1 < reply.size(); i += 2) {
-            members.add(new Member(String.valueOf(reply.get(i)), Instant.ofEpochMilli(number(reply.get(i + 1)))));
+        TaskKeys keys = keys(task);
+        List<Object> reply =
+                run(HEARTBEAT, List.of(keys.members(), keys.memberCounters()), node, millis(timeout), counters);
+        List<Member> members = new ArrayList<>(reply.size() / 3);
+        for (int i = 0; i + 2 < reply.size(); i += 3) {
+            members.add(new Member(
+                    String.valueOf(reply.get(i)),
+                    Instant.ofEpochMilli(number(reply.get(i + 1))),
+                    NodeCounters.decode(reply.get(i + 2) instanceof String text ? text : null)));
         }
         members.sort(Comparator.comparing(Member::node));
         return members;
@@ -107,6 +122,7 @@ public final class RedisShardCoordinator implements ShardCoordinator {
     @Override
     public void leave(String task, String node) {
         redis.opsForZSet().remove(keys(task).members(), Objects.requireNonNull(node, "node"));
+        redis.opsForHash().delete(keys(task).memberCounters(), node);
     }
 
     @Override

@@ -33,6 +33,11 @@ record TaskKeys(String task) {
         return prefix() + "members";
     }
 
+    /** A hash of each member's latest published counters ({@code NodeCounters.encode()}), by node id. */
+    String memberCounters() {
+        return prefix() + "member-counters";
+    }
+
     /** A sorted set of an endpoint's level-1 trips, scored by trip time in ms of the server's clock. */
     String endpointTrips(String endpoint) {
         return prefix() + "endpoint-trips:" + endpoint;

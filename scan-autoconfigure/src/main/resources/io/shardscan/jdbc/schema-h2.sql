@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS scan_member (
     task         VARCHAR(64)  NOT NULL,
     node         VARCHAR(128) NOT NULL,
     heartbeat_at TIMESTAMP    NOT NULL,
+    counters     VARCHAR(100),
     PRIMARY KEY (task, node)
 );
 CREATE TABLE IF NOT EXISTS scan_fence (

@@ -124,7 +124,7 @@ class StartupChecksTests {
                 "CREATE TABLE scan_lease (task VARCHAR(64) NOT NULL, shard INT NOT NULL, owner VARCHAR(128),"
                         + " epoch BIGINT NOT NULL, expires_at TIMESTAMP, PRIMARY KEY (task, shard))",
                 "CREATE TABLE scan_member (task VARCHAR(64) NOT NULL, node VARCHAR(128) NOT NULL,"
-                        + " heartbeat_at TIMESTAMP NOT NULL, PRIMARY KEY (task, node))",
+                        + " heartbeat_at TIMESTAMP NOT NULL, counters VARCHAR(100), PRIMARY KEY (task, node))",
                 "CREATE TABLE scan_fence (task VARCHAR(64) NOT NULL, shard INT NOT NULL, epoch BIGINT NOT NULL,"
                         + " PRIMARY KEY (task, shard))",
                 "CREATE TABLE scan_task (task VARCHAR(64) NOT NULL PRIMARY KEY, paused SMALLINT NOT NULL,"
@@ -147,7 +147,7 @@ class StartupChecksTests {
                 "CREATE TABLE scan_lease (task VARCHAR(64) NOT NULL, shard INT NOT NULL, owner VARCHAR(128),"
                         + " epoch BIGINT NOT NULL, expires_at TIMESTAMP, PRIMARY KEY (task, shard))",
                 "CREATE TABLE scan_member (task VARCHAR(64) NOT NULL, node VARCHAR(128) NOT NULL,"
-                        + " heartbeat_at TIMESTAMP NOT NULL, PRIMARY KEY (task, node))",
+                        + " heartbeat_at TIMESTAMP NOT NULL, counters VARCHAR(100), PRIMARY KEY (task, node))",
                 "CREATE TABLE scan_fence (task VARCHAR(64) NOT NULL, shard INT NOT NULL, epoch BIGINT NOT NULL,"
                         + " owner VARCHAR(128), PRIMARY KEY (task, shard))",
                 "CREATE TABLE scan_task (task VARCHAR(64) NOT NULL PRIMARY KEY, paused SMALLINT NOT NULL,"

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.core.Lease;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
+import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ShardCoordinator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -94,6 +95,23 @@ public abstract class ShardCoordinatorContractTests {
         assertThat(coordinator.tryAcquire(task, 6, "b", TTL)).isEmpty();
         coordinator.release(task, 6, "a", epoch);
         assertThat(coordinator.tryAcquire(task, 6, "b", TTL)).isPresent();
+    }
+
+    @Test
+    void everyMemberReadsTheCountersTheOthersPublishedWithTheirLastHeartbeat() {
+        coordinator.heartbeat(task, "node-b", TTL, new NodeCounters(10, 2, 1, 3));
+        coordinator.heartbeat(task, "node-b", TTL, new NodeCounters(25, 4, 1, 0));
+        List<Member> members = coordinator.heartbeat(task, "node-a", TTL, new NodeCounters(7, 0, 0, 1));
+        assertThat(members)
+                .extracting(Member::node, Member::counters)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("node-a", new NodeCounters(7, 0, 0, 1)),
+                        org.assertj.core.groups.Tuple.tuple("node-b", new NodeCounters(25, 4, 1, 0)));
+        assertThat(coordinator.heartbeat(task, "node-b", TTL))
+                .as("a heartbeat without counters publishes none")
+                .filteredOn(m -> m.node().equals("node-b"))
+                .extracting(Member::counters)
+                .containsExactly((NodeCounters) null);
     }
 
     @Test

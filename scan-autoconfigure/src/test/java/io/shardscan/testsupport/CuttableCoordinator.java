@@ -3,6 +3,7 @@ package io.shardscan.testsupport;
 import io.shardscan.core.Lease;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
+import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ShardCoordinator;
 import java.time.Duration;
 import java.util.List;
@@ -57,6 +58,11 @@ public final class CuttableCoordinator implements ShardCoordinator {
     @Override
     public List<Member> heartbeat(String task, String node, Duration timeout) {
         return reach().heartbeat(task, node, timeout);
+    }
+
+    @Override
+    public List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
+        return reach().heartbeat(task, node, timeout, counters);
     }
 
     @Override

@@ -1,0 +1,58 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.Requeue;
+import io.shardscan.core.TaskDefinition;
+import java.util.Collections;
+
+/**
+ * The statements that list a task's failed or dead rows grouped by last error and put selected ones
+ * back to pending: built from the task's resolved names, status values as literals, everything else
+ * bound. Only the task's match is selected. Stateless.
+ */
+record FailureSql(String table, String state, String id, String lastError, String updatedAt, String requeue) {
+
+    /** The statements for the task's dead rows ({@code dead}) or its pending rows that failed before. */
+    static FailureSql of(TaskDefinition task, TableNames names, SqlDialect dialect, boolean dead) {
+        String status = dialect.quote(names.status());
+        String retries = dialect.quote(names.retries());
+        String updatedAt = dialect.quote(names.updatedAt());
+        String state = dead
+                ? status + " = " + task.deadStatus() + names.match().and(dialect)
+                : status + " = " + task.pendingStatus() + names.match().and(dialect) + " AND " + retries + " > 0";
+        String table = names.qualified(dialect);
+        return new FailureSql(
+                table,
+                state,
+                dialect.quote(names.id()),
+                dialect.quote(names.lastError()),
+                updatedAt,
+                "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
+                        + updatedAt + " = ? WHERE " + state);
+    }
+
+    /** Parameters: the limit, the offset. Columns: last error, rows, first and last update. */
+    String groups() {
+        return "SELECT " + lastError + ", COUNT(*), MIN(" + updatedAt + "), MAX(" + updatedAt + ") FROM " + table
+                + " WHERE " + state + " GROUP BY " + lastError + " ORDER BY COUNT(*) DESC, MAX(" + updatedAt
+                + ") DESC LIMIT ? OFFSET ?";
+    }
+
+    /** Parameters: the error unless {@code nullError}, then the limit. */
+    String examples(boolean nullError) {
+        return "SELECT " + id + " FROM " + table + " WHERE " + state + " AND " + errorIs(nullError) + " ORDER BY " + id
+                + " LIMIT ?";
+    }
+
+    /** Parameters: the update time, then the ids, the error, or nothing. */
+    String requeue(Requeue which) {
+        if (!which.ids().isEmpty()) {
+            return requeue + " AND " + id + " IN ("
+                    + String.join(", ", Collections.nCopies(which.ids().size(), "?")) + ")";
+        }
+        return which.byError() ? requeue + " AND " + errorIs(which.error() == null) : requeue;
+    }
+
+    private String errorIs(boolean nullError) {
+        return lastError + (nullError ? " IS NULL" : " = ?");
+    }
+}

@@ -1,0 +1,113 @@
+package io.shardscan.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardscan.core.FailureGroup;
+import io.shardscan.core.Requeue;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskStore;
+import io.shardscan.testsupport.OrderTable;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Failed and dead rows grouped by last error, paged, and requeued by id, by error and all at once;
+ * one small subclass per database.
+ */
+abstract class FailureGroupsContractTests {
+
+    static final int SHARDS = 4;
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    OrderTable table;
+    TaskStore store;
+    TaskDefinition task = TaskDefinition.builder("orders")
+            .table("tb_order")
+            .idColumn("order_id")
+            .shardKeyColumn("user_id")
+            .shards(SHARDS)
+            .build();
+
+    abstract DataSource dataSource();
+
+    @BeforeEach
+    void setUp() {
+        table = new OrderTable(dataSource()).recreate(SHARDS, true).coordinationTables();
+        table.insert(40, 1000, T0);
+        store = new JdbcTaskStore(dataSource());
+        // dead: 5 x "timeout" (ids 1-5), 2 x "refused" (6, 7), 1 without error (8); failed: 3 x "timeout" (20-22)
+        fail(2, "timeout", T0.plusSeconds(10), 1, 2, 3);
+        fail(2, "timeout", T0.plusSeconds(50), 4, 5);
+        fail(2, "refused", T0.plusSeconds(20), 6, 7);
+        table.jdbc().update("UPDATE tb_order SET status = 2, retry_count = 16 WHERE order_id = 8");
+        fail(0, "timeout", T0.plusSeconds(30), 20, 21, 22);
+    }
+
+    void fail(int status, String error, Instant at, long... ids) {
+        for (long id : ids) {
+            table.jdbc()
+                    .update(
+                            "UPDATE tb_order SET status = ?, retry_count = 3, last_error = ?, updated_at = ? WHERE order_id = ?",
+                            status,
+                            error,
+                            Timestamp.from(at),
+                            id);
+        }
+    }
+
+    @Test
+    void groupsDeadRowsByLastErrorLargestFirstWithFirstAndLastSeenAndExamples() {
+        List<FailureGroup> groups = store.failureGroups(task, true, 0, 10, 3);
+        assertThat(groups).extracting(FailureGroup::error).containsExactly("timeout", "refused", null);
+        FailureGroup timeout = groups.get(0);
+        assertThat(timeout.rows()).isEqualTo(5);
+        assertThat(timeout.firstSeen()).isEqualTo(T0.plusSeconds(10));
+        assertThat(timeout.lastSeen()).isEqualTo(T0.plusSeconds(50));
+        assertThat(timeout.exampleIds())
+                .extracting(id -> ((Number) id).longValue())
+                .containsExactly(1L, 2L, 3L);
+        assertThat(groups.get(2).exampleIds())
+                .extracting(id -> ((Number) id).longValue())
+                .containsExactly(8L);
+    }
+
+    @Test
+    void groupsFailedPendingRowsApartFromDeadOnesAndPages() {
+        assertThat(store.failureGroups(task, false, 0, 10, 3))
+                .singleElement()
+                .satisfies(g -> assertThat(g.error()).isEqualTo("timeout"))
+                .satisfies(g -> assertThat(g.rows()).isEqualTo(3));
+        assertThat(store.failureGroups(task, true, 1, 2, 3))
+                .extracting(FailureGroup::error)
+                .containsExactly((String) null);
+        assertThat(store.failureGroups(task, true, 2, 2, 3)).isEmpty();
+    }
+
+    @Test
+    void requeuesOneRowAGroupOrAllAsFreshRowsAndLeavesTheOthers() {
+        assertThat(store.requeue(task, Requeue.rows(true, List.of(2L)), T0.plusSeconds(60)))
+                .isEqualTo(1);
+        assertThat(table.count("order_id = 2 AND status = 0 AND retry_count = 0"))
+                .isEqualTo(1);
+        assertThat(store.requeue(task, Requeue.rows(true, List.of(20L)), T0.plusSeconds(60)))
+                .as("a failed pending row is not dead")
+                .isZero();
+
+        assertThat(store.requeue(task, Requeue.withError(true, "refused"), T0.plusSeconds(60)))
+                .isEqualTo(2);
+        assertThat(store.requeue(task, Requeue.withError(true, null), T0.plusSeconds(60)))
+                .isEqualTo(1);
+        assertThat(table.count("status = 2")).isEqualTo(4);
+
+        assertThat(store.requeue(task, Requeue.all(false), T0.plusSeconds(60))).isEqualTo(3);
+        assertThat(table.count("order_id IN (20, 21, 22) AND status = 0 AND retry_count = 0"))
+                .isEqualTo(3);
+        assertThat(store.requeue(task, Requeue.all(true), T0.plusSeconds(60))).isEqualTo(4);
+        assertThat(table.count("status = 2")).isZero();
+        assertThat(store.failureGroups(task, true, 0, 10, 3)).isEmpty();
+    }
+}

@@ -1,0 +1,12 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+
+class MariaDbFailureGroupsTests extends FailureGroupsContractTests {
+
+    @Override
+    DataSource dataSource() {
+        return TestServers.mariadbDatabase("failure_groups");
+    }
+}

@@ -1,0 +1,55 @@
+// Failed and dead rows grouped by last error, paged, read when the screen asks; requeue one row, a group or all.
+import { get, post, task } from './api.js';
+import { el, when, fmt } from './view.js';
+import { say, writeButton } from './app.js';
+
+const state = { task: null, dead: true, page: 0, size: 20 };
+
+export async function failures(target, overview) {
+  const names = Object.keys(overview.scan.tasks);
+  if (!names.length) { target.replaceChildren(el('p.muted', {}, 'No tasks.')); return; }
+  if (!names.includes(state.task)) state.task = names[0];
+  const controls = el('div.row', {},
+    el('label', {}, 'Task ', el('select', { id: 'failures-task', onchange: e => { state.task = e.target.value; state.page = 0; failures(target, overview); } },
+      names.map(n => el('option', { value: n, selected: n === state.task }, n)))),
+    el('label', {}, 'Rows ', el('select', { id: 'failures-kind', onchange: e => { state.dead = e.target.value === 'dead'; state.page = 0; failures(target, overview); } },
+      el('option', { value: 'dead', selected: state.dead }, '✖ dead'), el('option', { value: 'failed', selected: !state.dead }, '↺ failed, retrying'))),
+    el('button', { onclick: () => failures(target, overview) }, '⟳ Reload'),
+    writeButton('Requeue all', () => requeue(target, overview, { all: true }), { 'data-requeue': 'all' }));
+  target.replaceChildren(el('h2', {}, 'Failed and dead rows'), controls, el('p.muted', {}, 'Loading…'));
+  let page;
+  try {
+    page = await get(`${task(state.task)}/failures?dead=${state.dead}&page=${state.page}&size=${state.size}`);
+  } catch (e) {
+    say('Cannot read the failures: ' + e.message, true);
+    return;
+  }
+  const rows = page.groups.map(g => el('tr', { 'data-error': g.error === null ? '' : g.error },
+    el('td.mono', {}, g.error === null ? '(no error text)' : g.error),
+    el('td.num', {}, fmt(g.rows)),
+    el('td.hide-phone', {}, when(g.firstSeen)),
+    el('td', {}, when(g.lastSeen)),
+    el('td', {}, g.exampleIds.map(id => el('span', {}, writeButton(String(id), () => requeue(target, overview, { ids: [id] }),
+      { 'data-requeue-id': String(id), title: `Requeue row ${id}` }), ' '))),
+    el('td', {}, writeButton('Requeue group', () => requeue(target, overview, { byError: true, error: g.error }), { 'data-requeue': 'group' }))));
+  target.replaceChildren(el('h2', {}, 'Failed and dead rows'), controls,
+    rows.length ? el('div.scroll', {}, el('table', { id: 'failure-groups' },
+      el('thead', {}, el('tr', {}, el('th', {}, 'last error'), el('th.num', {}, 'rows'), el('th.hide-phone', {}, 'first seen'),
+        el('th', {}, 'last seen'), el('th', {}, 'example ids (click: requeue that row)'), el('th', {}, ''))),
+      el('tbody', {}, rows)))
+      : el('p', { id: 'no-failures' }, `✔ No ${state.dead ? 'dead' : 'failed'} rows in ${state.task}.`),
+    el('div.row', {},
+      el('button', { disabled: state.page === 0, onclick: () => { state.page--; failures(target, overview); } }, '← Previous'),
+      el('span.muted', {}, `page ${state.page + 1}`),
+      el('button', { disabled: !page.more, onclick: () => { state.page++; failures(target, overview); } }, 'Next →')));
+}
+
+async function requeue(target, overview, what) {
+  try {
+    const done = await post(`${task(state.task)}/requeue`, Object.assign({ dead: state.dead }, what));
+    say(`Requeued ${done.requeued} ${state.dead ? 'dead' : 'failed'} rows of ${state.task}`);
+  } catch (e) {
+    say('Requeue refused: ' + e.message, true);
+  }
+  failures(target, overview);
+}

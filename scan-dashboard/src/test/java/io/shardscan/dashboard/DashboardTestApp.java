@@ -1,0 +1,70 @@
+package io.shardscan.dashboard;
+
+import io.shardscan.annotation.ScanTask;
+import io.shardscan.core.Outcome;
+import io.shardscan.core.ScanContext;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A Spring Boot application with one scan task, {@code orders}, on {@code tb_order}: each order is
+ * recorded in {@code effect}; an order in {@link #POISONED} is marked dead ("card declined") once and
+ * done when it runs again (after a requeue).
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(DashboardTestApp.Orders.class)
+class DashboardTestApp {
+
+    static final String TASK = "orders";
+    static final String DECLINED = "card declined";
+
+    /** Orders that die once, shared by every node of the test JVM. */
+    static final Set<Long> POISONED = ConcurrentHashMap.newKeySet();
+
+    static class Orders {
+
+        private final JdbcTemplate jdbc;
+
+        Orders(JdbcTemplate jdbc) {
+            this.jdbc = jdbc;
+        }
+
+        @ScanTask(TASK)
+        public Outcome handle(Map<String, Object> order, ScanContext context) {
+            long id = ((Number) order.get("order_id")).longValue();
+            if (POISONED.remove(id)) {
+                return Outcome.dead(DECLINED);
+            }
+            jdbc.update(
+                    "INSERT INTO effect (order_id, user_id, node, epoch, seq) VALUES (?, ?, ?, ?, 0)",
+                    id,
+                    order.get("user_id"),
+                    context.node(),
+                    context.epoch());
+            return Outcome.done();
+        }
+    }
+
+    /** The task's properties, as {@code key=value} pairs. */
+    static String[] taskProperties(int shards) {
+        String task = "scan.tasks." + TASK + ".";
+        return new String[] {
+            task + "table=tb_order",
+            task + "id-column=order_id",
+            task + "shard-key-column=user_id",
+            task + "shards=" + shards,
+            task + "workers=2",
+            task + "page-size=50",
+            task + "tiers[0].retries=0",
+            task + "tiers[0].interval=300ms",
+            task + "tiers[1].retries=1-15",
+            task + "tiers[1].interval=1s",
+        };
+    }
+}
