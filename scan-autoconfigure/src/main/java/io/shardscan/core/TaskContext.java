@@ -142,11 +142,17 @@ final class TaskContext {
         return budget;
     }
 
-    /** Gives {@code count} workers back: to the task, and to the node's budget when there is one. */
+    /**
+     * Gives {@code count} workers back: to the task, and to the node's budget when there is one; the
+     * dispatcher, which does not poll while no worker is free, is woken to use them.
+     */
     void releaseWorkers(int count) {
         workerPermits.release(count);
         if (budget != null) {
             budget.release(count);
+        }
+        if (count > 0) {
+            wakeUp();
         }
     }
 

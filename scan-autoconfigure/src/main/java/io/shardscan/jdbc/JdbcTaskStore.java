@@ -534,17 +534,24 @@ public final class JdbcTaskStore implements TaskStore {
                     case OTHER -> rs.getObject(i + 1);
                 };
             }
+            long rowId = whole(values[id - 1]) ? ((Number) values[id - 1]).longValue() : rs.getLong(id);
+            long key = whole(values[shardKey - 1]) ? ((Number) values[shardKey - 1]).longValue() : rs.getLong(shardKey);
+            int tries = whole(values[retries - 1]) ? ((Number) values[retries - 1]).intValue() : rs.getInt(retries);
             page.add(
                     due < 0
-                            ? layout.row(rs.getLong(id), rs.getLong(shardKey), rs.getInt(retries), values)
-                            : layout.row(
-                                    rs.getLong(id),
-                                    rs.getLong(shardKey),
-                                    rs.getInt(retries),
-                                    instant(rs.getTimestamp(due)),
-                                    values));
+                            ? layout.row(rowId, key, tries, values)
+                            : layout.row(rowId, key, tries, instant(rs.getTimestamp(due)), values));
         }
         return page;
+    }
+
+    /**
+     * Whether a value read for the engine's own columns is the integer the driver's {@code getLong}
+     * or {@code getInt} would decode again: then it is taken as read, else (NULL, a decimal, text)
+     * the driver converts the column as before.
+     */
+    private static boolean whole(@Nullable Object value) {
+        return value instanceof Long || value instanceof Integer || value instanceof Short;
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.BeanInstantiationException;
 import org.springframework.core.ResolvableType;
 
 /**
@@ -130,6 +131,19 @@ class RowBindingTests {
     }
 
     @Test
+    void aRecordWhoseConstructorRefusesTheValuesFailsTheRowNamingTheConstructorAndItsReason() {
+        Row row = new Row.Layout(List.of("id", "phone")).row(1, 1, 0, new Object[] {1L, " "});
+
+        assertThatThrownBy(() -> bind(Checked.class, row))
+                .isInstanceOf(BeanInstantiationException.class)
+                .hasMessageContaining(Checked.class.getName())
+                .hasMessageContaining("Constructor threw exception")
+                .rootCause()
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("phone is blank");
+    }
+
+    @Test
     void aRecordOrBeanHandlerReadsTheColumnsItNamesAndAnyOtherEveryColumn() throws Exception {
         assertThat(ScanTaskMethods.rowColumns(method("narrow", Narrow.class), null))
                 .isEqualTo(RowColumns.matching(List.of("id", "phone")));
@@ -214,6 +228,14 @@ class RowBindingTests {
             String missing) {}
 
     record Narrow(long id, String phone) {}
+
+    record Checked(long id, String phone) {
+        Checked {
+            if (phone.isBlank()) {
+                throw new IllegalArgumentException("phone is blank");
+            }
+        }
+    }
 
     public static class NarrowBean {
         long id;

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,25 @@ class RowColumnsTests {
     @Test
     void selectsTheNamedColumnsAndTheEnginesOwnInTableOrderAsTheDatabaseSpellsThem() {
         assertThat(RowColumns.matching(List.of("phone", "createdAt")).select(task, TABLE))
-                .containsExactly("ORDER_ID", "USER_ID", "PHONE", "RETRY_COUNT", "UPDATED_AT", "CREATED_AT");
+                .containsExactly("ORDER_ID", "USER_ID", "PHONE", "RETRY_COUNT", "CREATED_AT");
+    }
+
+    @Test
+    void readsTheUpdateTimeOnlyForATaskWithAMaxWaitWhichRanksItsRoundsByTheirOldestRow() {
+        TaskDefinition aging = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .maxWait(Duration.ofSeconds(5))
+                .build();
+
+        assertThat(RowColumns.matching(List.of("phone")).select(aging, TABLE))
+                .containsExactly("ORDER_ID", "USER_ID", "PHONE", "RETRY_COUNT", "UPDATED_AT");
+        assertThat(RowColumns.matching(List.of("phone")).select(task, TABLE))
+                .containsExactly("ORDER_ID", "USER_ID", "PHONE", "RETRY_COUNT");
+        assertThat(RowColumns.matching(List.of("updatedAt")).select(task, TABLE))
+                .as("a handler that names it reads it")
+                .containsExactly("ORDER_ID", "USER_ID", "RETRY_COUNT", "UPDATED_AT");
     }
 
     @Test
@@ -42,7 +61,7 @@ class RowColumnsTests {
                 .build();
 
         assertThat(RowColumns.matching(List.of()).select(delayed, TABLE))
-                .containsExactly("ORDER_ID", "USER_ID", "RETRY_COUNT", "UPDATED_AT", "CREATED_AT", "STORE_ID");
+                .containsExactly("ORDER_ID", "USER_ID", "RETRY_COUNT", "CREATED_AT", "STORE_ID");
     }
 
     @Test

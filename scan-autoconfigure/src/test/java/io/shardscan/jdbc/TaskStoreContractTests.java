@@ -71,13 +71,17 @@ abstract class TaskStoreContractTests {
 
     @Test
     void fetchesOnlyTheColumnsTheHandlerNamesPlusThoseTheEngineReads() {
-        TaskDefinition narrow = task.withRowColumns(RowColumns.matching(List.of("phone")));
+        TaskDefinition narrow = task.withRowColumns(RowColumns.matching(List.of("phone", "updatedAt")));
 
         List<Row> rows = store.fetch(narrow, fresh(1, Long.MIN_VALUE, 100));
 
         assertThat(rows).extracting(Row::id).startsWith(1L, 5L, 9L).hasSize(10);
         assertThat(rows.get(0).layout().names())
                 .containsExactly("order_id", "user_id", "phone", "retry_count", "updated_at");
+        assertThat(rows.get(0))
+                .as("the engine's own columns read from the page's values")
+                .extracting(Row::id, Row::shardKey, Row::retries)
+                .containsExactly(1L, 1L, 0);
         assertThat(rows.get(0).columns())
                 .containsEntry("phone", "+15551")
                 .containsEntry("updated_at", Timestamp.from(T0));
