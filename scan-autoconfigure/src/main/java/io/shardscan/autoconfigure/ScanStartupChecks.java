@@ -128,6 +128,7 @@ final class ScanStartupChecks {
                     + " (a number without a unit means seconds)");
         }
         problems.addAll(durationsWithoutUnit(environment, properties));
+        problems.addAll(RangeTaskSettings.problems(environment, properties.getTasks()));
         ScanTaskRegistry.Found found = registry.find(properties.getTasks());
         problems.addAll(found.problems());
         if (settings == null) {

@@ -38,9 +38,12 @@ public interface RangeTable {
     long maxId(RangeTask task);
 
     /**
-     * Inspects the table: whether it exists with its id column, and whether that column is numeric.
+     * Inspects the table: whether it exists, its columns, whether it has the id column, of a whole-number
+     * type, and an index whose first column is the id (every page is a range of it).
      *
-     * @return the problems, each naming the property and the fix; empty when the table can be read
+     * @return what was found: {@link SchemaReport#missingColumns()} holds the id column when the table
+     *     lacks it, {@link SchemaReport#problems()} a type the id cannot have, and
+     *     {@link SchemaReport#indexStatements()} the statement that creates a missing index
      */
-    List<String> problems(RangeTask task);
+    SchemaReport inspect(RangeTask task);
 }

@@ -195,7 +195,7 @@ public final class ScanEngine {
         List<String> problems = new ArrayList<>(TaskOverlap.problems(overlapChecked));
         problems.addAll(tableProblems);
         for (RangeRunner range : ranges.values()) {
-            problems.addAll(rangeStores.table().problems(range.task()));
+            problems.addAll(SchemaCheck.range(range.task(), rangeStores.table().inspect(range.task()), extra));
         }
         problems.addAll(runProblems());
         if (problems.isEmpty()) {

@@ -92,6 +92,40 @@ final class SchemaCheck {
         return problems;
     }
 
+    /**
+     * Checks a range task's table as a status task's: the table, its id column (listing the columns
+     * there are), the id's type, the handler's row type through {@code extra}, and the index on the
+     * id under the task's {@link IndexCheck}.
+     *
+     * @return the problems that must fail startup; empty when the table can be used
+     */
+    static List<String> range(RangeTask range, SchemaReport report, ScanEngine.TableCheck extra) {
+        TaskDefinition task = range.definition();
+        String property = "scan.tasks." + task.name();
+        if (!report.tableExists()) {
+            return List.of(property + ".table '" + task.table() + "' does not exist: create it or point " + property
+                    + ".table at the table to scan");
+        }
+        if (!report.missingColumns().isEmpty()) {
+            return List.of(property + ".id-column: table " + task.table() + " has no column " + task.idColumn()
+                    + " (its columns: " + String.join(", ", report.columns()) + "): point " + property
+                    + ".id-column at its whole-number id column (the primary key)");
+        }
+        List<String> problems = new ArrayList<>();
+        report.problems().forEach(problem -> problems.add(property + ": " + problem));
+        extra.problems(task, report).forEach(problem -> problems.add(property + ": " + problem));
+        if (!report.indexPresent() && task.indexCheck() != IndexCheck.OFF) {
+            indexMissing(
+                    task,
+                    property + ": table " + task.table() + " has no index that starts with its id column "
+                            + task.idColumn() + ", so each page of a range reads the table instead of one range of"
+                            + " the index. Create it:\n  " + String.join(";\n  ", report.indexStatements()) + ";\n"
+                            + orSet(task),
+                    problems);
+        }
+        return problems;
+    }
+
     // under warn the user already chose to start without the index: only off is left to offer
     private static String orSet(TaskDefinition task) {
         String property = "scan.tasks." + task.name() + ".index-check";

@@ -139,9 +139,10 @@ public record TaskDefinition(
             throw invalid(
                     name,
                     "run",
-                    "is " + run.property() + ", which only a range task (mode: range) has: a task with a status"
-                            + " column runs forever (the default) or until-empty (it ends once no pending row is"
-                            + " left); set run: until-empty, or remove run");
+                    "is " + run.property() + ", which only a range task has: for a job over the table's ids"
+                            + " (no status column needed) set scan.tasks." + name + ".mode: range; a task with a"
+                            + " status column runs forever (the default) or until-empty (it ends once no pending row"
+                            + " is left): set run: until-empty, or remove run");
         }
     }
 

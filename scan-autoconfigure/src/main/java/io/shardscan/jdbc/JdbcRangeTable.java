@@ -3,6 +3,9 @@ package io.shardscan.jdbc;
 import io.shardscan.core.RangeTable;
 import io.shardscan.core.RangeTask;
 import io.shardscan.core.Row;
+import io.shardscan.core.SchemaReport;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -14,7 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
-import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
 
@@ -28,12 +30,12 @@ public final class JdbcRangeTable implements RangeTable {
     private static final Set<Integer> NUMERIC =
             Set.of(Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.NUMERIC, Types.DECIMAL);
 
+    private final DataSource dataSource;
     private final JdbcTemplate jdbc;
-    private final SqlDialect dialect;
 
     public JdbcRangeTable(DataSource dataSource) {
+        this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = SqlDialect.detect(dataSource);
     }
 
     @Override
@@ -85,38 +87,63 @@ public final class JdbcRangeTable implements RangeTable {
     }
 
     @Override
-    public List<String> problems(RangeTask task) {
-        String property = "scan.tasks." + task.name();
-        try {
-            return jdbc.query(
-                    "SELECT " + task.definition().idColumn() + " FROM "
-                            + task.definition().table() + " WHERE 1 = 0",
-                    rs -> {
-                        ResultSetMetaData meta = rs.getMetaData();
-                        int type = meta.getColumnType(1);
-                        if (!NUMERIC.contains(type)
-                                || ((type == Types.NUMERIC || type == Types.DECIMAL) && meta.getScale(1) > 0)) {
-                            return List.of(property + ".id-column: column "
-                                    + task.definition().idColumn() + " of "
-                                    + task.definition().table() + " is " + meta.getColumnTypeName(1)
-                                    + "; range mode needs a whole-number id column (BIGINT), ranges are of ids");
-                        }
-                        return List.of();
-                    });
-        } catch (DataAccessException e) {
-            return List.of(
-                    property + ": cannot read column " + task.definition().idColumn() + " of table "
-                            + task.definition().table() + " (" + rootMessage(e) + "): check " + property + ".table and "
-                            + property + ".id-column, or create the table on " + dialect.name());
+    public SchemaReport inspect(RangeTask task) {
+        String qualified = task.definition().table();
+        String schema = qualified.contains(".") ? qualified.substring(0, qualified.indexOf('.')) : null;
+        String table = qualified.substring(qualified.indexOf('.') + 1);
+        String id = task.definition().idColumn();
+        try (Connection connection = dataSource.getConnection()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            Map<String, TableInspector.ColumnInfo> columns = TableInspector.columns(metaData, schema, table);
+            if (columns.isEmpty()) {
+                return new SchemaReport(false, List.of(), false, List.of(), null);
+            }
+            List<String> names = columns.values().stream()
+                    .map(TableInspector.ColumnInfo::name)
+                    .toList();
+            TableInspector.ColumnInfo column = columns.get(id.toLowerCase(Locale.ROOT));
+            if (column == null) {
+                return new SchemaReport(true, List.of(id), false, List.of(), List.of(), names, 0);
+            }
+            List<String> problems = new ArrayList<>();
+            if (!NUMERIC.contains(column.jdbcType())
+                    || ((column.jdbcType() == Types.NUMERIC || column.jdbcType() == Types.DECIMAL)
+                            && column.decimalDigits() > 0)) {
+                problems.add("id-column " + column.name() + " of " + qualified + " is " + column.typeName()
+                        + "; range mode needs a whole-number id column (BIGINT), ranges are of ids");
+            }
+            boolean indexed = leadsAnIndex(metaData, column);
+            return new SchemaReport(
+                    true,
+                    List.of(),
+                    indexed,
+                    indexed
+                            ? List.of()
+                            : List.of("CREATE INDEX " + table + "_" + id + "_idx ON " + qualified + " (" + id + ")"),
+                    problems,
+                    names,
+                    0);
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "scan.tasks." + task.name() + ": cannot read the metadata of table " + qualified + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
-    private static String rootMessage(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null) {
-            cause = cause.getCause();
+    /** Whether an index (the primary key's included) has the column first, so a range of ids is a range of it. */
+    private static boolean leadsAnIndex(DatabaseMetaData metaData, TableInspector.ColumnInfo column)
+            throws SQLException {
+        String catalog = metaData.getConnection().getCatalog();
+        try (ResultSet rs = metaData.getIndexInfo(catalog, column.schema(), column.table(), false, true)) {
+            while (rs.next()) {
+                if (rs.getShort("ORDINAL_POSITION") == 1
+                        && column.name().equalsIgnoreCase(rs.getString("COLUMN_NAME"))) {
+                    return true;
+                }
+            }
         }
-        return String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+        return false;
     }
 
     /** Reads every column by its lower-case label; the id is the shard key too, and no row has failed before. */

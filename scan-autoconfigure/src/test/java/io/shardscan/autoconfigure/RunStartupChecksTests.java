@@ -88,7 +88,8 @@ class RunStartupChecksTests {
                                 .singleElement()
                                 .asString()
                                 .startsWith("scan.tasks.orders.run is " + run
-                                        + ", which only a range task (mode: range) has")
+                                        + ", which only a range task has: for a job over the table's ids (no"
+                                        + " status column needed) set scan.tasks.orders.mode: range;")
                                 .contains("set run: until-empty, or remove run");
                         FailureAnalysis analysis = new ScanFailureAnalyzer().analyze(context.getStartupFailure());
                         assertThat(analysis).isNotNull();

@@ -10,6 +10,7 @@ import io.shardscan.core.RangeProgress;
 import io.shardscan.core.RangeTask;
 import io.shardscan.core.Row;
 import io.shardscan.core.RunMode;
+import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.UserTable;
@@ -183,7 +184,15 @@ public abstract class RangeStoreContractTests {
                 .containsExactly(21L, 23L, 24L, 25L, 26L, 27L, 28L);
         assertThat(table.rows(task, List.of(9L, 3L, 8L))).extracting(Row::id).containsExactly(3L, 9L);
         assertThat(table.maxId(task)).isEqualTo(30);
-        assertThat(table.problems(task)).isEmpty();
+        SchemaReport report = table.inspect(task);
+        assertThat(report.problems()).isEmpty();
+        assertThat(report.missingColumns()).isEmpty();
+        assertThat(report.indexPresent())
+                .as("the primary key leads with the id")
+                .isTrue();
+        assertThat(report.columns())
+                .extracting(c -> c.toLowerCase(java.util.Locale.ROOT))
+                .containsExactly("user_id", "name");
     }
 
     @Test
@@ -196,12 +205,22 @@ public abstract class RangeStoreContractTests {
                 100,
                 Duration.ofMinutes(5),
                 RunMode.ONCE);
-        assertThat(table.problems(missing)).singleElement().asString().contains("scan.tasks." + name, "tb_nobody");
+        assertThat(table.inspect(missing).tableExists()).isFalse();
         RangeTask byName = new RangeTask(
                 TaskDefinition.builder(name).table("tb_user").idColumn("name").build(),
                 100,
                 Duration.ofMinutes(5),
                 RunMode.ONCE);
-        assertThat(table.problems(byName)).singleElement().asString().contains(".id-column", "whole-number");
+        assertThat(table.inspect(byName).problems())
+                .singleElement()
+                .asString()
+                .containsIgnoringCase("id-column name of tb_user")
+                .contains("whole-number");
+        RangeTask noColumn = new RangeTask(
+                TaskDefinition.builder(name).table("tb_user").idColumn("id").build(),
+                100,
+                Duration.ofMinutes(5),
+                RunMode.ONCE);
+        assertThat(table.inspect(noColumn).missingColumns()).containsExactly("id");
     }
 }
