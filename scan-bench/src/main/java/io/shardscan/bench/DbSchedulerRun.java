@@ -21,9 +21,8 @@ final class DbSchedulerRun {
 
     private DbSchedulerRun() {}
 
-    /** Runs it; returns the nanoseconds from start to an empty table. */
-    static long run(Bench bench, int instances, int threads, long rows) throws Exception {
-        Pg pg = bench.pg(4);
+    /** Drops and creates db-scheduler's table and its indexes (the PostgreSQL DDL of its README). */
+    static void createTable(Pg pg) {
         pg.jdbc().execute("DROP TABLE IF EXISTS " + TABLE);
         pg.jdbc()
                 .execute("CREATE TABLE " + TABLE + " (task_name TEXT NOT NULL, task_instance TEXT NOT NULL,"
@@ -36,6 +35,12 @@ final class DbSchedulerRun {
         pg.jdbc()
                 .execute("CREATE INDEX bench_st_priority_execution_time_idx ON " + TABLE
                         + " (priority DESC, execution_time ASC)");
+    }
+
+    /** Runs it; returns the nanoseconds from start to an empty table. */
+    static long run(Bench bench, int instances, int threads, long rows) throws Exception {
+        Pg pg = bench.pg(4);
+        createTable(pg);
         OneTimeTask<Void> task = Tasks.oneTime("bench-noop").execute((instance, context) -> {});
         // the same rows as SchedulerClient.schedule would write, inserted in one statement
         pg.jdbc()

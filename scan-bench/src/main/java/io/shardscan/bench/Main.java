@@ -25,7 +25,8 @@ public final class Main {
                 new SkewScenario(),
                 new FailoverScenario(),
                 new RebalanceScenario(),
-                new MemoryScenario())) {
+                new MemoryScenario(),
+                new IdleScenario())) {
             scenarios.put(scenario.name(), scenario);
         }
         return scenarios;
@@ -44,7 +45,7 @@ public final class Main {
             System.err.println("usage: java -jar scan-bench.jar <"
                     + String.join("|", scenarios().keySet())
                     + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
-                    + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--embedded]");
+                    + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--seconds S] [--embedded]");
             System.exit(2);
             return;
         }

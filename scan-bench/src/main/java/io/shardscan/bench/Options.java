@@ -39,7 +39,16 @@ public final class Options {
         Map<String, String> values = new LinkedHashMap<>();
         boolean embedded = false;
         List<String> known = List.of(
-                "rows", "nodes", "workers", "dbscheduler-rows", "pg-url", "redis-url", "handler-ms", "xmx", "passes");
+                "rows",
+                "nodes",
+                "workers",
+                "dbscheduler-rows",
+                "pg-url",
+                "redis-url",
+                "handler-ms",
+                "xmx",
+                "passes",
+                "seconds");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {
