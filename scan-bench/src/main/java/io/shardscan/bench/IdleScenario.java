@@ -156,6 +156,7 @@ final class IdleScenario implements Scenario {
             Window window = Window.open(url);
             long storeBefore = total(stores);
             long leaseBefore = total(leases);
+            java.util.Map<String, Long> kindsBefore = kinds(stores, leases);
             Thread.sleep(seconds * 1000L);
             long store = total(stores) - storeBefore;
             long lease = total(leases) - leaseBefore;
@@ -165,6 +166,13 @@ final class IdleScenario implements Scenario {
             out.printf(
                     "  shardscan %d node(s), %s leases: %d store + %d lease statements in %.1f s%n",
                     nodes, leaseKind, store, lease, elapsed);
+            java.util.Map<String, Long> kinds = kinds(stores, leases);
+            kinds.forEach((kind, count) -> {
+                long delta = count - kindsBefore.getOrDefault(kind, 0L);
+                if (delta > 0) {
+                    out.printf("    %5d  %s%n", delta, kind);
+                }
+            });
             return new Measure("Shardscan", nodes, leaseKind, store, lease, elapsed, xacts);
         } finally {
             backlogs.forEach(ScanBacklogs::stop);
@@ -204,6 +212,16 @@ final class IdleScenario implements Scenario {
             schedulers.parallelStream().forEach(Scheduler::stop);
             pools.forEach(Pg::close);
         }
+    }
+
+    /** Statements of every pool so far, by their first words. */
+    @SafeVarargs
+    private static java.util.Map<String, Long> kinds(List<CountingDataSource>... sources) {
+        java.util.Map<String, Long> kinds = new java.util.TreeMap<>();
+        for (List<CountingDataSource> list : sources) {
+            list.forEach(source -> source.byKind().forEach((kind, count) -> kinds.merge(kind, count, Long::sum)));
+        }
+        return kinds;
     }
 
     private static long total(List<CountingDataSource> sources) {
