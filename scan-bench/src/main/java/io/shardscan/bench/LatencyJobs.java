@@ -41,8 +41,6 @@ final class LatencyJobs {
         properties.setShardKeyColumn("shard_key");
         properties.setShards(Pg.SHARDS);
         properties.setWorkers(workers);
-        return new ScanTaskRegistry(beans, null)
-                .tasks(Map.of(TASK, properties))
-                .get(0);
+        return new ScanTaskRegistry(beans, null).tasks(Map.of(TASK, properties)).get(0);
     }
 }

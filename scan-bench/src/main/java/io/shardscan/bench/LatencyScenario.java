@@ -131,8 +131,8 @@ final class LatencyScenario implements Scenario {
         long every = 1_000_000_000L / rate;
         long start = System.nanoTime();
         try (Connection connection = pg.dataSource().getConnection();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO " + Pg.TABLE
-                        + " (id, shard_key, updated_at) VALUES (?, ?, LOCALTIMESTAMP)")) {
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO " + Pg.TABLE + " (id, shard_key, updated_at) VALUES (?, ?, LOCALTIMESTAMP)")) {
             connection.setAutoCommit(true);
             for (long id = 1; id <= rows; id++) {
                 LockSupport.parkNanos(start + (id - 1) * every - System.nanoTime());
@@ -181,8 +181,10 @@ final class LatencyScenario implements Scenario {
 
     private static void awaitStarted(Pickups pickups, int rows) throws Exception {
         Await.until(
-                "every row's handler to start", Duration.ofMinutes(5), Duration.ofMillis(20), () ->
-                        pickups.startedCount() >= rows);
+                "every row's handler to start",
+                Duration.ofMinutes(5),
+                Duration.ofMillis(20),
+                () -> pickups.startedCount() >= rows);
     }
 
     /** Told after each insert committed. */

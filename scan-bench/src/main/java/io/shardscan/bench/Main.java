@@ -26,7 +26,8 @@ public final class Main {
                 new FailoverScenario(),
                 new RebalanceScenario(),
                 new MemoryScenario(),
-                new LatencyScenario())) {
+                new LatencyScenario(),
+                new IdleScenario())) {
             scenarios.put(scenario.name(), scenario);
         }
         return scenarios;
@@ -42,10 +43,11 @@ public final class Main {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("scan-bench: " + e.getMessage());
-            System.err.println("usage: java -jar scan-bench.jar <"
-                    + String.join("|", scenarios().keySet())
-                    + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
-                    + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--embedded]");
+            System.err.println(
+                    "usage: java -jar scan-bench.jar <"
+                            + String.join("|", scenarios().keySet())
+                            + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
+                            + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--embedded]");
             System.exit(2);
             return;
         }

@@ -113,6 +113,24 @@ class ScenarioTests {
     }
 
     @Test
+    void idle() throws Exception {
+        String output = run("idle", "--rows", "2000", "--seconds", "2");
+        assertThat(output)
+                .as("every system measured: Shardscan on 1 and 3 nodes with both leases, db-scheduler on 1 and 3")
+                .containsPattern("Shardscan +1 +Redis")
+                .containsPattern("Shardscan +3 +JDBC")
+                .containsPattern("db-scheduler +3 ");
+        assertResult(
+                output,
+                "idle",
+                "seconds",
+                "shardscan_statements_per_s",
+                "shardscan_statements_per_s_per_node",
+                "shardscan_jdbc_leases_statements_per_s",
+                "dbscheduler_statements_per_s");
+    }
+
+    @Test
     void embeddedOptionStartsItsOwnServers() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Main.run(
