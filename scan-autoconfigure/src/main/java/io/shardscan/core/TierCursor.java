@@ -52,6 +52,10 @@ final class TierCursor {
             afterId = Long.MIN_VALUE;
             afterDue = null;
             nextRunAt = triggered ? now : now.plus(tier.interval());
+            if (triggered) {
+                // a wake-up between the read above and the write: it saw the old due time and left it
+                nextRunAt = now;
+            }
             endPass();
         }
     }
