@@ -287,6 +287,8 @@ final class OwnedShard {
     /**
      * Makes the first tier (fresh rows) due at once, for a wake-up. Coalesced: any number of wake-ups
      * before the tier's next pass begins make that one pass; one during a pass makes one more after it.
+     * The flag is set before the due time is read, and a pass that ends writes its due time before it
+     * reads the flag, so a wake-up racing the end of a pass is never lost.
      */
     void wake(Instant now) {
         TierCursor fresh = cursors[0];

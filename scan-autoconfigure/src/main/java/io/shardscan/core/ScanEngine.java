@@ -28,7 +28,7 @@ public final class ScanEngine {
     private final @Nullable WorkerBudget budget;
     private volatile boolean running;
     private boolean checked;
-    private Wakes wakes;
+    private volatile Wakes wakes;
 
     /**
      * Creates an engine; nothing runs before {@link #start()}.

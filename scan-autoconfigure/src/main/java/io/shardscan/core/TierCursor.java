@@ -64,6 +64,10 @@ final class TierCursor {
             afterDue = null;
             idle = page.isEmpty() && !triggered;
             nextRunAt = triggered ? now : now.plus(tier.interval());
+            if (triggered) {
+                // a wake-up between the read above and the write: it saw the old due time and left it
+                nextRunAt = now;
+            }
             endPass();
         }
     }
