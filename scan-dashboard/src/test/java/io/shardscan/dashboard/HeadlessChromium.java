@@ -10,6 +10,7 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real headless Chromium driven through the machine's chromedriver (Debian's {@code chromium} and
@@ -27,11 +28,14 @@ final class HeadlessChromium {
 
     /** Starts Chromium with a new empty profile, or aborts the test when it is not installed. */
     static ChromeDriver start(Path profile, int width, int height) {
-        Assumptions.assumeTrue(
-                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "The dashboard's browser tests did NOT run: " + CHROMIUM + " or " + CHROMEDRIVER
-                        + " is missing; install them with: apt-get install -y chromium chromium-driver"
-                        + " (or point SCAN_TEST_CHROMIUM and SCAN_TEST_CHROMEDRIVER at them)");
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            String message = "The dashboard's browser tests did NOT run: " + CHROMIUM + " or " + CHROMEDRIVER
+                    + " is missing; install them with: apt-get install -y chromium chromium-driver"
+                    + " (or point SCAN_TEST_CHROMIUM and SCAN_TEST_CHROMEDRIVER at them)";
+            // in the build's output too, not only in the surefire report of a skipped test
+            LoggerFactory.getLogger(HeadlessChromium.class).warn(message);
+            Assumptions.abort(message);
+        }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments(

@@ -1,0 +1,55 @@
+package io.shardscan.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every {@code scan.dashboard.*} property has configuration metadata with a description (for the IDE)
+ * and a row in the README's dashboard table whose default is the one in {@link DashboardProperties}.
+ */
+class DashboardPropertiesDocumentedTests {
+
+    @Test
+    void everyPropertyHasMetadataAndItsCodeDefaultInTheReadme() throws Exception {
+        DashboardProperties defaults = new DashboardProperties();
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put("scan.dashboard.enabled", String.valueOf(defaults.isEnabled()));
+        expected.put("scan.dashboard.path", defaults.getPath());
+        expected.put("scan.dashboard.write-enabled", String.valueOf(defaults.isWriteEnabled()));
+        expected.put("scan.dashboard.rate-sample", defaults.getRateSample().toSeconds() + "s");
+        expected.put("scan.dashboard.rate-samples", String.valueOf(defaults.getRateSamples()));
+
+        Map<String, String> described = new TreeMap<>();
+        for (URL url : Collections.list(
+                getClass().getClassLoader().getResources("META-INF/spring-configuration-metadata.json"))) {
+            try (InputStream in = url.openStream()) {
+                for (JsonNode property :
+                        JsonMapper.builder().build().readTree(in).path("properties")) {
+                    String name = property.path("name").asString();
+                    if (name.startsWith("scan.dashboard.")) {
+                        described.put(name, property.path("description").asString());
+                    }
+                }
+            }
+        }
+        assertThat(described).containsOnlyKeys(expected.keySet());
+        assertThat(described.values())
+                .allSatisfy(description -> assertThat(description).isNotBlank());
+
+        String readme = Files.readString(Path.of("..", "README.md"));
+        expected.forEach((name, value) -> assertThat(readme)
+                .as("the README documents %s with its default %s", name, value)
+                .contains("| `" + name + "` | `" + value + "` |"));
+    }
+}
