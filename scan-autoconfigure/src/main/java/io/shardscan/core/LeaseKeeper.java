@@ -247,6 +247,8 @@ final class LeaseKeeper {
                         held,
                         context.clock().now(),
                         this::reportLoss));
+        // its first round starts now, not after the tick claimed every other shard
+        context.wakeUp();
         log.log(
                 Level.DEBUG,
                 () -> "Task " + context.name() + ": claimed shard " + shard + " lease " + granted.epoch()

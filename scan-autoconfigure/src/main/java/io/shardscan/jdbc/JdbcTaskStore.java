@@ -173,7 +173,8 @@ public final class JdbcTaskStore implements TaskStore {
     /**
      * Raises the fence in one UPDATE and reads it back in the same transaction, which holds the
      * row's lock until it commits, so two owners can never be issued one epoch; the first owner
-     * of a shard inserts epoch 1.
+     * of a shard inserts epoch 1. A dialect with a {@link SqlDialect#raiseFence() statement} that
+     * does all of it under the same row lock runs that instead.
      */
     @Override
     public long fence(TaskDefinition task, int shard, String owner) {
@@ -186,21 +187,24 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     private long raiseFence(TaskDefinition task, int shard, String owner) {
-        Long epoch = transactions.execute(status -> {
-            int raised = jdbc.update(
-                    "UPDATE scan_fence SET epoch = epoch + 1, owner = ? WHERE task = ? AND shard = ?",
-                    owner,
-                    task.name(),
-                    shard);
-            if (raised == 0) {
-                jdbc.update(
-                        "INSERT INTO scan_fence (task, shard, epoch, owner) VALUES (?, ?, 1, ?)",
-                        task.name(),
-                        shard,
-                        owner);
-            }
-            return currentFence(task, shard);
-        });
+        String inOne = dialect.raiseFence();
+        Long epoch = inOne != null
+                ? jdbc.queryForObject(inOne, Long.class, task.name(), shard, owner)
+                : transactions.execute(status -> {
+                    int raised = jdbc.update(
+                            "UPDATE scan_fence SET epoch = epoch + 1, owner = ? WHERE task = ? AND shard = ?",
+                            owner,
+                            task.name(),
+                            shard);
+                    if (raised == 0) {
+                        jdbc.update(
+                                "INSERT INTO scan_fence (task, shard, epoch, owner) VALUES (?, ?, 1, ?)",
+                                task.name(),
+                                shard,
+                                owner);
+                    }
+                    return currentFence(task, shard);
+                });
         if (epoch == null) {
             throw new IllegalStateException("the fence of shard " + shard + " of task " + task.name() + " is gone");
         }

@@ -82,6 +82,17 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     }
 
     /**
+     * One statement that raises a shard's fence to its next epoch, or inserts epoch 1 for a shard
+     * never fenced, and returns the new epoch; its parameters are the task, the shard and the owner.
+     * {@code null} when the database cannot return what it wrote: then the store raises the fence
+     * in a transaction of its own (update, insert when there was no row, read back).
+     */
+    @Nullable
+    String raiseFence() {
+        return null;
+    }
+
+    /**
      * The clause that takes a shared row lock in a SELECT: write-backs of one owner share the fence
      * row, while a new owner's fence update waits for them to commit.
      */
