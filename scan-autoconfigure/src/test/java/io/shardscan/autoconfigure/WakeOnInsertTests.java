@@ -74,6 +74,8 @@ class WakeOnInsertTests {
             await("the node holds every shard")
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> engine.task("orders").ownedShards().size() == 4);
+            // every tier ran its first pass and rests for a minute
+            engine.task("orders").drain(Duration.ofSeconds(30));
             insert(table, 1);
             await("without the trigger the row waits for tier 0's poll")
                     .during(Duration.ofSeconds(3))
