@@ -51,6 +51,10 @@ class WakeUpTests {
     }
 
     private ScanEngine start() {
+        return start(WakeNodeMain.task(SHARDS));
+    }
+
+    private ScanEngine start(TaskDefinition task) {
         ScanListener rounds = new ScanListener() {
             @Override
             public Timing roundStarted(String task, int shard, Tier tier) {
@@ -64,7 +68,7 @@ class WakeUpTests {
         ScanEngine engine = engines.start(
                 "node-a",
                 dataSource,
-                WakeNodeMain.task(SHARDS),
+                task,
                 handler,
                 ScanClock.system(),
                 rounds,
@@ -141,6 +145,34 @@ class WakeUpTests {
         assertThat(log.messages(Level.INFO))
                 .as("the start says which transport wake-ups take")
                 .containsExactly("Shardscan wake-ups: " + WakeChannel.NONE.description());
+    }
+
+    @Test
+    void aTaskShardedByItsIdIsWokenByTheRowsId() {
+        // the shard key is the id: the id alone says the shard
+        TaskDefinition byId = TaskDefinition.builder(TASK)
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("order_id")
+                .shards(SHARDS)
+                .indexCheck(IndexCheck.OFF)
+                .tiers(WakeNodeMain.task(SHARDS).tiers())
+                .build();
+        ScanTasks tasks = new ScanTasks(start(byId));
+        insert(13, 1);
+        insert(14, 1);
+        insert(23, 1);
+        await("no poll picks the rows up meanwhile")
+                .during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> table.effects() == 0);
+
+        tasks.wakeRow(TASK, 13);
+        tasks.wakeRows(TASK, List.of(14L, 23L));
+
+        await("every woken row is handled")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> table.effects() == 3);
     }
 
     private void insert(long id, long key) {

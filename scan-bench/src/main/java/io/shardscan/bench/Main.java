@@ -45,7 +45,8 @@ public final class Main {
             System.err.println("usage: java -jar scan-bench.jar <"
                     + String.join("|", scenarios().keySet())
                     + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
-                    + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--embedded]");
+                    + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N]"
+                    + " [--embedded]");
             System.exit(2);
             return;
         }
