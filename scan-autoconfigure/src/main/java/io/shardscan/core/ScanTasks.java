@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * What an application does with its tasks from its own code, one bean of it per engine: start a new
@@ -75,6 +76,19 @@ public final class ScanTasks {
      */
     public void wakeRow(String task, long id) {
         engine.wake(task, List.of(ShardKeys.shardOfId(engine.task(task).definition(), id)));
+    }
+
+    /**
+     * {@link #wakeRow(String, long) Wakes} the owners of the rows with ids {@code ids}, each shard
+     * once, for a task whose {@code shard-key-column} is its {@code id-column}.
+     *
+     * @throws IllegalArgumentException as {@link #wakeRow(String, long)}
+     */
+    public void wakeRows(String task, Collection<Long> ids) {
+        TaskDefinition definition = engine.task(task).definition();
+        TreeSet<Integer> shards = new TreeSet<>();
+        ids.forEach(id -> shards.add(ShardKeys.shardOfId(definition, id)));
+        engine.wake(task, shards);
     }
 
     /**

@@ -34,8 +34,10 @@ final class ShardKeys {
     }
 
     private static long value(TaskDefinition task, Object key) {
-        Objects.requireNonNull(key, () -> "task " + task.name() + ": a NULL " + task.shardKeyColumn()
-                + " has no shard, so no node ever fetches such a row; give the row a key");
+        Objects.requireNonNull(
+                key,
+                () -> "task " + task.name() + ": a NULL " + task.shardKeyColumn()
+                        + " has no shard, so no node ever fetches such a row; give the row a key");
         try {
             if (key instanceof BigDecimal decimal) {
                 return decimal.longValueExact();
@@ -54,7 +56,8 @@ final class ShardKeys {
 
     private static IllegalArgumentException notAKey(TaskDefinition task, Object key) {
         return new IllegalArgumentException("task " + task.name() + ": a shard key is the integer value of "
-                + task.shardKeyColumn() + ", but the wake-up named " + key.getClass().getSimpleName() + " '" + key
+                + task.shardKeyColumn() + ", but the wake-up named "
+                + key.getClass().getSimpleName() + " '" + key
                 + "': pass the row's " + task.shardKeyColumn() + " as a Long or Integer");
     }
 }

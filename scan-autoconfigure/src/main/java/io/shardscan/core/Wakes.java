@@ -95,7 +95,8 @@ final class Wakes {
                 queued.clear();
             }
             // wake-ups queued while this batch is published go out together in the next one
-            batch.forEach((task, shards) -> publish(task, shards.stream().boxed().toList()));
+            batch.forEach(
+                    (task, shards) -> publish(task, shards.stream().boxed().toList()));
         }
     }
 

@@ -76,22 +76,27 @@ public final class PostgresWakeChannel implements WakeChannel {
         boolean failed = false;
         while (open) {
             try (Connection connection = dataSource.getConnection()) {
-                connection.setAutoCommit(true);
-                try (Statement statement = connection.createStatement()) {
-                    statement.execute("LISTEN " + CHANNEL);
-                }
-                if (failed) {
-                    log.log(Level.INFO, "Shardscan listens for wake-ups on " + CHANNEL + " again");
-                    failed = false;
-                }
-                PGConnection pg = connection.unwrap(PGConnection.class);
-                while (open) {
-                    PGNotification[] notes = pg.getNotifications(POLL_MILLIS);
-                    if (notes != null) {
-                        for (PGNotification note : notes) {
-                            deliver(tasks, note.getParameter(), receiver);
+                try {
+                    connection.setAutoCommit(true);
+                    try (Statement statement = connection.createStatement()) {
+                        statement.execute("LISTEN " + CHANNEL);
+                    }
+                    if (failed) {
+                        log.log(Level.INFO, "Shardscan listens for wake-ups on " + CHANNEL + " again");
+                        failed = false;
+                    }
+                    PGConnection pg = connection.unwrap(PGConnection.class);
+                    while (open) {
+                        PGNotification[] notes = pg.getNotifications(POLL_MILLIS);
+                        if (notes != null) {
+                            for (PGNotification note : notes) {
+                                deliver(tasks, note.getParameter(), receiver);
+                            }
                         }
                     }
+                } catch (SQLException | RuntimeException e) {
+                    showBroken(connection);
+                    throw e;
                 }
             } catch (SQLException | RuntimeException e) {
                 if (open && !failed) {
@@ -104,6 +109,18 @@ public final class PostgresWakeChannel implements WakeChannel {
                 }
                 LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
             }
+        }
+    }
+
+    /**
+     * The notifications were read past the pool's proxy, which so never saw the connection break: a
+     * statement through the proxy shows it, so the pool drops the connection instead of lending it out.
+     */
+    private static void showBroken(Connection connection) {
+        try (Statement probe = connection.createStatement()) {
+            probe.execute("SELECT 1");
+        } catch (SQLException e) {
+            // broken indeed: the pool saw it
         }
     }
 

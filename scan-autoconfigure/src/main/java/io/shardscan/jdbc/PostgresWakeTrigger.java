@@ -43,7 +43,9 @@ public final class PostgresWakeTrigger {
     public static @Nullable String missing(DataSource dataSource, TaskDefinition task) {
         Integer found = new JdbcTemplate(dataSource)
                 .queryForObject(
-                        "SELECT COUNT(*) FROM pg_trigger WHERE tgname = ? AND NOT tgisinternal", Integer.class, name(task));
+                        "SELECT COUNT(*) FROM pg_trigger WHERE tgname = ? AND NOT tgisinternal",
+                        Integer.class,
+                        name(task));
         if (found != null && found > 0) {
             return null;
         }

@@ -3,9 +3,11 @@ package io.shardscan.redis;
 import io.shardscan.core.WakeChannel;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
@@ -13,7 +15,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Wake-ups over Redis pub/sub: one channel per task, hash-tagged as the task's keys
- * ({@code scan:{task}:wake}), each message the shard numbers comma-separated. The listener container
+ * ({@code scan:{task}:wake}), each message the shard numbers comma-separated. Subscribes in the
+ * background (a Redis that is down at startup does not fail the start), and the listener container
  * subscribes again by itself after Redis comes back; wake-ups published meanwhile are lost, and
  * polling picks their rows up. Thread-safe.
  */
@@ -21,9 +24,12 @@ public final class RedisWakeChannel implements WakeChannel {
 
     private static final System.Logger log = System.getLogger(RedisWakeChannel.class.getName());
 
+    private static final Duration RETRY = Duration.ofSeconds(1);
+
     private final RedisConnectionFactory connectionFactory;
     private final StringRedisTemplate redis;
     private volatile RedisMessageListenerContainer container;
+    private volatile boolean open;
 
     /** A channel on {@code connectionFactory}, which must be started. */
     public RedisWakeChannel(RedisConnectionFactory connectionFactory) {
@@ -40,14 +46,38 @@ public final class RedisWakeChannel implements WakeChannel {
     public void open(Set<String> tasks, Receiver receiver) {
         RedisMessageListenerContainer listeners = new RedisMessageListenerContainer();
         listeners.setConnectionFactory(connectionFactory);
+        listeners.setRecoveryInterval(RETRY.toMillis());
         for (String task : tasks) {
             listeners.addMessageListener(
                     (message, pattern) -> deliver(task, message.getBody(), receiver),
                     new ChannelTopic(new TaskKeys(task).wake()));
         }
         listeners.afterPropertiesSet();
-        listeners.start();
         this.container = listeners;
+        open = true;
+        // a Redis that is down at startup must not fail the start: subscribe in the background until it answers
+        Thread subscriber = new Thread(() -> subscribe(listeners), "scan-wake-subscribe");
+        subscriber.setDaemon(true);
+        subscriber.start();
+    }
+
+    private void subscribe(RedisMessageListenerContainer listeners) {
+        boolean warned = false;
+        while (open && !listeners.isRunning()) {
+            try {
+                listeners.start();
+            } catch (RuntimeException e) {
+                if (!warned) {
+                    log.log(
+                            Level.WARNING,
+                            "Shardscan cannot subscribe to its wake-ups on Redis (" + e.getMessage() + "); rows of"
+                                    + " this node's shards wait for the next poll until it can, retrying every "
+                                    + RETRY.toSeconds() + " s");
+                    warned = true;
+                }
+                LockSupport.parkNanos(RETRY.toNanos());
+            }
+        }
     }
 
     private static void deliver(String task, byte[] body, Receiver receiver) {
@@ -60,6 +90,7 @@ public final class RedisWakeChannel implements WakeChannel {
 
     @Override
     public void close() {
+        open = false;
         RedisMessageListenerContainer listeners = container;
         if (listeners != null) {
             try {

@@ -36,8 +36,7 @@ class WakeChannelChoiceTests {
                         "spring.datasource.username=" + db.user(),
                         "spring.datasource.password=" + db.password(),
                         "scan.jdbc.initialize-schema=always")
-                .run(context ->
-                        assertThat(context).getBean(WakeChannel.class).isInstanceOf(PostgresWakeChannel.class));
+                .run(context -> assertThat(context).getBean(WakeChannel.class).isInstanceOf(PostgresWakeChannel.class));
     }
 
     @Test

@@ -74,22 +74,23 @@ class WakeOnInsertTests {
             await("the node holds every shard")
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> engine.task("orders").ownedShards().size() == 4);
+            // every tier ran its first pass and rests for a minute
+            engine.task("orders").drain(Duration.ofSeconds(30));
             insert(table, 1);
             await("without the trigger the row waits for tier 0's poll")
                     .during(Duration.ofSeconds(3))
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> !handledAt.containsKey(1L));
 
-            List<String> ddl = Arrays.stream(warning.substring(warning.indexOf("run:\n") + 5).split(";\n"))
+            List<String> ddl = Arrays.stream(
+                            warning.substring(warning.indexOf("run:\n") + 5).split(";\n"))
                     .map(s -> s.endsWith(";") ? s.substring(0, s.length() - 1) : s)
                     .toList();
             ddl.forEach(table.jdbc()::execute);
             long insertedAt = System.nanoTime();
             insert(table, 2);
 
-            await("the trigger wakes the owner")
-                    .atMost(Duration.ofSeconds(30))
-                    .until(() -> handledAt.containsKey(2L));
+            await("the trigger wakes the owner").atMost(Duration.ofSeconds(30)).until(() -> handledAt.containsKey(2L));
             Duration pickup = Duration.ofNanos(handledAt.get(2L) - insertedAt);
             System.out.printf("WakeOnInsertTests: picked up %d ms after the insert%n", pickup.toMillis());
             assertThat(pickup).isLessThan(Duration.ofSeconds(5));

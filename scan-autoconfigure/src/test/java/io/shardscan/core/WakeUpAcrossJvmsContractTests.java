@@ -91,7 +91,13 @@ abstract class WakeUpAcrossJvmsContractTests {
                                         .filter("remote"::equals)
                                         .count()
                                 == SHARDS / 2);
-        int shard = owners(coordinator).entrySet().stream()
+        Map<Integer, String> balanced = owners(coordinator);
+        await("no shard moves for 3 s, so each owner ran its first pass of the shards it claimed")
+                .during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> owners(coordinator).equals(balanced));
+        int shard = balanced.entrySet().stream()
                 .filter(e -> e.getValue().equals("remote"))
                 .findFirst()
                 .orElseThrow()

@@ -51,6 +51,10 @@ class WakeUpTests {
     }
 
     private ScanEngine start() {
+        return start(WakeNodeMain.task(SHARDS));
+    }
+
+    private ScanEngine start(TaskDefinition task) {
         ScanListener rounds = new ScanListener() {
             @Override
             public Timing roundStarted(String task, int shard, Tier tier) {
@@ -62,14 +66,7 @@ class WakeUpTests {
         };
         TaskHandler.PerRow handler = (row, ctx) -> table.recordEffect(row, ctx, seq.incrementAndGet());
         ScanEngine engine = engines.start(
-                "node-a",
-                dataSource,
-                WakeNodeMain.task(SHARDS),
-                handler,
-                ScanClock.system(),
-                rounds,
-                Engines.FAST_TTL,
-                Engines.FAST_RENEW);
+                "node-a", dataSource, task, handler, ScanClock.system(), rounds, Engines.FAST_TTL, Engines.FAST_RENEW);
         // every tier ran its first pass and rests for a minute
         engine.task(TASK).drain(Duration.ofSeconds(30));
         return engine;
@@ -91,16 +88,16 @@ class WakeUpTests {
         for (int i = 0; i < BURST; i++) {
             tasks.wake(TASK, key);
         }
-        await("the woken row is handled")
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> table.effects() == 1);
+        await("the woken row is handled").atMost(Duration.ofSeconds(30)).until(() -> table.effects() == 1);
         await("the shard rests again")
                 .during(Duration.ofSeconds(1))
                 .atMost(Duration.ofSeconds(30))
                 .until(freshRounds::get, n -> n == freshRounds.get());
         int rounds = freshRounds.get() - before;
         System.out.printf("WakeUpTests: %d wake-ups of one shard made %d rounds%n", BURST, rounds);
-        assertThat(rounds).as("rounds of shard 3's fresh tier for %d wake-ups", BURST).isBetween(1, 100);
+        assertThat(rounds)
+                .as("rounds of shard 3's fresh tier for %d wake-ups", BURST)
+                .isBetween(1, 100);
     }
 
     @Test
@@ -135,12 +132,36 @@ class WakeUpTests {
 
         tasks.wake(TASK, List.of(1L, 2 + SHARDS, BigDecimal.valueOf(5)));
 
-        await("every woken row is handled")
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> table.effects() == 3);
+        await("every woken row is handled").atMost(Duration.ofSeconds(30)).until(() -> table.effects() == 3);
         assertThat(log.messages(Level.INFO))
                 .as("the start says which transport wake-ups take")
                 .containsExactly("Shardscan wake-ups: " + WakeChannel.NONE.description());
+    }
+
+    @Test
+    void aTaskShardedByItsIdIsWokenByTheRowsId() {
+        // the shard key is the id: the id alone says the shard
+        TaskDefinition byId = TaskDefinition.builder(TASK)
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("order_id")
+                .shards(SHARDS)
+                .indexCheck(IndexCheck.OFF)
+                .tiers(WakeNodeMain.task(SHARDS).tiers())
+                .build();
+        ScanTasks tasks = new ScanTasks(start(byId));
+        insert(13, 1);
+        insert(14, 1);
+        insert(23, 1);
+        await("no poll picks the rows up meanwhile")
+                .during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> table.effects() == 0);
+
+        tasks.wakeRow(TASK, 13);
+        tasks.wakeRows(TASK, List.of(14L, 23L));
+
+        await("every woken row is handled").atMost(Duration.ofSeconds(30)).until(() -> table.effects() == 3);
     }
 
     private void insert(long id, long key) {

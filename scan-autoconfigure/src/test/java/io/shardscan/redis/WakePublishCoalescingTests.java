@@ -58,8 +58,8 @@ class WakePublishCoalescingTests {
     @Test
     void aBurstForShardsHeldElsewhereIsPublishedInAFewMessages() {
         new OrderTable(dataSource).recreate(SHARDS, true).coordinationTables();
-        connection = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(TestServers.redis().host(), TestServers.redis().port()));
+        connection = new LettuceConnectionFactory(new RedisStandaloneConfiguration(
+                TestServers.redis().host(), TestServers.redis().port()));
         connection.afterPropertiesSet();
         connection.start();
         AtomicInteger messages = new AtomicInteger();
@@ -99,9 +99,7 @@ class WakePublishCoalescingTests {
         for (int i = 0; i < BURST; i++) {
             tasks.wake("order-sms", i % 2 == 0 ? 2L : 4L);
         }
-        await("the burst's messages")
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> shardsSeen.contains("4"));
+        await("the burst's messages").atMost(Duration.ofSeconds(30)).until(() -> shardsSeen.contains("4"));
         await("no more messages")
                 .during(Duration.ofSeconds(1))
                 .atMost(Duration.ofSeconds(30))
