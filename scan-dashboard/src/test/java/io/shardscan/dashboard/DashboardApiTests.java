@@ -138,6 +138,11 @@ class DashboardApiTests {
                 .andExpect(jsonPath("$.requeued").value(1));
         await().atMost(Duration.ofSeconds(30)).until(() -> TABLE.count("order_id = 3 AND status = 1") == 1);
         assertThat(TABLE.count("order_id = 4 AND status = 2")).isEqualTo(1);
+        mvc.perform(get("/scan/api/tasks/orders/rows/4"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.columns.LAST_ERROR").value("boom"))
+                .andExpect(jsonPath("$.columns.ORDER_ID").value(4));
+        mvc.perform(get("/scan/api/tasks/orders/rows/999999")).andExpect(status().isNotFound());
         mvc.perform(get("/scan/api/tasks/orders/failures?size=1000")).andExpect(status().isBadRequest());
     }
 

@@ -131,6 +131,9 @@ class DashboardBrowserTests {
                         .getText())
                 .contains(DashboardTestApp.DECLINED)
                 .contains("3");
+        browser.findElement(By.cssSelector("#failure-groups button[data-show-id='7']"))
+                .click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("row-columns"), "+15557"));
         HeadlessChromium.screenshot(browser, "failures");
         browser.findElement(row7).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Requeued 1 dead rows"));
