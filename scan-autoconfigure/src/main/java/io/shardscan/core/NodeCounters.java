@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record NodeCounters(long processed, long failed, long dead, long inFlight) {
 
-    /** The longest text {@link #encode()} returns: four longs and three commas. */
+    /** The longest text {@link #encode()} returns: four longs and three commas (the JDBC column holds 100). */
     public static final int MAX_ENCODED_LENGTH = 4 * 20 + 3;
 
     /** The totals of {@code stats}. */

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where a task's rows live. The engine decides what to fetch and what to write; a store only runs
@@ -154,6 +155,17 @@ public interface TaskStore {
      */
     default int requeue(TaskDefinition task, Requeue which, Instant at) {
         throw new UnsupportedOperationException("this task store cannot requeue selected rows");
+    }
+
+    /**
+     * One of the task's rows with every column, read now: for an operator who looks at a failed row.
+     *
+     * @return the columns by name as the store spells them, in table order; {@code null} when the task
+     *     has no row with that id
+     * @throws UnsupportedOperationException when this store cannot read single rows
+     */
+    default @org.jspecify.annotations.Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
+        throw new UnsupportedOperationException("this task store cannot read single rows");
     }
 
     /**

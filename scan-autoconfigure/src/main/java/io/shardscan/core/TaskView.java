@@ -193,6 +193,16 @@ public final class TaskView {
         return requeued;
     }
 
+    /**
+     * One of the task's rows with every column, read from the store now (see {@link TaskStore#readRow}).
+     *
+     * @return {@code null} when the task has no row with that id
+     */
+    public @Nullable Map<String, Object> readRow(Object id) {
+        TaskContext context = runner.context();
+        return context.store().readRow(context.definition(), id);
+    }
+
     /** Whether the last heartbeat reached the coordinator. */
     public boolean coordinatorReachable() {
         return runner.coordinatorReachable();

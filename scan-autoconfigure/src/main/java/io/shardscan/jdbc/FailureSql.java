@@ -43,6 +43,12 @@ record FailureSql(String table, String state, String id, String lastError, Strin
                 + " LIMIT ?";
     }
 
+    /** One row of the task by id, every column. Parameter: the id. */
+    static String row(TaskDefinition task, TableNames names, SqlDialect dialect) {
+        return "SELECT * FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(names.id()) + " = ?"
+                + names.match().and(dialect);
+    }
+
     /** Parameters: the update time, then the ids, the error, or nothing. */
     String requeue(Requeue which) {
         if (!which.ids().isEmpty()) {

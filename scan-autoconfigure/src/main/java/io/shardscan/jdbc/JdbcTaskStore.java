@@ -446,6 +446,13 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     @Override
+    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
+        List<Map<String, Object>> rows =
+                jdbc.queryForList(FailureSql.row(task, sql(task).names(), dialect), id);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    @Override
     public int requeue(TaskDefinition task, Requeue which, Instant at) {
         FailureSql sql = FailureSql.of(task, sql(task).names(), dialect, which.dead());
         List<Object> args = new ArrayList<>();

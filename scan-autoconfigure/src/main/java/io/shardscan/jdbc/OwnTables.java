@@ -69,7 +69,16 @@ public final class OwnTables {
             "scan_fence",
             Map.of("run_id", "BIGINT", "run_processed", "BIGINT", "run_failed", "BIGINT", "run_dead", "BIGINT"));
 
+    /** Columns added to a table after its first release, each with its type, by table. */
+    private static final Map<String, Map<String, String>> ADDED_COLUMNS = addedColumns();
+
     private OwnTables() {}
+
+    private static Map<String, Map<String, String>> addedColumns() {
+        Map<String, Map<String, String>> added = new java.util.HashMap<>(RUNS);
+        added.put("scan_member", Map.of("counters", "VARCHAR(100)"));
+        return Map.copyOf(added);
+    }
 
     /**
      * The missing tables and columns, each with the script that creates them.
@@ -171,9 +180,12 @@ public final class OwnTables {
         return all;
     }
 
-    /** The statements that add the missing run columns, for a table created before runs; empty for other columns. */
+    /**
+     * The statements that add the missing columns of a table from before they were added (runs, member
+     * counters); empty for other columns.
+     */
     private static String addColumns(String table, List<String> missing, String dialect) {
-        Map<String, String> types = RUNS.getOrDefault(table, Map.of());
+        Map<String, String> types = ADDED_COLUMNS.getOrDefault(table, Map.of());
         List<String> statements = missing.stream()
                 .filter(types::containsKey)
                 .map(c -> "ALTER TABLE " + table + " ADD COLUMN " + c + " "

@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS scan_fence (
 );
 -- scan_fence tables created before the database issued the epochs lack the owner column
 ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS owner VARCHAR(128);
+ALTER TABLE scan_member ADD COLUMN IF NOT EXISTS counters VARCHAR(100);
 CREATE TABLE IF NOT EXISTS scan_task (
     task       VARCHAR(64)  NOT NULL,
     paused     SMALLINT     NOT NULL,

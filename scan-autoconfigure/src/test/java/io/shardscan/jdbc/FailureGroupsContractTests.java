@@ -88,6 +88,18 @@ abstract class FailureGroupsContractTests {
     }
 
     @Test
+    void readsOneRowWithEveryColumnOrNothingForAnUnknownId() {
+        java.util.Map<String, Object> row = store.readRow(task, 6L);
+        assertThat(row).isNotNull();
+        java.util.Map<String, Object> lower = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        lower.putAll(row);
+        assertThat(lower.get("last_error")).isEqualTo("refused");
+        assertThat(((Number) lower.get("order_id")).longValue()).isEqualTo(6L);
+        assertThat(lower).containsKeys("user_id", "phone", "status", "retry_count", "updated_at");
+        assertThat(store.readRow(task, 999_999L)).isNull();
+    }
+
+    @Test
     void requeuesOneRowAGroupOrAllAsFreshRowsAndLeavesTheOthers() {
         assertThat(store.requeue(task, Requeue.rows(true, List.of(2L)), T0.plusSeconds(60)))
                 .isEqualTo(1);

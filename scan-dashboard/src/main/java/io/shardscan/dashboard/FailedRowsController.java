@@ -8,8 +8,10 @@ import io.shardscan.core.TaskView;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.System.Logger.Level;
 import java.security.Principal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,6 +34,7 @@ final class FailedRowsController {
     private static final System.Logger log = System.getLogger(FailedRowsController.class.getName());
     static final int MAX_PAGE_SIZE = 100;
     static final int EXAMPLES = 5;
+    private static final Pattern WHOLE_NUMBER = Pattern.compile("-?\\d{1,18}");
 
     private final ScanEngine engine;
     private final DashboardWriteGuard guard;
@@ -65,6 +68,32 @@ final class FailedRowsController {
         boolean more = groups.size() > size;
         return ResponseEntity.ok(
                 new FailurePage(task, dead, page, size, more ? groups.subList(0, size) : groups, more));
+    }
+
+    /**
+     * One row of the task with every column, read when asked; values other than numbers, booleans and
+     * text are shown as text.
+     */
+    @GetMapping("/rows/{id}")
+    ResponseEntity<Object> row(@PathVariable String task, @PathVariable String id) {
+        TaskView view = view(task);
+        if (view == null) {
+            return unknown(task);
+        }
+        Map<String, Object> row = view.readRow(WHOLE_NUMBER.matcher(id).matches() ? (Object) Long.valueOf(id) : id);
+        if (row == null) {
+            return ResponseEntity.status(404).body(new Refusal(404, task, "Task " + task + " has no row " + id));
+        }
+        Map<String, @Nullable Object> columns = new LinkedHashMap<>();
+        row.forEach((column, value) -> columns.put(column, displayable(value)));
+        return ResponseEntity.ok(Map.of("task", task, "id", id, "columns", columns));
+    }
+
+    private static @Nullable Object displayable(@Nullable Object value) {
+        if (value == null || value instanceof Number || value instanceof Boolean || value instanceof String) {
+            return value;
+        }
+        return value instanceof byte[] bytes ? bytes.length + " bytes" : value.toString();
     }
 
     /** Puts one row, a group or all of the task's dead or failed rows back to pending. */

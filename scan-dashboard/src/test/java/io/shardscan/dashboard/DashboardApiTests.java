@@ -9,13 +9,17 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.shardscan.actuate.ScanEndpoint;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskView;
+import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
@@ -56,6 +60,12 @@ class DashboardApiTests {
             registry.add(kv[0], () -> kv[1]);
         }
     }
+
+    @RegisterExtension
+    final CapturedLog endpointLog = new CapturedLog(ScanEndpoint.class.getName());
+
+    @RegisterExtension
+    final CapturedLog rowsLog = new CapturedLog(FailedRowsController.class.getName());
 
     @Autowired
     MockMvc mvc;
@@ -110,9 +120,14 @@ class DashboardApiTests {
 
     @Test
     void pausesAndResumesFromItsOwnPage() throws Exception {
-        mvc.perform(action("pause").header(DashboardWriteGuard.HEADER, "1").header("Origin", "http://localhost"))
+        mvc.perform(action("pause")
+                        .header(DashboardWriteGuard.HEADER, "1")
+                        .header("Origin", "http://localhost")
+                        .principal(() -> "alice"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.state").value("PAUSED"));
+        assertThat(endpointLog.messages(Level.INFO))
+                .anySatisfy(line -> assertThat(line).contains("pause of task orders on node api-node by alice"));
         assertThat(engine.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
         mvc.perform(action("resume").header(DashboardWriteGuard.HEADER, "1"))
                 .andExpect(status().isOk())
@@ -132,12 +147,20 @@ class DashboardApiTests {
                 .andExpect(jsonPath("$.more").value(false));
         mvc.perform(post("/scan/api/tasks/orders/requeue")
                         .header(DashboardWriteGuard.HEADER, "1")
+                        .principal(() -> "bob")
                         .contentType(MediaType.APPLICATION_JSON)
                         .content("{\"dead\": true, \"ids\": [3]}"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.requeued").value(1));
+        assertThat(rowsLog.messages(Level.INFO)).anySatisfy(line -> assertThat(line)
+                .contains("requeue of dead rows [3] of task orders on node api-node by bob, 1 rows requeued"));
         await().atMost(Duration.ofSeconds(30)).until(() -> TABLE.count("order_id = 3 AND status = 1") == 1);
         assertThat(TABLE.count("order_id = 4 AND status = 2")).isEqualTo(1);
+        mvc.perform(get("/scan/api/tasks/orders/rows/4"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.columns.LAST_ERROR").value("boom"))
+                .andExpect(jsonPath("$.columns.ORDER_ID").value(4));
+        mvc.perform(get("/scan/api/tasks/orders/rows/999999")).andExpect(status().isNotFound());
         mvc.perform(get("/scan/api/tasks/orders/failures?size=1000")).andExpect(status().isBadRequest());
     }
 

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -102,9 +104,8 @@ class DashboardBrowserTests {
         wait.until(d -> d.findElements(By.cssSelector("#nodes tr[data-node='node-b'] td.rate")).stream()
                 .anyMatch(cell -> !cell.getText().equals("–") && Double.parseDouble(cell.getText()) > 0));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-dead='orders']"), "3"));
-        assertThat(browser.findElement(By.cssSelector("article[data-task='orders'] [data-state]"))
-                        .getText())
-                .contains("running");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("article[data-task='orders'] [data-state]"), "running"));
         HeadlessChromium.screenshot(browser, "overview");
     }
 
@@ -131,8 +132,10 @@ class DashboardBrowserTests {
                         .getText())
                 .contains(DashboardTestApp.DECLINED)
                 .contains("3");
+        click(By.cssSelector("#failure-groups button[data-show-id='7']"));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("row-columns"), "+15557"));
         HeadlessChromium.screenshot(browser, "failures");
-        browser.findElement(row7).click();
+        click(row7);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Requeued 1 dead rows"));
         wait.until(d -> table.count("order_id = 7 AND status = 1") == 1);
         assertThat(table.count("status = 2")).isEqualTo(2);
@@ -146,13 +149,13 @@ class DashboardBrowserTests {
     void pausesAndResumesTheTaskOnEveryNode() throws Exception {
         browser.get(a.dashboardUrl() + "#overview");
         By pause = By.cssSelector("article[data-task='orders'] button[data-action='pause']");
-        wait.until(ExpectedConditions.elementToBeClickable(pause)).click();
+        click(pause);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(
                 By.cssSelector("article[data-task='orders'] [data-state]"), "paused"));
         wait.until(d -> b.engine().task("orders").state() == TaskView.State.PAUSED);
         HeadlessChromium.screenshot(browser, "paused");
         By resume = By.cssSelector("article[data-task='orders'] button[data-action='resume']");
-        wait.until(ExpectedConditions.elementToBeClickable(resume)).click();
+        click(resume);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(
                 By.cssSelector("article[data-task='orders'] [data-state]"), "running"));
         wait.until(d -> b.engine().task("orders").state() == TaskView.State.RUNNING);
@@ -172,6 +175,22 @@ class DashboardBrowserTests {
                 .as("pixels of sideways scrolling")
                 .isLessThanOrEqualTo(0);
         browser.manage().window().setSize(new Dimension(1280, 800));
+    }
+
+    /** Clicks the element once it is there and enabled, finding it again when a redraw replaced it. */
+    private void click(By by) {
+        wait.until(d -> {
+            try {
+                WebElement element = d.findElement(by);
+                if (!element.isDisplayed() || !element.isEnabled()) {
+                    return false;
+                }
+                element.click();
+                return true;
+            } catch (StaleElementReferenceException | NoSuchElementException e) {
+                return false;
+            }
+        });
     }
 
     private Set<String> owners() {

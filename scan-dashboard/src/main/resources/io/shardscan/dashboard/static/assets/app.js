@@ -88,7 +88,9 @@ function nodesTable() {
         el('td.hide-phone', {}, when(m.lastHeartbeat))));
     }
   }
-  return el('div.card', {}, el('h2', {}, 'Nodes'), el('div.scroll', {}, el('table', { id: 'nodes' },
+  return el('div.card', {}, el('h2', {}, 'Nodes'),
+    el('p.muted', {}, 'Every node of the cluster. done, failed and dead count rows each node handled since it started, as it published them with its last heartbeat.'),
+    el('div.scroll', {}, el('table', { id: 'nodes' },
     el('thead', {}, el('tr', {}, el('th', {}, 'node'), el('th', {}, 'task'), el('th.num', {}, 'shards'), el('th.num', {}, 'done'),
       el('th.num.hide-phone', {}, 'failed'), el('th.num.hide-phone', {}, 'dead'), el('th.num', {}, 'rows/s'),
       el('th.hide-phone', {}, 'last minutes'), el('th.hide-phone', {}, 'last heartbeat'))),

@@ -29,19 +29,35 @@ export async function failures(target, overview) {
     el('td.num', {}, fmt(g.rows)),
     el('td.hide-phone', {}, when(g.firstSeen)),
     el('td', {}, when(g.lastSeen)),
-    el('td', {}, g.exampleIds.map(id => el('span', {}, writeButton(String(id), () => requeue(target, overview, { ids: [id] }),
-      { 'data-requeue-id': String(id), title: `Requeue row ${id}` }), ' '))),
+    el('td', {}, g.exampleIds.map(id => el('span.example', {},
+      el('button', { onclick: () => showRow(id), 'data-show-id': String(id), title: `Show the columns of row ${id}` }, '#' + id),
+      writeButton('↻', () => requeue(target, overview, { ids: [id] }), { 'data-requeue-id': String(id), title: `Requeue row ${id}`,
+        'aria-label': `Requeue row ${id}` }), ' '))),
     el('td', {}, writeButton('Requeue group', () => requeue(target, overview, { byError: true, error: g.error }), { 'data-requeue': 'group' }))));
   target.replaceChildren(el('h2', {}, 'Failed and dead rows'), controls,
     rows.length ? el('div.scroll', {}, el('table', { id: 'failure-groups' },
       el('thead', {}, el('tr', {}, el('th', {}, 'last error'), el('th.num', {}, 'rows'), el('th.hide-phone', {}, 'first seen'),
-        el('th', {}, 'last seen'), el('th', {}, 'example ids (click: requeue that row)'), el('th', {}, ''))),
+        el('th', {}, 'last seen'), el('th', {}, 'example rows (#id: its columns, ↻: requeue it)'), el('th', {}, ''))),
       el('tbody', {}, rows)))
       : el('p', { id: 'no-failures' }, `✔ No ${state.dead ? 'dead' : 'failed'} rows in ${state.task}.`),
+    el('div', { id: 'row-columns' }),
     el('div.row', {},
       el('button', { disabled: state.page === 0, onclick: () => { state.page--; failures(target, overview); } }, '← Previous'),
       el('span.muted', {}, `page ${state.page + 1}`),
       el('button', { disabled: !page.more, onclick: () => { state.page++; failures(target, overview); } }, 'Next →')));
+}
+
+async function showRow(id) {
+  const box = document.getElementById('row-columns');
+  try {
+    const row = await get(`${task(state.task)}/rows/${encodeURIComponent(id)}`);
+    box.replaceChildren(el('article.card', {}, el('header.row', {}, el('h3', {}, `${state.task} row ${id}`),
+      el('button', { onclick: () => box.replaceChildren() }, '✕ Close')),
+      el('div.scroll', {}, el('table', {}, el('tbody', {}, Object.entries(row.columns).map(([column, value]) =>
+        el('tr', {}, el('th', {}, column), el('td.mono', {}, value === null ? 'NULL' : String(value)))))))));
+  } catch (e) {
+    say(`Cannot read row ${id}: ${e.message}`, true);
+  }
 }
 
 async function requeue(target, overview, what) {
