@@ -104,7 +104,7 @@ abstract class IdleProbeContractTests {
             Map<String, Long> kinds = delta(kindsBefore, counting.byKind());
             double perSecond = statements / seconds;
             String report = String.format(
-                    "%.2f statements/s over %.1f s (%d probes): %s", perSecond, seconds, statements, kinds);
+                    "%.2f statements/s over %.1f s (%d statements): %s", perSecond, seconds, statements, kinds);
             System.out.println(getClass().getSimpleName() + ": " + report);
             assertThat(perSecond).as(report).isLessThanOrEqualTo(1.0);
             long probes = engine.task("orders").stats().probes() - probesBefore;
