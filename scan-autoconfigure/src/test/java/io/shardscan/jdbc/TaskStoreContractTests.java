@@ -173,6 +173,24 @@ abstract class TaskStoreContractTests {
     }
 
     @Test
+    void theDefaultDueShardsOfAStoreWithoutItsOwnAsksEachShardsFetch() {
+        TaskStore real = store;
+        TaskStore plain = (TaskStore) java.lang.reflect.Proxy.newProxyInstance(
+                TaskStore.class.getClassLoader(), new Class<?>[] {TaskStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("dueShards")) {
+                        return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
+        assertThat(plain.dueShards(task, freshOfEveryShard())).containsExactlyInAnyOrder(1, 3);
+    }
+
+    @Test
     void dueShardsOfADelayedTaskCountOnlyRowsDueByTheDatabaseClock() {
         table.withDueAt(SHARDS);
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);

@@ -53,6 +53,12 @@ public final class RecordingTaskStore implements TaskStore {
         return page;
     }
 
+    /** The real store's probe: a probe reads no row, so it records none. */
+    @Override
+    public List<Integer> dueShards(TaskDefinition task, List<FetchRequest> requests) {
+        return store.dueShards(task, requests);
+    }
+
     @Override
     public SchemaReport inspect(TaskDefinition task) {
         return store.inspect(task);

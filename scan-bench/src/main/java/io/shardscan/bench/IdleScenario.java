@@ -153,7 +153,7 @@ final class IdleScenario implements Scenario {
                                     == Pg.SHARDS
                             && engines.stream()
                                     .allMatch(e -> e.task(name).stats().probes() >= 5));
-            Window window = Window.open(url);
+            XactWindow window = XactWindow.open(url, DATABASE);
             long storeBefore = total(stores);
             long leaseBefore = total(leases);
             java.util.Map<String, Long> kindsBefore = kinds(stores, leases);
@@ -200,7 +200,7 @@ final class IdleScenario implements Scenario {
             schedulers.forEach(Scheduler::start);
             // past its start-up statements and first poll
             Thread.sleep(5_000);
-            Window window = Window.open(url);
+            XactWindow window = XactWindow.open(url, DATABASE);
             long before = total(counted);
             Thread.sleep(seconds * 1000L);
             long statements = total(counted) - before;
@@ -239,43 +239,6 @@ final class IdleScenario implements Scenario {
             }
         }
         return bench.pgUrl().replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + DATABASE);
-    }
-
-    /** The server's transaction count of {@link #DATABASE} from one instant, read from another database. */
-    private static final class Window {
-        private final Pg monitor;
-        private final long startNanos = System.nanoTime();
-        private final long startXacts;
-
-        private Window(Pg monitor) {
-            this.monitor = monitor;
-            this.startXacts = xacts();
-        }
-
-        static Window open(String url) {
-            return new Window(new Pg(url.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1postgres"), 1));
-        }
-
-        double seconds() {
-            return (System.nanoTime() - startNanos) / 1e9;
-        }
-
-        long close() {
-            try {
-                return xacts() - startXacts;
-            } finally {
-                monitor.close();
-            }
-        }
-
-        private long xacts() {
-            Long xacts = monitor.jdbc()
-                    .queryForObject(
-                            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = ?",
-                            Long.class,
-                            DATABASE);
-            return xacts == null ? 0 : xacts;
-        }
     }
 
     /** One system's window. */
