@@ -92,7 +92,7 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
 
     @Override
     String generatedColumn(TaskDefinition task) {
-        return "INT AS (MOD(" + task.shardKeyColumn() + ", " + task.shards() + ")) STORED";
+        return "INT AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ") STORED";
     }
 
     /** The same columns, generated columns and indexes, the primary key among them. */

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * PostgreSQL: a row's shard is {@code mod(key, N)}, kept a range scan by a partial expression index
+ * PostgreSQL: a row's shard is {@link SqlDialect#shardOf}, kept a range scan by a partial expression index
  * over pending rows only, so finished rows never enter the index the fetch reads.
  */
 final class PostgresDialect extends SqlDialect {
@@ -99,16 +99,10 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    String shardExpression(TaskDefinition task, TableNames names) {
-        // The expression must match the partial index's expression exactly for the planner to use it.
-        return "mod(" + quote(names.shardKey()) + ", " + task.shards() + ")";
-    }
-
-    @Override
     boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
         List<String> definitions = indexDefinitions(metaData, names);
-        String wanted = normalize(
-                "(mod(" + names.shardKey() + "," + task.shards() + ")," + String.join(",", orderColumns(names)) + ")");
+        String wanted =
+                normalize(shardOf(names.shardKey(), task.shards()) + "," + String.join(",", orderColumns(names)));
         List<String> pending = new ArrayList<>();
         pending.add(names.status() + " = " + task.pendingStatus());
         names.match().conditions().forEach(c -> pending.add(printed(c)));
@@ -198,7 +192,7 @@ final class PostgresDialect extends SqlDialect {
     List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
-        String columns = " ON " + task.table() + " (mod(" + task.shardKeyColumn() + ", " + task.shards() + "), "
+        String columns = " ON " + task.table() + " (" + shardOf(task.shardKeyColumn(), task.shards()) + ", "
                 + orderColumns(task) + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
         // each task with a match has indexes of its own, named after it: their predicates differ
         String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
@@ -223,15 +217,15 @@ final class PostgresDialect extends SqlDialect {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
         String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
-        return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " (mod("
-                + task.shardKeyColumn() + ", " + task.shards() + "), " + task.updatedAtColumn() + ") WHERE "
+        return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
+                + shardOf(task.shardKeyColumn(), task.shards()) + ", " + task.updatedAtColumn() + ") WHERE "
                 + task.statusColumn() + " <> " + task.pendingStatus() + match);
     }
 
     /** An index as {@link #archiveIndexStatements} prints it, or one over done rows only when dead ones stay. */
     @Override
     boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
-        String wanted = normalize("(mod(" + names.shardKey() + "," + task.shards() + ")," + names.updatedAt() + ")");
+        String wanted = normalize(shardOf(names.shardKey(), task.shards()) + "," + names.updatedAt());
         List<String> finished = new ArrayList<>(List.of(names.status() + " <> " + task.pendingStatus()));
         List<String> done = new ArrayList<>(List.of(names.status() + " = " + task.doneStatus()));
         names.match().conditions().forEach(c -> {

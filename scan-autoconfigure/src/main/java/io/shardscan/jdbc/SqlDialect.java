@@ -168,7 +168,16 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         if (names.shardColumn() != null) {
             return quote(names.shardColumn());
         }
-        return "MOD(" + quote(names.shardKey()) + ", " + task.shards() + ")";
+        return shardOf(quote(names.shardKey()), task.shards());
+    }
+
+    /**
+     * A row's shard computed from its shard key, as {@link TaskDefinition#shardOf} computes it: never
+     * negative, also for a negative key, whose plain {@code MOD} (-5 for -5) names a shard no node
+     * fetches. Every index, generated column and fetch spells it with this, so that they agree.
+     */
+    static String shardOf(String key, int shards) {
+        return "MOD(MOD(" + key + ", " + shards + ") + " + shards + ", " + shards + ")";
     }
 
     /** Whether the index that keeps the pending-row fetch a range scan exists. */

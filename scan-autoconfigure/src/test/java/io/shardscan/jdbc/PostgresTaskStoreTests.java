@@ -32,7 +32,7 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
         JdbcTaskStore fresh = new JdbcTaskStore(dataSource());
         assertThat(fresh.inspect(task).indexPresent()).isFalse();
         assertThat(fresh.inspect(task).indexStatements()).anySatisfy(statement -> assertThat(statement)
-                .startsWith("CREATE INDEX tb_order_retry_idx ON tb_order (mod(user_id, 4), order_id)")
+                .startsWith("CREATE INDEX tb_order_retry_idx ON tb_order (MOD(MOD(user_id, 4) + 4, 4), order_id)")
                 .endsWith("WHERE status = 0 AND retry_count > 0"));
         assertThat(fresh.inspect(TaskDefinition.builder("once")
                                 .table("tb_order")
@@ -72,7 +72,7 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
         TaskSql sql = TaskSql.of(
                 task, new TableInspector(dataSource(), dialect).inspect(task).names(), dialect);
         assertThat(sql.fetch().sql(new io.shardscan.core.FetchRequest(1, 0, 0, null, Long.MIN_VALUE, 100)))
-                .isEqualTo("SELECT * FROM \"tb_order\" WHERE \"status\" = 0 AND mod(\"user_id\", 4) = ? AND"
-                        + " \"retry_count\" = 0 AND \"order_id\" > ? ORDER BY \"order_id\" LIMIT ?");
+                .isEqualTo("SELECT * FROM \"tb_order\" WHERE \"status\" = 0 AND MOD(MOD(\"user_id\", 4) + 4, 4) = ?"
+                        + " AND \"retry_count\" = 0 AND \"order_id\" > ? ORDER BY \"order_id\" LIMIT ?");
     }
 }

@@ -141,6 +141,34 @@ abstract class TaskStoreContractTests {
                 .containsExactly(9L, 13L, 21L, 33L);
     }
 
+    /**
+     * Orders -8..-1 of users -8..-1: the engine puts user -5 in shard 3 (floorMod), where a plain
+     * {@code MOD(-5, 4)} would say -1, a shard no node fetches, and the row would never run.
+     */
+    @Test
+    void rowsWithNegativeShardKeysAreFetchedByTheShardTheEngineGivesThemAndWrittenBack() {
+        table.insert(-8, 8, 1000, T0);
+        List<Long> fetched = new java.util.ArrayList<>();
+        for (int shard = 0; shard < SHARDS; shard++) {
+            int expected = shard;
+            List<Row> rows = store.fetch(task, fresh(shard, Long.MIN_VALUE, 100));
+            assertThat(rows)
+                    .allSatisfy(r -> assertThat(task.shardOf(r.shardKey())).isEqualTo(expected));
+            rows.forEach(r -> fetched.add(r.id()));
+        }
+        assertThat(fetched)
+                .as("every pending row, in one shard each")
+                .hasSize(48)
+                .doesNotHaveDuplicates();
+        assertThat(store.fetch(task, fresh(3, Long.MIN_VALUE, 100)))
+                .extracting(Row::id)
+                .startsWith(-5L, -1L, 3L);
+        long epoch = store.fence(task, 3, "node-a");
+        assertThat(store.writeBack(task, new WriteBack(3, epoch, T0, List.of(-5L, -1L), List.of(), List.of())))
+                .isTrue();
+        assertThat(table.count("order_id IN (-5, -1) AND status = 1")).isEqualTo(2);
+    }
+
     @Test
     void pagesByKeysetAfterTheLastIdWithTheLimit() {
         assertThat(store.fetch(task, fresh(1, 9, 3))).extracting(Row::id).containsExactly(13L, 17L, 21L);

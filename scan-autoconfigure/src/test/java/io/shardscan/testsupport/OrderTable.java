@@ -49,14 +49,14 @@ public final class OrderTable {
                 + " epoch BIGINT NOT NULL, seq BIGINT NOT NULL)");
         if (indexed) {
             if (postgres()) {
-                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (mod(user_id, " + shards + "), order_id)"
-                        + " WHERE status = 0");
-                jdbc.execute("CREATE INDEX tb_order_retry_idx ON tb_order (mod(user_id, " + shards + "), order_id)"
-                        + " WHERE status = 0 AND retry_count > 0");
+                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (MOD(MOD(user_id, " + shards + ") + " + shards
+                        + ", " + shards + "), order_id)" + " WHERE status = 0");
+                jdbc.execute("CREATE INDEX tb_order_retry_idx ON tb_order (MOD(MOD(user_id, " + shards + ") + " + shards
+                        + ", " + shards + "), order_id)" + " WHERE status = 0 AND retry_count > 0");
             } else {
                 String generated = product.equals("h2")
-                        ? "INT GENERATED ALWAYS AS (MOD(user_id, " + shards + "))"
-                        : "INT AS (MOD(user_id, " + shards + ")) STORED";
+                        ? "INT GENERATED ALWAYS AS (MOD(MOD(user_id, " + shards + ") + " + shards + ", " + shards + "))"
+                        : "INT AS (MOD(MOD(user_id, " + shards + ") + " + shards + ", " + shards + ")) STORED";
                 jdbc.execute("ALTER TABLE tb_order ADD COLUMN scan_shard " + generated);
                 jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
             }
@@ -75,7 +75,8 @@ public final class OrderTable {
 
     private OrderTable dueIndex(int shards) {
         if (postgres()) {
-            String columns = " ON tb_order (mod(user_id, " + shards + "), due_at, order_id) WHERE status = 0";
+            String columns = " ON tb_order (MOD(MOD(user_id, " + shards + ") + " + shards + ", " + shards
+                    + "), due_at, order_id) WHERE status = 0";
             jdbc.execute("CREATE INDEX tb_order_due_idx" + columns);
             jdbc.execute("CREATE INDEX tb_order_due_retry_idx" + columns + " AND retry_count > 0");
         } else {
