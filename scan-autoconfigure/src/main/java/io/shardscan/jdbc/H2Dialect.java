@@ -40,6 +40,11 @@ final class H2Dialect extends GeneratedShardColumnDialect {
         return "INT GENERATED ALWAYS AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ")";
     }
 
+    @Override
+    String redefineShardColumn(TaskDefinition task) {
+        return "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.shardColumn() + " " + generatedColumn(task);
+    }
+
     /**
      * H2 has no {@code CREATE TABLE ... LIKE}: the columns of an empty copy (generated ones become
      * plain columns, filled from the scanned table), then the primary key.

@@ -95,6 +95,11 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
         return "INT AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ") STORED";
     }
 
+    @Override
+    String redefineShardColumn(TaskDefinition task) {
+        return "ALTER TABLE " + task.table() + " MODIFY COLUMN " + task.shardColumn() + " " + generatedColumn(task);
+    }
+
     /** The same columns, generated columns and indexes, the primary key among them. */
     @Override
     List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {

@@ -23,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class PostgresDialect extends SqlDialect {
 
+    private static final Pattern INDEX_NAME = Pattern.compile("INDEX (\\S+) ON ");
+
     private static final Pattern ANY_ARRAY = Pattern.compile("(.*)=anyarray\\[(.*)]");
 
     @Override
@@ -111,6 +113,21 @@ final class PostgresDialect extends SqlDialect {
         return definitions.stream().anyMatch(d -> covers(d, wanted, conjuncts(pending)))
                 && (!task.retryRules().retries()
                         || definitions.stream().anyMatch(d -> covers(d, wanted, conjuncts(failed))));
+    }
+
+    /** A DROP INDEX for each index of the table whose key is the plain {@code mod(key, N)}. */
+    @Override
+    List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
+        String plain = normalize("mod(" + names.shardKey() + "," + task.shards() + "),");
+        List<String> drops = new ArrayList<>();
+        for (String definition : indexDefinitions(metaData, names)) {
+            Matcher name = INDEX_NAME.matcher(definition);
+            if (normalize(definition).contains(plain) && name.find()) {
+                drops.add("DROP INDEX " + (names.schema() == null ? "" : names.schema() + ".") + name.group(1));
+            }
+        }
+        return drops;
     }
 
     /** Whether an index definition has the key {@code wanted} and exactly the predicate's conjuncts. */

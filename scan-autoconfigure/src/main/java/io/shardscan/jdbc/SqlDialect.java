@@ -180,6 +180,16 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return "MOD(MOD(" + key + ", " + shards + ") + " + shards + ", " + shards + ")";
     }
 
+    /**
+     * The statements that replace what a version before {@link #shardOf} left keyed by a plain
+     * {@code MOD(key, N)}, which puts a row with a negative key in a negative shard that no node
+     * fetches; empty when nothing of that kind is there.
+     */
+    List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
+        return List.of();
+    }
+
     /** Whether the index that keeps the pending-row fetch a range scan exists. */
     abstract boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException;
 

@@ -169,6 +169,34 @@ abstract class TaskStoreContractTests {
         assertThat(table.count("order_id IN (-5, -1) AND status = 1")).isEqualTo(2);
     }
 
+    /**
+     * A table set up by an earlier build, keyed by the plain {@code MOD(user_id, 4)}: the inspection
+     * warns and names the statements that replace it; once they (and the index check's) ran, the
+     * rows of negative users are fetched in their shard.
+     */
+    @Test
+    void aTableKeyedByThePlainModIsWarnedWithTheStatementsThatReplaceIt() {
+        table.recreateKeyedByPlainMod(SHARDS).insert(-8, 16, 1000, T0);
+        SchemaReport old = new JdbcTaskStore(dataSource()).inspect(task);
+        assertThat(old.warnings())
+                .singleElement()
+                .asString()
+                .contains("table tb_order gives a row its shard by a plain MOD(user_id, 4)")
+                .contains("such rows never run. Run:\n  ");
+        String warning = old.warnings().get(0);
+        String statements = warning.substring(warning.indexOf("Run:\n  ") + 7, warning.indexOf(";\nthen"));
+        List.of(statements.split(";\n  ")).forEach(table.jdbc()::execute);
+        old.indexStatements().forEach(table.jdbc()::execute);
+
+        JdbcTaskStore replaced = new JdbcTaskStore(dataSource());
+        SchemaReport report = replaced.inspect(task);
+        assertThat(report.warnings()).isEmpty();
+        assertThat(report.indexPresent()).isTrue();
+        assertThat(replaced.fetch(task, fresh(3, Long.MIN_VALUE, 100)))
+                .extracting(Row::id)
+                .startsWith(-5L, -1L, 3L);
+    }
+
     @Test
     void pagesByKeysetAfterTheLastIdWithTheLimit() {
         assertThat(store.fetch(task, fresh(1, 9, 3))).extracting(Row::id).containsExactly(13L, 17L, 21L);
