@@ -57,14 +57,14 @@ public class SampleSchema implements InitializingBean {
                 + " retry_count INT NOT NULL DEFAULT 0, updated_at " + timestamp + " NOT NULL,"
                 + " last_error VARCHAR(512))");
         if (postgres) {
-            sql.add("CREATE INDEX IF NOT EXISTS tb_order_scan_idx ON tb_order (mod(user_id, " + SHARDS
-                    + "), order_id) WHERE status = 0");
-            sql.add("CREATE INDEX IF NOT EXISTS tb_order_retry_idx ON tb_order (mod(user_id, " + SHARDS
-                    + "), order_id) WHERE status = 0 AND retry_count > 0");
+            sql.add("CREATE INDEX IF NOT EXISTS tb_order_scan_idx ON tb_order (" + shardOf("user_id")
+                    + ", order_id) WHERE status = 0");
+            sql.add("CREATE INDEX IF NOT EXISTS tb_order_retry_idx ON tb_order (" + shardOf("user_id")
+                    + ", order_id) WHERE status = 0 AND retry_count > 0");
         } else {
             String generated = mysql
-                    ? "INT AS (MOD(user_id, " + SHARDS + ")) STORED"
-                    : "INT GENERATED ALWAYS AS (MOD(user_id, " + SHARDS + "))";
+                    ? "INT AS (" + shardOf("user_id") + ") STORED"
+                    : "INT GENERATED ALWAYS AS (" + shardOf("user_id") + ")";
             sql.add("ALTER TABLE tb_order ADD COLUMN IF NOT EXISTS scan_shard " + generated);
             sql.add(
                     "CREATE INDEX IF NOT EXISTS tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
@@ -77,13 +77,13 @@ public class SampleSchema implements InitializingBean {
                 + " retry_count INT NOT NULL DEFAULT 0, updated_at " + timestamp + " NOT NULL,"
                 + " last_error VARCHAR(512))");
         if (postgres) {
-            String columns = " ON tb_payment_due (mod(user_id, " + SHARDS + "), created_at, order_id) WHERE status = 0";
+            String columns = " ON tb_payment_due (" + shardOf("user_id") + ", created_at, order_id) WHERE status = 0";
             sql.add("CREATE INDEX IF NOT EXISTS tb_payment_due_due_idx" + columns);
             sql.add("CREATE INDEX IF NOT EXISTS tb_payment_due_due_retry_idx" + columns + " AND retry_count > 0");
         } else {
             String generated = mysql
-                    ? "INT AS (MOD(user_id, " + SHARDS + ")) STORED"
-                    : "INT GENERATED ALWAYS AS (MOD(user_id, " + SHARDS + "))";
+                    ? "INT AS (" + shardOf("user_id") + ") STORED"
+                    : "INT GENERATED ALWAYS AS (" + shardOf("user_id") + ")";
             sql.add("ALTER TABLE tb_payment_due ADD COLUMN IF NOT EXISTS scan_shard " + generated);
             sql.add("CREATE INDEX IF NOT EXISTS tb_payment_due_due_idx ON tb_payment_due"
                     + " (status, scan_shard, retry_count, created_at, order_id)");
@@ -93,13 +93,13 @@ public class SampleSchema implements InitializingBean {
                 + " status SMALLINT NOT NULL DEFAULT 0, retry_count INT NOT NULL DEFAULT 0, updated_at " + timestamp
                 + " NOT NULL, last_error VARCHAR(512))");
         if (postgres) {
-            String columns = " ON tb_order_sync (mod(store_id, " + SHARDS + "), order_id) WHERE status = 0";
+            String columns = " ON tb_order_sync (" + shardOf("store_id") + ", order_id) WHERE status = 0";
             sql.add("CREATE INDEX IF NOT EXISTS tb_order_sync_scan_idx" + columns);
             sql.add("CREATE INDEX IF NOT EXISTS tb_order_sync_retry_idx" + columns + " AND retry_count > 0");
         } else {
             String generated = mysql
-                    ? "INT AS (MOD(store_id, " + SHARDS + ")) STORED"
-                    : "INT GENERATED ALWAYS AS (MOD(store_id, " + SHARDS + "))";
+                    ? "INT AS (" + shardOf("store_id") + ") STORED"
+                    : "INT GENERATED ALWAYS AS (" + shardOf("store_id") + ")";
             sql.add("ALTER TABLE tb_order_sync ADD COLUMN IF NOT EXISTS scan_shard " + generated);
             sql.add("CREATE INDEX IF NOT EXISTS tb_order_sync_scan_idx ON tb_order_sync"
                     + " (status, scan_shard, retry_count, order_id)");
@@ -190,5 +190,10 @@ public class SampleSchema implements InitializingBean {
                     "tb_user was seeded by another node ({})",
                     e.getMostSpecificCause().getMessage());
         }
+    }
+
+    /** A row's shard as Shardscan computes it, never negative: the index and the column must spell it so. */
+    private static String shardOf(String column) {
+        return "MOD(MOD(" + column + ", " + SHARDS + ") + " + SHARDS + ", " + SHARDS + ")";
     }
 }

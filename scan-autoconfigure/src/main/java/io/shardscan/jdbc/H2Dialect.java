@@ -37,7 +37,12 @@ final class H2Dialect extends GeneratedShardColumnDialect {
 
     @Override
     String generatedColumn(TaskDefinition task) {
-        return "INT GENERATED ALWAYS AS (MOD(" + task.shardKeyColumn() + ", " + task.shards() + "))";
+        return "INT GENERATED ALWAYS AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ")";
+    }
+
+    @Override
+    String redefineShardColumn(TaskDefinition task) {
+        return "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.shardColumn() + " " + generatedColumn(task);
     }
 
     /**

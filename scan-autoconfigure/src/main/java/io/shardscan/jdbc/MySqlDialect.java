@@ -92,7 +92,12 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
 
     @Override
     String generatedColumn(TaskDefinition task) {
-        return "INT AS (MOD(" + task.shardKeyColumn() + ", " + task.shards() + ")) STORED";
+        return "INT AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ") STORED";
+    }
+
+    @Override
+    String redefineShardColumn(TaskDefinition task) {
+        return "ALTER TABLE " + task.table() + " MODIFY COLUMN " + task.shardColumn() + " " + generatedColumn(task);
     }
 
     /** The same columns, generated columns and indexes, the primary key among them. */

@@ -18,10 +18,12 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * PostgreSQL: a row's shard is {@code mod(key, N)}, kept a range scan by a partial expression index
+ * PostgreSQL: a row's shard is {@link SqlDialect#shardOf}, kept a range scan by a partial expression index
  * over pending rows only, so finished rows never enter the index the fetch reads.
  */
 final class PostgresDialect extends SqlDialect {
+
+    private static final Pattern INDEX_NAME = Pattern.compile("INDEX (\\S+) ON ");
 
     private static final Pattern ANY_ARRAY = Pattern.compile("(.*)=anyarray\\[(.*)]");
 
@@ -110,16 +112,10 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    String shardExpression(TaskDefinition task, TableNames names) {
-        // The expression must match the partial index's expression exactly for the planner to use it.
-        return "mod(" + quote(names.shardKey()) + ", " + task.shards() + ")";
-    }
-
-    @Override
     boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
         List<String> definitions = indexDefinitions(metaData, names);
-        String wanted = normalize(
-                "(mod(" + names.shardKey() + "," + task.shards() + ")," + String.join(",", orderColumns(names)) + ")");
+        String wanted =
+                normalize(shardOf(names.shardKey(), task.shards()) + "," + String.join(",", orderColumns(names)));
         List<String> pending = new ArrayList<>();
         pending.add(names.status() + " = " + task.pendingStatus());
         names.match().conditions().forEach(c -> pending.add(printed(c)));
@@ -128,6 +124,21 @@ final class PostgresDialect extends SqlDialect {
         return definitions.stream().anyMatch(d -> covers(d, wanted, conjuncts(pending)))
                 && (!task.retryRules().retries()
                         || definitions.stream().anyMatch(d -> covers(d, wanted, conjuncts(failed))));
+    }
+
+    /** A DROP INDEX for each index of the table whose key is the plain {@code mod(key, N)}. */
+    @Override
+    List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
+        String plain = normalize("mod(" + names.shardKey() + "," + task.shards() + "),");
+        List<String> drops = new ArrayList<>();
+        for (String definition : indexDefinitions(metaData, names)) {
+            Matcher name = INDEX_NAME.matcher(definition);
+            if (normalize(definition).contains(plain) && name.find()) {
+                drops.add("DROP INDEX " + (names.schema() == null ? "" : names.schema() + ".") + name.group(1));
+            }
+        }
+        return drops;
     }
 
     /** Whether an index definition has the key {@code wanted} and exactly the predicate's conjuncts. */
@@ -209,7 +220,7 @@ final class PostgresDialect extends SqlDialect {
     List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
-        String columns = " ON " + task.table() + " (mod(" + task.shardKeyColumn() + ", " + task.shards() + "), "
+        String columns = " ON " + task.table() + " (" + shardOf(task.shardKeyColumn(), task.shards()) + ", "
                 + orderColumns(task) + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
         // each task with a match has indexes of its own, named after it: their predicates differ
         String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
@@ -234,15 +245,15 @@ final class PostgresDialect extends SqlDialect {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
         String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
-        return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " (mod("
-                + task.shardKeyColumn() + ", " + task.shards() + "), " + task.updatedAtColumn() + ") WHERE "
+        return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
+                + shardOf(task.shardKeyColumn(), task.shards()) + ", " + task.updatedAtColumn() + ") WHERE "
                 + task.statusColumn() + " <> " + task.pendingStatus() + match);
     }
 
     /** An index as {@link #archiveIndexStatements} prints it, or one over done rows only when dead ones stay. */
     @Override
     boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
-        String wanted = normalize("(mod(" + names.shardKey() + "," + task.shards() + ")," + names.updatedAt() + ")");
+        String wanted = normalize(shardOf(names.shardKey(), task.shards()) + "," + names.updatedAt());
         List<String> finished = new ArrayList<>(List.of(names.status() + " <> " + task.pendingStatus()));
         List<String> done = new ArrayList<>(List.of(names.status() + " = " + task.doneStatus()));
         names.match().conditions().forEach(c -> {

@@ -179,7 +179,26 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         if (names.shardColumn() != null) {
             return quote(names.shardColumn());
         }
-        return "MOD(" + quote(names.shardKey()) + ", " + task.shards() + ")";
+        return shardOf(quote(names.shardKey()), task.shards());
+    }
+
+    /**
+     * A row's shard computed from its shard key, as {@link TaskDefinition#shardOf} computes it: never
+     * negative, also for a negative key, whose plain {@code MOD} (-5 for -5) names a shard no node
+     * fetches. Every index, generated column and fetch spells it with this, so that they agree.
+     */
+    static String shardOf(String key, int shards) {
+        return "MOD(MOD(" + key + ", " + shards + ") + " + shards + ", " + shards + ")";
+    }
+
+    /**
+     * The statements that replace what a version before {@link #shardOf} left keyed by a plain
+     * {@code MOD(key, N)}, which puts a row with a negative key in a negative shard that no node
+     * fetches; empty when nothing of that kind is there.
+     */
+    List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
+        return List.of();
     }
 
     /** Whether the index that keeps the pending-row fetch a range scan exists. */

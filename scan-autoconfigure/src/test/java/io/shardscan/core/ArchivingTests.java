@@ -52,8 +52,8 @@ class ArchivingTests {
         // the statements the startup check prints (see the README)
         table.jdbc().execute("CREATE TABLE tb_order_archive (LIKE tb_order, PRIMARY KEY (order_id))");
         table.jdbc()
-                .execute("CREATE INDEX tb_order_finished_idx ON tb_order (mod(user_id, " + SHARDS + "), updated_at)"
-                        + " WHERE status <> 0");
+                .execute("CREATE INDEX tb_order_finished_idx ON tb_order (MOD(MOD(user_id, " + SHARDS + ") + " + SHARDS
+                        + ", " + SHARDS + "), updated_at)" + " WHERE status <> 0");
         table.jdbc()
                 .execute("INSERT INTO tb_order (order_id, user_id, phone, status, updated_at) SELECT g, g % 1000,"
                         + " '+1555' || g, 1, LOCALTIMESTAMP - interval '2 days' FROM generate_series(1, " + DONE

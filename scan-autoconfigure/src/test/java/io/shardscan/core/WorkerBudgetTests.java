@@ -69,7 +69,8 @@ class WorkerBudgetTests {
             jdbc.execute("CREATE TABLE " + table + " (order_id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL,"
                     + " status SMALLINT NOT NULL DEFAULT 0, retry_count INT NOT NULL DEFAULT 0,"
                     + " updated_at TIMESTAMP NOT NULL, last_error VARCHAR(512), created_at TIMESTAMP NOT NULL,"
-                    + " scan_shard INT GENERATED ALWAYS AS (MOD(user_id, " + SHARDS + ")))");
+                    + " scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, " + SHARDS + ") + " + SHARDS + ", "
+                    + SHARDS + ")))");
             jdbc.execute(
                     "CREATE INDEX " + table + "_scan_idx ON " + table + " (status, scan_shard, retry_count, order_id)");
         }

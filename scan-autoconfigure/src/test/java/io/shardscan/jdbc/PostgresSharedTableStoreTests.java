@@ -21,18 +21,18 @@ class PostgresSharedTableStoreTests extends SharedTableStoreContractTests {
     @Override
     List<String> expectedIndexStatements() {
         return List.of(
-                "CREATE INDEX tb_order_vip_scan_idx ON tb_order (mod(user_id, 4), order_id) WHERE status = 0"
+                "CREATE INDEX tb_order_vip_scan_idx ON tb_order (MOD(MOD(user_id, 4) + 4, 4), order_id) WHERE status = 0"
                         + " AND biz_type = 3",
-                "CREATE INDEX tb_order_vip_retry_idx ON tb_order (mod(user_id, 4), order_id) WHERE status = 0"
+                "CREATE INDEX tb_order_vip_retry_idx ON tb_order (MOD(MOD(user_id, 4) + 4, 4), order_id) WHERE status = 0"
                         + " AND biz_type = 3 AND retry_count > 0");
     }
 
     @Override
     List<String> expectedIndexStatementsOfASecondTask() {
         return List.of(
-                "CREATE INDEX tb_order_normal_scan_idx ON tb_order (mod(user_id, 4), order_id) WHERE status = 0"
+                "CREATE INDEX tb_order_normal_scan_idx ON tb_order (MOD(MOD(user_id, 4) + 4, 4), order_id) WHERE status = 0"
                         + " AND biz_type IN (4, 5)",
-                "CREATE INDEX tb_order_normal_retry_idx ON tb_order (mod(user_id, 4), order_id) WHERE status = 0"
+                "CREATE INDEX tb_order_normal_retry_idx ON tb_order (MOD(MOD(user_id, 4) + 4, 4), order_id) WHERE status = 0"
                         + " AND biz_type IN (4, 5) AND retry_count > 0");
     }
 

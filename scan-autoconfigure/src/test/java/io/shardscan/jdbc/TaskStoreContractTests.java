@@ -151,6 +151,62 @@ abstract class TaskStoreContractTests {
                 .containsExactly(9L, 13L, 21L, 33L);
     }
 
+    /**
+     * Orders -8..-1 of users -8..-1: the engine puts user -5 in shard 3 (floorMod), where a plain
+     * {@code MOD(-5, 4)} would say -1, a shard no node fetches, and the row would never run.
+     */
+    @Test
+    void rowsWithNegativeShardKeysAreFetchedByTheShardTheEngineGivesThemAndWrittenBack() {
+        table.insert(-8, 8, 1000, T0);
+        List<Long> fetched = new java.util.ArrayList<>();
+        for (int shard = 0; shard < SHARDS; shard++) {
+            int expected = shard;
+            List<Row> rows = store.fetch(task, fresh(shard, Long.MIN_VALUE, 100));
+            assertThat(rows)
+                    .allSatisfy(r -> assertThat(task.shardOf(r.shardKey())).isEqualTo(expected));
+            rows.forEach(r -> fetched.add(r.id()));
+        }
+        assertThat(fetched)
+                .as("every pending row, in one shard each")
+                .hasSize(48)
+                .doesNotHaveDuplicates();
+        assertThat(store.fetch(task, fresh(3, Long.MIN_VALUE, 100)))
+                .extracting(Row::id)
+                .startsWith(-5L, -1L, 3L);
+        long epoch = store.fence(task, 3, "node-a");
+        assertThat(store.writeBack(task, new WriteBack(3, epoch, T0, List.of(-5L, -1L), List.of(), List.of())))
+                .isTrue();
+        assertThat(table.count("order_id IN (-5, -1) AND status = 1")).isEqualTo(2);
+    }
+
+    /**
+     * A table set up by an earlier build, keyed by the plain {@code MOD(user_id, 4)}: the inspection
+     * warns and names the statements that replace it; once they (and the index check's) ran, the
+     * rows of negative users are fetched in their shard.
+     */
+    @Test
+    void aTableKeyedByThePlainModIsWarnedWithTheStatementsThatReplaceIt() {
+        table.recreateKeyedByPlainMod(SHARDS).insert(-8, 16, 1000, T0);
+        SchemaReport old = new JdbcTaskStore(dataSource()).inspect(task);
+        assertThat(old.warnings())
+                .singleElement()
+                .asString()
+                .contains("table tb_order gives a row its shard by a plain MOD(user_id, 4)")
+                .contains("such rows never run. Run:\n  ");
+        String warning = old.warnings().get(0);
+        String statements = warning.substring(warning.indexOf("Run:\n  ") + 7, warning.indexOf(";\nthen"));
+        List.of(statements.split(";\n  ")).forEach(table.jdbc()::execute);
+        old.indexStatements().forEach(table.jdbc()::execute);
+
+        JdbcTaskStore replaced = new JdbcTaskStore(dataSource());
+        SchemaReport report = replaced.inspect(task);
+        assertThat(report.warnings()).isEmpty();
+        assertThat(report.indexPresent()).isTrue();
+        assertThat(replaced.fetch(task, fresh(3, Long.MIN_VALUE, 100)))
+                .extracting(Row::id)
+                .startsWith(-5L, -1L, 3L);
+    }
+
     @Test
     void dueShardsNamesTheShardsWithARowTheFetchWouldReturn() {
         assertThat(store.dueShards(task, freshOfEveryShard())).containsExactlyInAnyOrder(0, 1, 2, 3);

@@ -40,6 +40,18 @@ public final class OrderTable {
 
     /** Drops and creates tb_order (with the scan index when {@code indexed}) and an empty effect table. */
     public OrderTable recreate(int shards, boolean indexed) {
+        return recreate(shards, indexed, "MOD(MOD(user_id, " + shards + ") + " + shards + ", " + shards + ")");
+    }
+
+    /**
+     * As {@link #recreate(int, boolean)} with the scan index, keyed by the plain {@code MOD(user_id, N)}
+     * of earlier builds, which gives a negative user a negative shard.
+     */
+    public OrderTable recreateKeyedByPlainMod(int shards) {
+        return recreate(shards, true, "MOD(user_id, " + shards + ")");
+    }
+
+    private OrderTable recreate(int shards, boolean indexed, String shard) {
         jdbc.execute("DROP TABLE IF EXISTS tb_order");
         jdbc.execute("DROP TABLE IF EXISTS effect");
         jdbc.execute("CREATE TABLE tb_order (order_id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL,"
@@ -49,14 +61,13 @@ public final class OrderTable {
                 + " epoch BIGINT NOT NULL, seq BIGINT NOT NULL)");
         if (indexed) {
             if (postgres()) {
-                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (mod(user_id, " + shards + "), order_id)"
-                        + " WHERE status = 0");
-                jdbc.execute("CREATE INDEX tb_order_retry_idx ON tb_order (mod(user_id, " + shards + "), order_id)"
+                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (" + shard + ", order_id) WHERE status = 0");
+                jdbc.execute("CREATE INDEX tb_order_retry_idx ON tb_order (" + shard + ", order_id)"
                         + " WHERE status = 0 AND retry_count > 0");
             } else {
                 String generated = product.equals("h2")
-                        ? "INT GENERATED ALWAYS AS (MOD(user_id, " + shards + "))"
-                        : "INT AS (MOD(user_id, " + shards + ")) STORED";
+                        ? "INT GENERATED ALWAYS AS (" + shard + ")"
+                        : "INT AS (" + shard + ") STORED";
                 jdbc.execute("ALTER TABLE tb_order ADD COLUMN scan_shard " + generated);
                 jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
             }
@@ -75,7 +86,8 @@ public final class OrderTable {
 
     private OrderTable dueIndex(int shards) {
         if (postgres()) {
-            String columns = " ON tb_order (mod(user_id, " + shards + "), due_at, order_id) WHERE status = 0";
+            String columns = " ON tb_order (MOD(MOD(user_id, " + shards + ") + " + shards + ", " + shards
+                    + "), due_at, order_id) WHERE status = 0";
             jdbc.execute("CREATE INDEX tb_order_due_idx" + columns);
             jdbc.execute("CREATE INDEX tb_order_due_retry_idx" + columns + " AND retry_count > 0");
         } else {

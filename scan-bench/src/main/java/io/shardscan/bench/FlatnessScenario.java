@@ -40,7 +40,7 @@ final class FlatnessScenario implements Scenario {
                 pg.jdbc()
                         .queryForList(
                                 "EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM " + Pg.TABLE + " WHERE status = 0 AND"
-                                        + " mod(shard_key, 64) = 7 AND retry_count = 0 AND id > 0 ORDER BY id LIMIT 200",
+                                        + " MOD(MOD(shard_key, 64) + 64, 64) = 7 AND retry_count = 0 AND id > 0 ORDER BY id LIMIT 200",
                                 String.class));
         pg.execute("VACUUM ANALYZE " + Pg.TABLE);
         double[] vacuumed = measure(store, task);

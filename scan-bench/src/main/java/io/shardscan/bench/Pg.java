@@ -71,10 +71,10 @@ public final class Pg implements AutoCloseable {
                 Math.max(1, keys),
                 rows);
         jdbc.execute("ALTER TABLE " + TABLE + " ADD PRIMARY KEY (id)");
-        jdbc.execute("CREATE INDEX bench_task_scan_idx ON " + TABLE + " (mod(shard_key, " + SHARDS + "), id)"
-                + " WHERE status = 0");
-        jdbc.execute("CREATE INDEX bench_task_retry_idx ON " + TABLE + " (mod(shard_key, " + SHARDS + "), id)"
-                + " WHERE status = 0 AND retry_count > 0");
+        jdbc.execute("CREATE INDEX bench_task_scan_idx ON " + TABLE + " (MOD(MOD(shard_key, " + SHARDS + ") + " + SHARDS
+                + ", " + SHARDS + "), id)" + " WHERE status = 0");
+        jdbc.execute("CREATE INDEX bench_task_retry_idx ON " + TABLE + " (MOD(MOD(shard_key, " + SHARDS + ") + "
+                + SHARDS + ", " + SHARDS + "), id)" + " WHERE status = 0 AND retry_count > 0");
         jdbc.execute("VACUUM ANALYZE " + TABLE);
         coordinationTables();
     }
