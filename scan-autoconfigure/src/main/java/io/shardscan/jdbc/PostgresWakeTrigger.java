@@ -28,8 +28,8 @@ public final class PostgresWakeTrigger {
         String name = name(task);
         return List.of(
                 "CREATE OR REPLACE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                        + " PERFORM pg_notify('" + PostgresWakeChannel.CHANNEL + "', '" + task.name() + ":' || mod(NEW."
-                        + task.shardKeyColumn() + ", " + task.shards() + ")); RETURN NULL; END $$",
+                        + " PERFORM pg_notify('" + PostgresWakeChannel.CHANNEL + "', '" + task.name() + ":' || "
+                        + SqlDialect.shardOf("NEW." + task.shardKeyColumn(), task.shards()) + "); RETURN NULL; END $$",
                 "CREATE TRIGGER " + name + " AFTER INSERT ON " + task.table() + " FOR EACH ROW WHEN (NEW."
                         + task.statusColumn() + " = " + task.pendingStatus() + ") EXECUTE PROCEDURE " + name + "()");
     }
