@@ -31,6 +31,7 @@ final class RangeRunner {
     private final ScanClock clock;
     private final RangeStatus status;
     private final Map<Long, HeldRange> held = new ConcurrentHashMap<>();
+    private final FailureLog failureLog = new FailureLog();
     private final Object idle = new Object();
     private final ScheduledExecutorService control;
     private final ExecutorService workers;
@@ -171,7 +172,7 @@ final class RangeRunner {
     int requeue(int limit) {
         TaskRun current = run;
         List<RangeFailure> failed = stores.failures().recent(task.name(), current.id(), limit);
-        RangeHandling handling = new RangeHandling(task, job.handler(), clock);
+        RangeHandling handling = new RangeHandling(task, job.handler(), clock, failureLog);
         int ran = 0;
         for (RangeFailure failure : failed) {
             if (!stores.failures().take(task.name(), current.id(), failure.id())) {
@@ -231,11 +232,12 @@ final class RangeRunner {
         RangeScan scan = new RangeScan(
                 task,
                 stores,
-                new RangeHandling(task, job.handler(), clock),
+                new RangeHandling(task, job.handler(), clock, failureLog),
                 clock,
                 settings.nodeId(),
                 () -> running,
-                this::pause);
+                this::pause,
+                status::handled);
         while (running) {
             TaskRun current = run;
             try {
@@ -252,7 +254,7 @@ final class RangeRunner {
                 HeldRange range = new HeldRange(current.id(), lease.get());
                 held.put(lease.get().start(), range);
                 try {
-                    status.handled(scan.scan(range, range(current)));
+                    scan.scan(range, range(current));
                 } finally {
                     held.remove(lease.get().start(), range);
                 }
@@ -310,7 +312,7 @@ final class RangeRunner {
         RunRange ids = range(current);
         long claimed = stores.cursor().peek(task.name(), current.id());
         long expected = task.run() == RunMode.ONCE ? ids.rangeCount() : claimed / ids.rangeSize();
-        RangeProgress progress = stores.ledger().progress(task.name(), current.id());
+        RangeProgress progress = stores.progress(task.name(), current.id());
         if (progress.ranges() < expected) {
             // a claimer opens its range a moment after its claim: sweep only for a hole that lasted a lease TTL
             long now = clock.nanos();
@@ -357,7 +359,7 @@ final class RangeRunner {
                     Level.INFO,
                     "Task " + task.name() + ": run " + current.id() + " DONE: " + last.processed() + " rows processed, "
                             + last.failed() + " failed, " + last.rangesDone() + " ranges, in "
-                            + Duration.between(current.startedAt(), clock.now()).withNanos(0));
+                            + RangeStatus.human(Duration.between(current.startedAt(), clock.now())));
             status.finished();
             follow(current());
         }

@@ -39,6 +39,9 @@ public abstract class RangeModeContractTests {
     @RegisterExtension
     final CapturedLog log = new CapturedLog("io.shardscan.core.RangeRunner");
 
+    @RegisterExtension
+    final CapturedLog failureLog = new CapturedLog("io.shardscan.core.RangeHandling");
+
     private DataSource dataSource;
     private UserTable users;
     private RangeStores stores;
@@ -258,6 +261,15 @@ public abstract class RangeModeContractTests {
         assertThat(more).isPositive();
         await().atMost(Duration.ofSeconds(60)).until(() -> users.missed() == 0);
         assertThat(users.duplicates()).isZero();
+        // every row committed, the open tail's too, counts where it ran; percent and ETA are of the same ids
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().handledHere()
+                                + b.rangeTask(name).snapshot().handledHere()
+                        == users.users());
+        RangeSnapshot caughtUp = await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot(), s -> s.percent() == 100);
+        assertThat(caughtUp.span()).isEqualTo(10_000 - caughtUp.run().range().lowId() + 1);
+        assertThat(caughtUp.eta()).as("nothing left of the ids known").isNull();
         assertThat(a.rangeTask(name).snapshot().run().done()).isFalse();
         assertThat(b.rangeTask(name).snapshot().run().done()).isFalse();
     }
@@ -280,7 +292,15 @@ public abstract class RangeModeContractTests {
                 .until(() -> a.rangeTask(name).snapshot().run().done());
         RangeView view = a.rangeTask(name);
         assertThat(view.snapshot().progress().failed()).isEqualTo(3);
-        assertThat(view.snapshot().progress().processed()).isEqualTo(inserted);
+        assertThat(view.snapshot().progress().processed())
+                .as("rows that succeeded")
+                .isEqualTo(inserted - 3);
+        assertThat(failureLog.warnings())
+                .as("the first failure is logged, the two of the same kind within a minute are not")
+                .singleElement()
+                .asString()
+                .contains(name + " row ", " failed 3 times and is recorded as failed: no phone for ")
+                .contains("/actuator/scan/" + name + " {\"action\": \"requeue\"}");
         assertThat(view.failureCount()).isEqualTo(3);
         assertThat(view.recentFailures(10)).hasSize(3).allSatisfy(f -> {
             assertThat(f.attempts()).as("one try and the tier's two retries").isEqualTo(3);
@@ -294,6 +314,10 @@ public abstract class RangeModeContractTests {
         assertThat(view.requeue(10)).isEqualTo(2);
         assertThat(view.failureCount()).isZero();
         assertThat(users.missed()).isZero();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(view.snapshot().progress().failed()).isZero();
+            assertThat(view.snapshot().progress().processed()).isEqualTo(inserted);
+        });
     }
 
     /**
