@@ -360,6 +360,7 @@ final class RangeRunner {
                     "Task " + task.name() + ": run " + current.id() + " DONE: " + last.processed() + " rows processed, "
                             + last.failed() + " failed, " + last.rangesDone() + " ranges, in "
                             + RangeStatus.human(Duration.between(current.startedAt(), clock.now())));
+            stores.cursor().retire(task.name(), current.id());
             status.finished();
             follow(current());
         }
