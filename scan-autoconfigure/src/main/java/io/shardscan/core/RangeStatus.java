@@ -30,6 +30,10 @@ final class RangeStatus {
 
     private long lastLogNanos;
     private long loggedProcessed = -1;
+    /** The progress last seen, and when it was last seen to move. */
+    private RangeProgress lastProgress = RangeProgress.NONE;
+
+    private long movedNanos;
 
     RangeStatus(RangeTask task, RangeStores stores, ScanClock clock) {
         this.task = task;
@@ -52,9 +56,12 @@ final class RangeStatus {
         windowProcessed = progress.processed() + progress.failed();
         windowCovered = progress.coveredIds();
         coveredRate = 0;
+        lastProgress = progress;
+        movedNanos = windowNanos;
         lastLogNanos = windowNanos - LOG_INTERVAL.toNanos();
         long span = RangeRunner.range(run).span();
-        snapshot = new RangeSnapshot(run, progress, span, percent(progress, span, run), 0, null, handledHere.get());
+        snapshot = new RangeSnapshot(
+                run, progress, span, percent(progress, span, run), 0, null, handledHere.get(), Duration.ZERO);
     }
 
     /** Reads the run's progress, and logs it when {@link #LOG_INTERVAL} passed and it moved. */
@@ -82,7 +89,19 @@ final class RangeStatus {
         Duration eta = run.done() || coveredRate <= 0 || left <= 0
                 ? null
                 : Duration.ofSeconds((long) Math.ceil(left / coveredRate));
-        snapshot = new RangeSnapshot(run, progress, span, percent(progress, span, run), rate, eta, handledHere.get());
+        if (!progress.equals(lastProgress)) {
+            lastProgress = progress;
+            movedNanos = now;
+        }
+        snapshot = new RangeSnapshot(
+                run,
+                progress,
+                span,
+                percent(progress, span, run),
+                rate,
+                eta,
+                handledHere.get(),
+                Duration.ofNanos(now - movedNanos));
         if (now - lastLogNanos >= LOG_INTERVAL.toNanos() && progress.processed() != loggedProcessed && !run.done()) {
             lastLogNanos = now;
             loggedProcessed = progress.processed();
@@ -101,7 +120,8 @@ final class RangeStatus {
                 100,
                 last.rowsPerSecond(),
                 null,
-                handledHere.get());
+                handledHere.get(),
+                Duration.ZERO);
     }
 
     private long spanNow(TaskRun run) {

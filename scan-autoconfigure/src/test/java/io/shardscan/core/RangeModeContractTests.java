@@ -359,6 +359,8 @@ public abstract class RangeModeContractTests {
                 .isEqualTo(1);
         assertThat(users.duplicates()).isEqualTo(users.users() - 1);
         assertThat(doneLines()).hasSize(2);
-        assertThat(stores.cursor().peek(name, 1)).as("the first run's cursor is removed").isZero();
+        assertThat(stores.cursor().peek(name, 1))
+                .as("the first run's cursor is removed")
+                .isZero();
     }
 }
