@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -272,6 +273,56 @@ public abstract class RangeModeContractTests {
         assertThat(caughtUp.eta()).as("nothing left of the ids known").isNull();
         assertThat(a.rangeTask(name).snapshot().run().done()).isFalse();
         assertThat(b.rangeTask(name).snapshot().run().done()).isFalse();
+    }
+
+    /**
+     * A following task with nothing new does not spin: its tail and its idle workers wait the first
+     * tier's interval between looks, so its store calls (each one statement or Redis command) stay at a
+     * bounded rate.
+     */
+    @Test
+    void aCaughtUpFollowingTaskDoesNotSpin() {
+        users.insertWithGaps(1, 500, 1);
+        AtomicLong calls = new AtomicLong();
+        RangeStores counted = new RangeStores(
+                counting(TaskRuns.class, stores.runs(), calls),
+                counting(RangeCursor.class, stores.cursor(), calls),
+                counting(RangeLedger.class, stores.ledger(), calls),
+                counting(RangeTable.class, stores.table(), calls),
+                counting(RangeFailures.class, stores.failures(), calls));
+        ScanEngine a = engines.startRange(
+                "node-a",
+                dataSource,
+                counted,
+                new RangeJob(task(1_000, Duration.ofMinutes(5), RunMode.FOLLOW), recording("node-a")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().percent() == 100);
+        long start = System.nanoTime();
+        long before = calls.get();
+        // two workers and the control thread, each looking every 200 ms (the tier) or renew interval: a
+        // few dozen calls a second; a spinning tail makes thousands
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> {
+            double seconds = Math.max(1, (System.nanoTime() - start) / 1e9);
+            return calls.get() - before <= 100 * seconds;
+        });
+        assertThat(calls.get() - before).as("it still looks for new ids").isPositive();
+        users.insert(900);
+        await().atMost(Duration.ofSeconds(30)).until(() -> users.missed() == 0);
+    }
+
+    /** {@code target} with every call but {@code kind()} counted in {@code calls}. */
+    private static <T> T counting(Class<T> type, T target, AtomicLong calls) {
+        return type.cast(java.lang.reflect.Proxy.newProxyInstance(
+                type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+                    if (!method.getName().equals("kind")) {
+                        calls.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                }));
     }
 
     /** Rows that fail every try are recorded so the run ends; a requeue runs them again. */
