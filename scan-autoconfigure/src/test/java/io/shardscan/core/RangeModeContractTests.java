@@ -391,10 +391,18 @@ public abstract class RangeModeContractTests {
 
     /** A DONE run stays done until it is started again; the new run covers the ids as they are then. */
     @Test
-    void aDoneRunStartsAgainOnlyWhenAsked() {
+    void aDoneRunStartsAgainOnlyWhenAsked() throws Exception {
         users.insertWithGaps(1, 1_500, 1);
         RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
-        ScanEngine a = node("node-a", task, recording("node-a"));
+        // the second run's last row waits until the test asked for a start while it runs
+        CountDownLatch asked = new CountDownLatch(1);
+        TaskHandler.PerRow record = recording("node-a");
+        ScanEngine a = node("node-a", task, (TaskHandler.PerRow) (row, ctx) -> {
+            if (row.id() == 5_000) {
+                asked.await(30, TimeUnit.SECONDS);
+            }
+            return record.handle(row, ctx);
+        });
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> a.rangeTask(name).snapshot().run().done());
         users.insert(5_000);
@@ -402,6 +410,7 @@ public abstract class RangeModeContractTests {
         assertThat(second.id()).isEqualTo(2);
         assertThat(second.range().highId()).isEqualTo(5_000);
         assertThat(a.rangeTask(name).start()).as("a running run is left alone").isEqualTo(second);
+        asked.countDown();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             RangeSnapshot s = a.rangeTask(name).snapshot();
             return s.run().id() == 2 && s.run().done();
