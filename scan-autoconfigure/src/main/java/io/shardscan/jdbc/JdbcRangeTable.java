@@ -33,6 +33,7 @@ public final class JdbcRangeTable implements RangeTable {
 
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
+    private final SqlDialect dialect;
     /** Each task's page statement, selecting only the columns its handler reads, once inspected. */
     private final Map<String, String> pages = new ConcurrentHashMap<>();
     /** Each task's last column layout, shared by the rows of its pages. */
@@ -41,6 +42,7 @@ public final class JdbcRangeTable implements RangeTable {
     public JdbcRangeTable(DataSource dataSource) {
         this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
+        this.dialect = SqlDialect.detect(dataSource);
     }
 
     @Override
@@ -126,7 +128,14 @@ public final class JdbcRangeTable implements RangeTable {
             // a handler type that names its columns gets only those (and the id), as a status task's fetch
             pages.put(
                     task.name(),
-                    pageSql(task, reads.all() ? "*" : String.join(", ", reads.select(task.definition(), names))));
+                    pageSql(
+                            task,
+                            reads.all()
+                                    ? "*"
+                                    // as the database spells them, quoted as a status task's fetch quotes them
+                                    : reads.select(task.definition(), names).stream()
+                                            .map(dialect::quote)
+                                            .collect(java.util.stream.Collectors.joining(", "))));
             return new SchemaReport(
                     true,
                     List.of(),
