@@ -1,9 +1,12 @@
 package io.shardscan.actuate;
 
 import io.shardscan.core.LeaseInfo;
+import io.shardscan.core.RangeSnapshot;
+import io.shardscan.core.RangeView;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -18,6 +21,9 @@ import org.springframework.boot.health.contributor.Status;
  * ({@code state: PAUSED}), never a status, and so is a task whose run is done ({@code state: DONE},
  * {@code run: until-empty}), whatever it last saw: the indicator sits in the web node's health, and a
  * load balancer must not drop the node because a background task was paused or finished. Details per task.
+ * Range tasks ({@code mode: range}) are listed under {@code ranges}: a DONE run is UP; a run that has not
+ * moved for its stall timeout with ids left is UNKNOWN, with a {@code stalledCause} that names the cause
+ * and what to check.
  */
 public class ScanHealthIndicator extends AbstractHealthIndicator {
 
@@ -77,6 +83,35 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
             status = worse(status, statusOf(task, unowned));
         }
         builder.status(status).withDetail("node", engine.nodeId()).withDetail("tasks", tasks);
+        Map<String, Object> ranges = new LinkedHashMap<>();
+        for (String name : engine.rangeTaskNames()) {
+            RangeView view = engine.rangeTask(name);
+            RangeSnapshot s = view.snapshot();
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("state", s.run().state());
+            details.put("run", s.run().id());
+            details.put("percent", Math.round(s.percent() * 10) / 10.0);
+            details.put("processed", s.progress().processed());
+            details.put("failed", s.progress().failed());
+            Duration stallTimeout = view.task().stallTimeout();
+            if (s.stalled(stallTimeout)) {
+                // UNKNOWN, not DOWN: the node serves its requests; the job does not move
+                details.put(
+                        "stalledCause",
+                        "run " + s.run().id() + " of " + name + " has not moved for "
+                                + s.sinceProgress().toSeconds() + " s, longer than scan.tasks." + name
+                                + ".stall-timeout (" + stallTimeout + "), with " + (100 - Math.round(s.percent()))
+                                + "% of its ids left: no range committed a position, though stalled ranges are taken"
+                                + " over. Find what blocks the handler in a thread dump (threads scan-" + name
+                                + "-range-worker-*), look for 'range scan failed' in the nodes' logs, and check that"
+                                + " some node runs the task and reaches the database");
+                status = worse(status, Status.UNKNOWN);
+            }
+            ranges.put(name, details);
+        }
+        if (!ranges.isEmpty()) {
+            builder.status(status).withDetail("ranges", ranges);
+        }
     }
 
     private static Status statusOf(TaskView task, long unowned) {

@@ -120,7 +120,14 @@ public class ScanTaskRegistry {
                                     + " with the handler; remove transactional, or fence your writes with"
                                     + " ScanContext.epoch()");
                         }
-                        ranges.add(new RangeJob(range, methods.get(0).handler(mapper)));
+                        // a handler type that names its columns has its pages read only those, as a status task's
+                        RangeTask reading = new RangeTask(
+                                range.definition()
+                                        .withRowColumns(ScanTaskMethods.rowColumns(methods.get(0).method, mapper)),
+                                range.rangeSize(),
+                                range.stallTimeout(),
+                                range.run());
+                        ranges.add(new RangeJob(reading, methods.get(0).handler(mapper)));
                     }
                     return;
                 }

@@ -24,6 +24,17 @@ public interface RangeCursor {
      */
     long peek(String task, long run);
 
+    /**
+     * Run {@code run} ended: its cursor and those of the task's earlier runs are no longer claimed from.
+     * Removes the earlier runs' cursors at once; {@code run}'s own is kept a while (Redis: it expires
+     * after {@link #RETIRED_TTL}; JDBC: its one row stays until the next run ends), since a node that
+     * has not yet seen the end may still read or claim it once.
+     */
+    void retire(String task, long run);
+
+    /** How long a Redis cursor outlives the end of its run. */
+    java.time.Duration RETIRED_TTL = java.time.Duration.ofHours(1);
+
     /** A short name of the kind of cursor, {@code redis} or {@code jdbc}. */
     String kind();
 }

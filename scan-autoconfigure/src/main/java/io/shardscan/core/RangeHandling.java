@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
@@ -7,19 +8,25 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs the handler of a range task on rows in id order, trying a failing call again at once up to
  * {@link RangeTask#inPlaceRetries()} times; what still fails becomes a {@link RangeFailure} per row.
- * A batch handler gets a page's rows as one list, tried and failed together. Thread-safe when the
- * handler is.
+ * A batch handler gets a page's rows as one list, tried and failed together. A row recorded as failed
+ * is logged as a status task's failure is: at WARN the first time its kind is seen, then at most once
+ * per {@link FailureLog#INTERVAL} with how many failed the same way meanwhile (the {@link FailureLog}
+ * is the task's, shared by its workers), else at DEBUG. Thread-safe when the handler is.
  */
 final class RangeHandling {
+
+    private static final System.Logger log = ScanLogging.getLogger(RangeHandling.class);
 
     private final RangeTask task;
     private final TaskHandler handler;
     private final ScanClock clock;
+    private final FailureLog failureLog;
 
-    RangeHandling(RangeTask task, TaskHandler handler, ScanClock clock) {
+    RangeHandling(RangeTask task, TaskHandler handler, ScanClock clock, FailureLog failureLog) {
         this.task = task;
         this.handler = handler;
         this.clock = clock;
+        this.failureLog = failureLog;
     }
 
     /** Whether the handler takes a page's rows at once. */
@@ -38,34 +45,58 @@ final class RangeHandling {
         if (failed == null) {
             return List.of();
         }
+        logFailure(rows, failed);
         return rows.stream()
                 .map(row -> new RangeFailure(row.id(), failed.error(), failed.attempts(), clock.now()))
                 .toList();
     }
 
-    private record Failed(String error, int attempts) {}
+    private record Failed(
+            String error, int attempts, @Nullable Throwable cause) {}
+
+    private void logFailure(List<Row> rows, Failed failed) {
+        Throwable cause = failed.cause();
+        String kind = cause == null ? "outcome: " + failed.error() : FailureLog.kindOf(cause);
+        long suppressed = failureLog.record(kind, rows.size(), clock.nanos());
+        String what = "Task " + task.name() + " row " + rows.get(0).id()
+                + (rows.size() > 1 ? " (with the " + (rows.size() - 1) + " other rows of its page)" : "")
+                + " failed " + failed.attempts() + (failed.attempts() == 1 ? " time" : " times") + " and is recorded"
+                + " as failed: " + failed.error();
+        if (suppressed < 0) {
+            log.log(Level.DEBUG, () -> what);
+            return;
+        }
+        log.log(
+                Level.WARNING,
+                what + (suppressed > 0 ? "; and " + suppressed + " more rows failed the same way" : "")
+                        + ". The range moves on; POST /actuator/scan/" + task.name()
+                        + " {\"action\": \"requeue\"} runs the failed rows again",
+                cause);
+    }
 
     private @Nullable Failed attempt(List<Row> rows, IntFunction<ScanContext> context) {
         int allowed = 1 + task.inPlaceRetries();
         for (int attempt = 1; ; attempt++) {
-            Outcome outcome = call(rows, context.apply(attempt));
+            Throwable[] thrown = new Throwable[1];
+            Outcome outcome = call(rows, context.apply(attempt), thrown);
             switch (outcome.kind()) {
                 case DONE, SKIP -> {
                     return null;
                 }
                 case DEAD -> {
-                    return new Failed(reason(outcome), attempt);
+                    return new Failed(reason(outcome), attempt, thrown[0]);
                 }
                 case RETRY -> {
                     if (attempt >= allowed || Thread.currentThread().isInterrupted()) {
-                        return new Failed(reason(outcome), attempt);
+                        return new Failed(reason(outcome), attempt, thrown[0]);
                     }
                 }
             }
         }
     }
 
-    private Outcome call(List<Row> rows, ScanContext ctx) {
+    /** Calls the handler; an exception it throws becomes a retry, and is left in {@code thrown[0]}. */
+    private Outcome call(List<Row> rows, ScanContext ctx, Throwable[] thrown) {
         try {
             Outcome returned = handler instanceof TaskHandler.PerRow perRow
                     ? perRow.handle(rows.get(0), ctx)
@@ -73,8 +104,10 @@ final class RangeHandling {
             return returned == null ? Outcome.done() : returned;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            thrown[0] = e;
             return Outcome.retryLater("interrupted");
         } catch (Exception e) {
+            thrown[0] = e;
             return Outcome.retryLater(e.getMessage() == null ? e.getClass().getName() : e.getMessage());
         }
     }

@@ -2,7 +2,6 @@ package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,13 +30,13 @@ final class RangeRunner {
     private final ScanClock clock;
     private final RangeStatus status;
     private final Map<Long, HeldRange> held = new ConcurrentHashMap<>();
+    private final FailureLog failureLog = new FailureLog();
+    private final RangeClaims claims;
     private final Object idle = new Object();
     private final ScheduledExecutorService control;
     private final ExecutorService workers;
     private volatile boolean running;
     private volatile TaskRun run;
-    /** When this node first saw fewer ranges than the cursor handed out; 0 when it saw none missing. */
-    private volatile long holeSeenNanos;
 
     RangeRunner(RangeJob job, RangeStores stores, EngineSettings settings, ScanClock clock) {
         this.job = job;
@@ -46,6 +45,7 @@ final class RangeRunner {
         this.settings = settings;
         this.clock = clock;
         this.status = new RangeStatus(task, stores, clock);
+        this.claims = new RangeClaims(task, stores, settings, clock, () -> running);
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + task.name() + "-ranges-"));
         control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -171,7 +171,7 @@ final class RangeRunner {
     int requeue(int limit) {
         TaskRun current = run;
         List<RangeFailure> failed = stores.failures().recent(task.name(), current.id(), limit);
-        RangeHandling handling = new RangeHandling(task, job.handler(), clock);
+        RangeHandling handling = new RangeHandling(task, job.handler(), clock, failureLog);
         int ran = 0;
         for (RangeFailure failure : failed) {
             if (!stores.failures().take(task.name(), current.id(), failure.id())) {
@@ -231,11 +231,12 @@ final class RangeRunner {
         RangeScan scan = new RangeScan(
                 task,
                 stores,
-                new RangeHandling(task, job.handler(), clock),
+                new RangeHandling(task, job.handler(), clock, failureLog),
                 clock,
                 settings.nodeId(),
                 () -> running,
-                this::pause);
+                this::pause,
+                status::handled);
         while (running) {
             TaskRun current = run;
             try {
@@ -243,16 +244,26 @@ final class RangeRunner {
                     pause(settings.renewInterval());
                     continue;
                 }
-                Optional<RangeLease> lease = acquire(current);
+                Optional<RangeLease> lease = claims.acquire(current);
                 if (lease.isEmpty()) {
-                    finishIfCovered(current);
+                    RangeProgress last = claims.finishIfCovered(current);
+                    if (last != null) {
+                        log.log(
+                                Level.INFO,
+                                "Task " + task.name() + ": run " + current.id() + " DONE: " + last.processed()
+                                        + " rows processed, " + last.failed() + " failed, " + last.rangesDone()
+                                        + " ranges, in "
+                                        + RangeStatus.human(Duration.between(current.startedAt(), clock.now())));
+                        status.finished();
+                        follow(current());
+                    }
                     pause(task.idleInterval());
                     continue;
                 }
                 HeldRange range = new HeldRange(current.id(), lease.get());
                 held.put(lease.get().start(), range);
                 try {
-                    status.handled(scan.scan(range, range(current)));
+                    scan.scan(range, range(current));
                 } finally {
                     held.remove(lease.get().start(), range);
                 }
@@ -263,103 +274,6 @@ final class RangeRunner {
                                 + "); what it did not commit runs again on the range's next owner");
                 pause(task.idleInterval());
             }
-        }
-    }
-
-    /** A range whose owner died or stalled, else the next one from the cursor; empty when none is left for now. */
-    private Optional<RangeLease> acquire(TaskRun current) {
-        RunRange ids = range(current);
-        List<RangeLease> taken = stores.ledger()
-                .takeOver(task.name(), current.id(), settings.nodeId(), settings.leaseTtl(), task.stallTimeout(), 1);
-        if (!taken.isEmpty()) {
-            RangeLease lease = taken.get(0);
-            log.log(
-                    Level.INFO,
-                    "Task " + task.name() + ": took over range " + lease.start() + "-" + lease.end() + " at position "
-                            + lease.position() + " with epoch " + lease.epoch());
-            return Optional.of(lease);
-        }
-        long limit = task.run() == RunMode.ONCE ? ids.highId() : stores.table().maxId(task);
-        while (running) {
-            if (ids.lowId() + stores.cursor().peek(task.name(), current.id()) > limit) {
-                return Optional.empty();
-            }
-            long start = ids.lowId() + stores.cursor().claim(task.name(), current.id(), ids.rangeSize());
-            if (task.run() == RunMode.ONCE && start > ids.highId()) {
-                return Optional.empty();
-            }
-            Optional<RangeLease> opened =
-                    stores.ledger().open(task.name(), current.id(), start, end(ids, start), settings.nodeId());
-            if (opened.isPresent()) {
-                return opened;
-            }
-        }
-        return Optional.empty();
-    }
-
-    private long end(RunRange ids, long start) {
-        long end = start + ids.rangeSize() - 1;
-        return task.run() == RunMode.ONCE ? Math.min(end, ids.highId()) : end;
-    }
-
-    /**
-     * With the cursor past the run's ids: opens any range that was claimed but never opened (its
-     * claimer died in between), and ends a {@link RunMode#ONCE} run once every range is done.
-     */
-    private void finishIfCovered(TaskRun current) {
-        RunRange ids = range(current);
-        long claimed = stores.cursor().peek(task.name(), current.id());
-        long expected = task.run() == RunMode.ONCE ? ids.rangeCount() : claimed / ids.rangeSize();
-        RangeProgress progress = stores.ledger().progress(task.name(), current.id());
-        if (progress.ranges() < expected) {
-            // a claimer opens its range a moment after its claim: sweep only for a hole that lasted a lease TTL
-            long now = clock.nanos();
-            long seen = holeSeenNanos;
-            if (seen == 0) {
-                holeSeenNanos = now;
-                return;
-            }
-            if (now - seen < settings.leaseTtl().toNanos()) {
-                return;
-            }
-            holeSeenNanos = 0;
-            List<Long> reopened = new ArrayList<>();
-            for (long i = 0; i < expected && running; i++) {
-                long start = ids.lowId() + i * ids.rangeSize();
-                // open() refuses ranges that exist; the sweep opens the ones nobody holds, and leaves them
-                // for takeover: a heartbeat of epoch 1 from here would make this node their owner
-                stores.ledger()
-                        .open(task.name(), current.id(), start, end(ids, start), "")
-                        .ifPresent(lease -> reopened.add(lease.start()));
-            }
-            if (!reopened.isEmpty()) {
-                log.log(
-                        Level.WARNING,
-                        "Task " + task.name() + ": opened ranges " + reopened + ", claimed from the cursor but never"
-                                + " opened (their claimer stopped in between); they are taken over after "
-                                + settings.leaseTtl());
-            }
-            return;
-        }
-        holeSeenNanos = 0;
-        if (task.run() == RunMode.ONCE
-                && progress.rangesDone() >= expected
-                && ids.lowId() + claimed > ids.highId()
-                && stores.runs()
-                        .finish(
-                                task.definition(),
-                                current.id(),
-                                new RunCounts(progress.processed(), progress.failed(), 0),
-                                settings.nodeId(),
-                                clock.now())) {
-            RangeProgress last = progress;
-            log.log(
-                    Level.INFO,
-                    "Task " + task.name() + ": run " + current.id() + " DONE: " + last.processed() + " rows processed, "
-                            + last.failed() + " failed, " + last.rangesDone() + " ranges, in "
-                            + Duration.between(current.startedAt(), clock.now()).withNanos(0));
-            status.finished();
-            follow(current());
         }
     }
 

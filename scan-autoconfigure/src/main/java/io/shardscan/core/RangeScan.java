@@ -10,7 +10,8 @@ import java.util.function.BooleanSupplier;
  * commits the position (with the rows handled and those that failed) after each page and at least
  * every commit interval, and marks the range done at its end. A commit the ledger refuses (a newer
  * epoch took the range) ends the scan at once; so does the heartbeat finding the range lost. Redo
- * after a takeover is at most the rows handled since the last commit. One instance per worker thread.
+ * after a takeover is at most the rows handled since the last commit. Each commit reports its rows at
+ * once (a follow task's tail range never ends). One instance per worker thread.
  */
 final class RangeScan {
 
@@ -23,6 +24,7 @@ final class RangeScan {
     private final String node;
     private final BooleanSupplier running;
     private final IdleWait idle;
+    private final java.util.function.LongConsumer committedRows;
 
     private long position;
     private long handled;
@@ -42,7 +44,8 @@ final class RangeScan {
             ScanClock clock,
             String node,
             BooleanSupplier running,
-            IdleWait idle) {
+            IdleWait idle,
+            java.util.function.LongConsumer committedRows) {
         this.task = task;
         this.stores = stores;
         this.handling = handling;
@@ -50,6 +53,7 @@ final class RangeScan {
         this.node = node;
         this.running = running;
         this.idle = idle;
+        this.committedRows = committedRows;
     }
 
     /**
@@ -132,6 +136,7 @@ final class RangeScan {
             return -1;
         }
         long count = handled;
+        committedRows.accept(count);
         handled = 0;
         failures = new ArrayList<>();
         return count;

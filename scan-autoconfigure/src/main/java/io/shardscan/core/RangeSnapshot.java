@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param rowsPerSecond rows committed per second over the last interval, all nodes together
  * @param eta how long the rest of the span takes at the recent pace; {@code null} when done, idle or unknown
  * @param handledHere rows this node handled and committed since it started
+ * @param sinceProgress how long the run's progress (any range's committed position or counts) has not
+ *     moved, as this node saw it, counted from when it started following the run; zero while it moves
  */
 public record RangeSnapshot(
         TaskRun run,
@@ -22,4 +24,14 @@ public record RangeSnapshot(
         double percent,
         double rowsPerSecond,
         @Nullable Duration eta,
-        long handledHere) {}
+        long handledHere,
+        Duration sinceProgress) {
+
+    /**
+     * Whether the run is stalled: not done, ids left to cover, and no progress for {@code stallTimeout}
+     * (every range's owner stuck, and takeovers did not help, or no node scans it).
+     */
+    public boolean stalled(Duration stallTimeout) {
+        return !run.done() && percent < 100 && sinceProgress.compareTo(stallTimeout) >= 0;
+    }
+}

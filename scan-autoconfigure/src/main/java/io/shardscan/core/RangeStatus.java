@@ -25,8 +25,15 @@ final class RangeStatus {
     private long windowNanos;
     private long windowProcessed;
     private long windowCovered;
+    /** Ids covered per second over the last window, every node together. */
+    private double coveredRate;
+
     private long lastLogNanos;
     private long loggedProcessed = -1;
+    /** The progress last seen, and when it was last seen to move. */
+    private RangeProgress lastProgress = RangeProgress.NONE;
+
+    private long movedNanos;
 
     RangeStatus(RangeTask task, RangeStores stores, ScanClock clock) {
         this.task = task;
@@ -44,13 +51,17 @@ final class RangeStatus {
 
     /** Starts measuring a run (again): the pace starts from its progress now. */
     synchronized void follow(TaskRun run) {
-        RangeProgress progress = stores.ledger().progress(task.name(), run.id());
+        RangeProgress progress = stores.progress(task.name(), run.id());
         windowNanos = clock.nanos();
-        windowProcessed = progress.processed();
+        windowProcessed = progress.processed() + progress.failed();
         windowCovered = progress.coveredIds();
+        coveredRate = 0;
+        lastProgress = progress;
+        movedNanos = windowNanos;
         lastLogNanos = windowNanos - LOG_INTERVAL.toNanos();
         long span = RangeRunner.range(run).span();
-        snapshot = new RangeSnapshot(run, progress, span, percent(progress, span, run), 0, null, handledHere.get());
+        snapshot = new RangeSnapshot(
+                run, progress, span, percent(progress, span, run), 0, null, handledHere.get(), Duration.ZERO);
     }
 
     /** Reads the run's progress, and logs it when {@link #LOG_INTERVAL} passed and it moved. */
@@ -58,26 +69,39 @@ final class RangeStatus {
         if (run.id() != snapshot.run().id()) {
             follow(run);
         }
-        RangeProgress progress = stores.ledger().progress(task.name(), run.id());
+        RangeProgress progress = stores.progress(task.name(), run.id());
         long runSpan = RangeRunner.range(run).span();
         long span = task.run() == RunMode.ONCE ? runSpan : Math.max(runSpan, spanNow(run));
         long now = clock.nanos();
         double seconds = (now - windowNanos) / 1e9;
-        RangeSnapshot previous = snapshot;
-        double rate = previous.rowsPerSecond();
-        Duration eta = previous.eta();
-        boolean windowPassed = now - windowNanos >= LOG_INTERVAL.toNanos();
-        if (windowPassed && seconds > 0) {
-            rate = (progress.processed() - windowProcessed) / seconds;
-            double coveredRate = (progress.coveredIds() - windowCovered) / seconds;
-            long left = span - progress.coveredIds();
-            eta = run.done() || coveredRate <= 0 || left <= 0 ? null : Duration.ofSeconds((long) (left / coveredRate));
+        double rate = snapshot.rowsPerSecond();
+        long handled = progress.processed() + progress.failed();
+        if (now - windowNanos >= LOG_INTERVAL.toNanos() && seconds > 0) {
+            rate = (handled - windowProcessed) / seconds;
+            coveredRate = (progress.coveredIds() - windowCovered) / seconds;
             windowNanos = now;
-            windowProcessed = progress.processed();
+            windowProcessed = handled;
             windowCovered = progress.coveredIds();
         }
+        // the ETA is of the same ids as the percent, at the last window's pace, read at every report so
+        // the two never disagree: in follow mode both are of the ids known at this look
+        long left = span - progress.coveredIds();
+        Duration eta = run.done() || coveredRate <= 0 || left <= 0
+                ? null
+                : Duration.ofSeconds((long) Math.ceil(left / coveredRate));
+        if (!progress.equals(lastProgress)) {
+            lastProgress = progress;
+            movedNanos = now;
+        }
         snapshot = new RangeSnapshot(
-                run, progress, span, percent(progress, span, run), rate, run.done() ? null : eta, handledHere.get());
+                run,
+                progress,
+                span,
+                percent(progress, span, run),
+                rate,
+                eta,
+                handledHere.get(),
+                Duration.ofNanos(now - movedNanos));
         if (now - lastLogNanos >= LOG_INTERVAL.toNanos() && progress.processed() != loggedProcessed && !run.done()) {
             lastLogNanos = now;
             loggedProcessed = progress.processed();
@@ -91,12 +115,13 @@ final class RangeStatus {
         TaskRun run = Objects.requireNonNull(stores.runs().current(task.definition()), "run");
         snapshot = new RangeSnapshot(
                 run,
-                stores.ledger().progress(task.name(), run.id()),
+                stores.progress(task.name(), run.id()),
                 last.span(),
                 100,
                 last.rowsPerSecond(),
                 null,
-                handledHere.get());
+                handledHere.get(),
+                Duration.ZERO);
     }
 
     private long spanNow(TaskRun run) {
@@ -118,6 +143,25 @@ final class RangeStatus {
         return task.name() + " run " + s.run().id() + ": " + s.progress().processed() + " processed ("
                 + s.progress().failed() + " failed), " + String.format(java.util.Locale.ROOT, "%.1f", s.percent())
                 + "% of " + s.span() + " ids, " + Math.round(s.rowsPerSecond()) + " rows/s"
-                + (s.eta() == null ? "" : ", ETA " + s.eta());
+                + (s.eta() == null ? "" : ", ETA " + human(s.eta()));
+    }
+
+    /** A duration as a person reads it: {@code 42s}, {@code 3m 20s}, {@code 1h 5m}, {@code 2d 3h}. */
+    static String human(Duration duration) {
+        long seconds = Math.max(0, duration.toSeconds());
+        long days = seconds / 86_400;
+        long hours = seconds % 86_400 / 3_600;
+        long minutes = seconds % 3_600 / 60;
+        long rest = seconds % 60;
+        if (days > 0) {
+            return days + "d" + (hours > 0 ? " " + hours + "h" : "");
+        }
+        if (hours > 0) {
+            return hours + "h" + (minutes > 0 ? " " + minutes + "m" : "");
+        }
+        if (minutes > 0) {
+            return minutes + "m" + (rest > 0 ? " " + rest + "s" : "");
+        }
+        return rest + "s";
     }
 }

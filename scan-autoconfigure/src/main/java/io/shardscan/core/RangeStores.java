@@ -23,4 +23,21 @@ public record RangeStores(
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(failures, "failures");
     }
+
+    /**
+     * How far a run got, as views, metrics, the log and the run's final counts report it: the
+     * ledger's sums, with {@code processed} the rows that succeeded (handled, less those recorded as
+     * failed) and {@code failed} the rows recorded as failed now, so a requeued row that succeeds moves
+     * from failed to processed. Two reads.
+     */
+    public RangeProgress progress(String task, long run) {
+        RangeProgress handled = ledger.progress(task, run);
+        long failedNow = failures.count(task, run);
+        return new RangeProgress(
+                handled.ranges(),
+                handled.rangesDone(),
+                Math.max(0, handled.processed() - failedNow),
+                failedNow,
+                handled.coveredIds());
+    }
 }

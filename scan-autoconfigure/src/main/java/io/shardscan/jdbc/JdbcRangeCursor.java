@@ -55,6 +55,11 @@ public final class JdbcRangeCursor implements RangeCursor {
     }
 
     @Override
+    public void retire(String task, long run) {
+        jdbc.update("DELETE FROM scan_range_cursor WHERE task = ? AND run_id < ?", task, run);
+    }
+
+    @Override
     public String kind() {
         return "jdbc";
     }

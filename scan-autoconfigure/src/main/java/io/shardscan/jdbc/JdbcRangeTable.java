@@ -3,6 +3,7 @@ package io.shardscan.jdbc;
 import io.shardscan.core.RangeTable;
 import io.shardscan.core.RangeTask;
 import io.shardscan.core.Row;
+import io.shardscan.core.RowColumns;
 import io.shardscan.core.SchemaReport;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -11,11 +12,11 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
@@ -32,27 +33,37 @@ public final class JdbcRangeTable implements RangeTable {
 
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
+    private final SqlDialect dialect;
+    /** Each task's page statement, selecting only the columns its handler reads, once inspected. */
+    private final Map<String, String> pages = new ConcurrentHashMap<>();
+    /** Each task's last column layout, shared by the rows of its pages. */
+    private final Map<String, Row.Layout> layouts = new ConcurrentHashMap<>();
 
     public JdbcRangeTable(DataSource dataSource) {
         this.dataSource = dataSource;
         this.jdbc = new JdbcTemplate(dataSource);
+        this.dialect = SqlDialect.detect(dataSource);
     }
 
     @Override
     public List<Row> page(RangeTask task, long after, long last, int limit) {
         return jdbc.query(
-                pageSql(task),
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task.definition().idColumn()),
+                pages.getOrDefault(task.name(), pageSql(task, "*")),
+                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
                 after,
                 last,
                 limit);
     }
 
-    /** The page's statement: after, last and limit as parameters, a range of the id's index. */
+    /** The page's statement, of every column: after, last and limit as parameters, a range of the id's index. */
     static String pageSql(RangeTask task) {
+        return pageSql(task, "*");
+    }
+
+    private static String pageSql(RangeTask task, String select) {
         String id = task.definition().idColumn();
-        return "SELECT * FROM " + task.definition().table() + " WHERE " + id + " > ? AND " + id + " <= ? ORDER BY " + id
-                + " LIMIT ?";
+        return "SELECT " + select + " FROM " + task.definition().table() + " WHERE " + id + " > ? AND " + id
+                + " <= ? ORDER BY " + id + " LIMIT ?";
     }
 
     @Override
@@ -64,7 +75,7 @@ public final class JdbcRangeTable implements RangeTable {
         return jdbc.query(
                 "SELECT * FROM " + task.definition().table() + " WHERE " + id + " IN (" + "?, ".repeat(ids.size() - 1)
                         + "?) ORDER BY " + id,
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, id),
+                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
                 ids.toArray());
     }
 
@@ -113,6 +124,18 @@ public final class JdbcRangeTable implements RangeTable {
                         + "; range mode needs a whole-number id column (BIGINT), ranges are of ids");
             }
             boolean indexed = leadsAnIndex(metaData, column);
+            RowColumns reads = task.definition().rowColumns();
+            // a handler type that names its columns gets only those (and the id), as a status task's fetch
+            pages.put(
+                    task.name(),
+                    pageSql(
+                            task,
+                            reads.all()
+                                    ? "*"
+                                    // as the database spells them, quoted as a status task's fetch quotes them
+                                    : reads.select(task.definition(), names).stream()
+                                            .map(dialect::quote)
+                                            .collect(java.util.stream.Collectors.joining(", "))));
             return new SchemaReport(
                     true,
                     List.of(),
@@ -146,27 +169,31 @@ public final class JdbcRangeTable implements RangeTable {
         return false;
     }
 
-    /** Reads every column by its lower-case label; the id is the shard key too, and no row has failed before. */
-    private static List<Row> rows(ResultSet rs, String idColumn) throws SQLException {
+    /**
+     * Reads the selected columns by their lower-case labels, one array of values per row over a layout
+     * the task's pages share; the id is the shard key too, and no row has failed before.
+     */
+    private List<Row> rows(ResultSet rs, RangeTask task) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         int count = meta.getColumnCount();
         List<String> labels = new ArrayList<>(count);
-        int idIndex = 1;
         for (int i = 1; i <= count; i++) {
-            String label = meta.getColumnLabel(i).toLowerCase(Locale.ROOT);
-            labels.add(label);
-            if (label.equals(idColumn.toLowerCase(Locale.ROOT))) {
-                idIndex = i;
-            }
+            labels.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
         }
+        Row.Layout layout = layouts.get(task.name());
+        if (layout == null || !layout.names().equals(labels)) {
+            layout = new Row.Layout(labels);
+            layouts.put(task.name(), layout);
+        }
+        int idIndex = Math.max(0, layout.position(task.definition().idColumn().toLowerCase(Locale.ROOT))) + 1;
         List<Row> page = new ArrayList<>();
         while (rs.next()) {
-            Map<String, Object> columns = new LinkedHashMap<>();
-            for (int i = 1; i <= count; i++) {
-                columns.put(labels.get(i - 1), rs.getObject(i));
+            Object[] values = new Object[count];
+            for (int i = 0; i < count; i++) {
+                values[i] = rs.getObject(i + 1);
             }
             long id = rs.getLong(idIndex);
-            page.add(new Row(id, id, 0, columns));
+            page.add(layout.row(id, id, 0, values));
         }
         return page;
     }

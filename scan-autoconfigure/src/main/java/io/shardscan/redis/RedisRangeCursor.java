@@ -34,6 +34,14 @@ public final class RedisRangeCursor implements RangeCursor {
     }
 
     @Override
+    public void retire(String task, long run) {
+        TaskKeys keys = new TaskKeys(task);
+        // the run before was retired when it ended; this one's key may still be read by a late node
+        redis.delete(keys.rangeCursor(run - 1));
+        redis.expire(keys.rangeCursor(run), RETIRED_TTL);
+    }
+
+    @Override
     public String kind() {
         return "redis";
     }

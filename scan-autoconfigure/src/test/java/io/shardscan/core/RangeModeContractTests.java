@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,6 +39,9 @@ public abstract class RangeModeContractTests {
 
     @RegisterExtension
     final CapturedLog log = new CapturedLog("io.shardscan.core.RangeRunner");
+
+    @RegisterExtension
+    final CapturedLog failureLog = new CapturedLog("io.shardscan.core.RangeHandling");
 
     private DataSource dataSource;
     private UserTable users;
@@ -258,8 +262,67 @@ public abstract class RangeModeContractTests {
         assertThat(more).isPositive();
         await().atMost(Duration.ofSeconds(60)).until(() -> users.missed() == 0);
         assertThat(users.duplicates()).isZero();
+        // every row committed, the open tail's too, counts where it ran; percent and ETA are of the same ids
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().handledHere()
+                                + b.rangeTask(name).snapshot().handledHere()
+                        == users.users());
+        RangeSnapshot caughtUp = await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot(), s -> s.percent() == 100);
+        assertThat(caughtUp.span()).isEqualTo(10_000 - caughtUp.run().range().lowId() + 1);
+        assertThat(caughtUp.eta()).as("nothing left of the ids known").isNull();
         assertThat(a.rangeTask(name).snapshot().run().done()).isFalse();
         assertThat(b.rangeTask(name).snapshot().run().done()).isFalse();
+    }
+
+    /**
+     * A following task with nothing new does not spin: its tail and its idle workers wait the first
+     * tier's interval between looks, so its store calls (each one statement or Redis command) stay at a
+     * bounded rate.
+     */
+    @Test
+    void aCaughtUpFollowingTaskDoesNotSpin() {
+        users.insertWithGaps(1, 500, 1);
+        AtomicLong calls = new AtomicLong();
+        RangeStores counted = new RangeStores(
+                counting(TaskRuns.class, stores.runs(), calls),
+                counting(RangeCursor.class, stores.cursor(), calls),
+                counting(RangeLedger.class, stores.ledger(), calls),
+                counting(RangeTable.class, stores.table(), calls),
+                counting(RangeFailures.class, stores.failures(), calls));
+        ScanEngine a = engines.startRange(
+                "node-a",
+                dataSource,
+                counted,
+                new RangeJob(task(1_000, Duration.ofMinutes(5), RunMode.FOLLOW), recording("node-a")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().percent() == 100);
+        long start = System.nanoTime();
+        long before = calls.get();
+        // two workers and the control thread, each looking every 200 ms (the tier) or renew interval: a
+        // few dozen calls a second; a spinning tail makes thousands
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> {
+            double seconds = Math.max(1, (System.nanoTime() - start) / 1e9);
+            return calls.get() - before <= 100 * seconds;
+        });
+        assertThat(calls.get() - before).as("it still looks for new ids").isPositive();
+        users.insert(900);
+        await().atMost(Duration.ofSeconds(30)).until(() -> users.missed() == 0);
+    }
+
+    /** {@code target} with every call but {@code kind()} counted in {@code calls}. */
+    private static <T> T counting(Class<T> type, T target, AtomicLong calls) {
+        return type.cast(java.lang.reflect.Proxy.newProxyInstance(
+                type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+                    if (!method.getName().equals("kind")) {
+                        calls.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                }));
     }
 
     /** Rows that fail every try are recorded so the run ends; a requeue runs them again. */
@@ -280,7 +343,15 @@ public abstract class RangeModeContractTests {
                 .until(() -> a.rangeTask(name).snapshot().run().done());
         RangeView view = a.rangeTask(name);
         assertThat(view.snapshot().progress().failed()).isEqualTo(3);
-        assertThat(view.snapshot().progress().processed()).isEqualTo(inserted);
+        assertThat(view.snapshot().progress().processed())
+                .as("rows that succeeded")
+                .isEqualTo(inserted - 3);
+        assertThat(failureLog.warnings())
+                .as("the first failure is logged, the two of the same kind within a minute are not")
+                .singleElement()
+                .asString()
+                .contains(name + " row ", " failed 3 times and is recorded as failed: no phone for ")
+                .contains("/actuator/scan/" + name + " {\"action\": \"requeue\"}");
         assertThat(view.failureCount()).isEqualTo(3);
         assertThat(view.recentFailures(10)).hasSize(3).allSatisfy(f -> {
             assertThat(f.attempts()).as("one try and the tier's two retries").isEqualTo(3);
@@ -294,6 +365,10 @@ public abstract class RangeModeContractTests {
         assertThat(view.requeue(10)).isEqualTo(2);
         assertThat(view.failureCount()).isZero();
         assertThat(users.missed()).isZero();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(view.snapshot().progress().failed()).isZero();
+            assertThat(view.snapshot().progress().processed()).isEqualTo(inserted);
+        });
     }
 
     /**
@@ -316,10 +391,18 @@ public abstract class RangeModeContractTests {
 
     /** A DONE run stays done until it is started again; the new run covers the ids as they are then. */
     @Test
-    void aDoneRunStartsAgainOnlyWhenAsked() {
+    void aDoneRunStartsAgainOnlyWhenAsked() throws Exception {
         users.insertWithGaps(1, 1_500, 1);
         RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
-        ScanEngine a = node("node-a", task, recording("node-a"));
+        // the second run's last row waits until the test asked for a start while it runs
+        CountDownLatch asked = new CountDownLatch(1);
+        TaskHandler.PerRow record = recording("node-a");
+        ScanEngine a = node("node-a", task, (TaskHandler.PerRow) (row, ctx) -> {
+            if (row.id() == 5_000) {
+                asked.await(30, TimeUnit.SECONDS);
+            }
+            return record.handle(row, ctx);
+        });
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> a.rangeTask(name).snapshot().run().done());
         users.insert(5_000);
@@ -327,6 +410,7 @@ public abstract class RangeModeContractTests {
         assertThat(second.id()).isEqualTo(2);
         assertThat(second.range().highId()).isEqualTo(5_000);
         assertThat(a.rangeTask(name).start()).as("a running run is left alone").isEqualTo(second);
+        asked.countDown();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             RangeSnapshot s = a.rangeTask(name).snapshot();
             return s.run().id() == 2 && s.run().done();
@@ -335,5 +419,8 @@ public abstract class RangeModeContractTests {
                 .isEqualTo(1);
         assertThat(users.duplicates()).isEqualTo(users.users() - 1);
         assertThat(doneLines()).hasSize(2);
+        assertThat(stores.cursor().peek(name, 1))
+                .as("the first run's cursor is removed")
+                .isZero();
     }
 }

@@ -37,6 +37,19 @@ public abstract class RangeCursorContractTests {
         assertThat(cursor.peek(task, 1)).isEqualTo(200);
     }
 
+    /** A run that ended removes the earlier runs' cursors and keeps its own for late readers. */
+    @Test
+    void retiringARunRemovesTheCursorsOfTheRunsBefore() {
+        cursor.claim(task, 1, 100);
+        cursor.claim(task, 2, 100);
+        cursor.retire(task, 2);
+        assertThat(cursor.peek(task, 1)).isZero();
+        assertThat(cursor.peek(task, 2))
+                .as("kept for a node that has not seen the end yet")
+                .isEqualTo(100);
+        assertThat(cursor.claim(task, 3, 10)).isZero();
+    }
+
     /** Eight threads claim at once, as nodes do: every block is handed out once, none is skipped. */
     @Test
     void concurrentClaimsNeverOverlap() throws Exception {

@@ -3,6 +3,7 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RangeNodeMain;
@@ -14,12 +15,12 @@ import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A range task over 1 000 000 ids with gaps (857 142 rows) on three node JVMs, one PostgreSQL and the
- * cursor in Redis: one node is killed with SIGKILL in the middle of the run, another frozen with SIGSTOP
+ * cursor in Redis, and over 300 000 ids on MariaDB with the cursor in the database: one node is killed with SIGKILL in the middle of the run, another frozen with SIGSTOP
  * past the stall timeout and then let go. Every id must run, ids run twice only from the pages the two
  * nodes had in hand (the position commits after each page), and the run ends DONE exactly once with the
  * right count.
@@ -31,23 +32,46 @@ import org.junit.jupiter.api.Test;
 class RangeNodeChaosTests {
 
     static final String TASK = "notify-users";
-    static final int IDS = 1_000_000;
     static final int PAGE_SIZE = 1_000;
     static final Duration STALL_TIMEOUT = Duration.ofSeconds(3);
     static final Path LOGS = Path.of("target", "range-chaos");
 
-    final DataSource dataSource = TestServers.postgresDatabase("range_chaos");
+    /** A database and cursor to run on, with an id space sized for its insert speed. */
+    enum Setup {
+        POSTGRES_REDIS_CURSOR(1_000_000, "redis", 25),
+        // fewer ids and slower pages: MariaDB inserts the rows slower, and the run must last past the freeze
+        MARIADB_JDBC_CURSOR(300_000, "jdbc", 60);
+
+        final int ids;
+        final String cursor;
+        final int pageDelayMillis;
+
+        Setup(int ids, String cursor, int pageDelayMillis) {
+            this.ids = ids;
+            this.cursor = cursor;
+            this.pageDelayMillis = pageDelayMillis;
+        }
+
+        JdbcEndpoint endpoint() {
+            return this == POSTGRES_REDIS_CURSOR
+                    ? TestServers.postgresEndpoint("range_chaos")
+                    : TestServers.mariadbEndpoint("range_chaos");
+        }
+    }
+
     UserTable users;
     NodeProcesses nodes;
     long inserted;
 
-    @BeforeEach
-    void setUp() {
+    void setUp(Setup setup) {
+        DataSource dataSource = setup == Setup.POSTGRES_REDIS_CURSOR
+                ? TestServers.postgresDatabase("range_chaos")
+                : TestServers.mariadbDatabase("range_chaos");
         new OrderTable(dataSource).coordinationTables();
         users = new UserTable(dataSource).recreate();
-        inserted = users.insertWithGaps(1, IDS, 1);
-        users.jdbc().execute("ANALYZE tb_user");
-        nodes = new NodeProcesses(TASK, TestServers.postgresEndpoint("range_chaos"), TestServers.redis(), LOGS);
+        inserted = users.insertWithGaps(1, setup.ids, 1);
+        users.jdbc().execute(setup == Setup.POSTGRES_REDIS_CURSOR ? "ANALYZE tb_user" : "ANALYZE TABLE tb_user");
+        nodes = new NodeProcesses(TASK, setup.endpoint(), TestServers.redis(), LOGS.resolve(setup.name()));
     }
 
     @AfterEach
@@ -57,13 +81,21 @@ class RangeNodeChaosTests {
         }
     }
 
-    @Test
-    void aKilledAndAFrozenNodeLoseNoIdAndTheRunEndsDoneOnce() throws IOException {
+    @ParameterizedTest
+    @EnumSource(Setup.class)
+    void aKilledAndAFrozenNodeLoseNoIdAndTheRunEndsDoneOnce(Setup setup) throws IOException {
+        setUp(setup);
         for (String node : List.of("node-a", "node-b", "node-c")) {
             nodes.launch(
                     node,
                     RangeNodeMain.class,
-                    List.of(TASK, "10000", Integer.toString(PAGE_SIZE), Long.toString(STALL_TIMEOUT.toMillis()), "25"));
+                    List.of(
+                            TASK,
+                            "10000",
+                            Integer.toString(PAGE_SIZE),
+                            Long.toString(STALL_TIMEOUT.toMillis()),
+                            Integer.toString(setup.pageDelayMillis),
+                            setup.cursor));
         }
         nodes.awaitReady();
         await("a fifth of the ids")

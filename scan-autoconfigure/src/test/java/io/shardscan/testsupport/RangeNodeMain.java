@@ -11,12 +11,12 @@ import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
+import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisRangeCursor;
 import java.io.IOException;
 import java.io.InputStream;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -30,11 +30,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * One node of a range task in a JVM of its own, for tests that kill or freeze nodes: a {@link ScanEngine}
  * running the {@code run: once} range task {@code taskName} over {@code tb_user} (see {@link UserTable}) on
- * PostgreSQL, its cursor in Redis, with a batch handler that records each page's ids with the node and the
- * range's epoch in {@code notified} in one statement, then waits {@code pageDelayMillis}.
+ * PostgreSQL or MariaDB, its cursor in Redis or the database, with a batch handler that records each page's
+ * ids with the node and the range's epoch in {@code notified} in one statement, then waits
+ * {@code pageDelayMillis}.
  *
  * <p>Arguments: {@code nodeId jdbcUrl dbUser dbPassword redisHost redisPort taskName rangeSize pageSize
- * stallTimeoutMillis pageDelayMillis}. Leases (range heartbeats) live 6 s, renewed every 2 s, the
+ * stallTimeoutMillis pageDelayMillis [cursor]}, the cursor {@code redis} (the default) or {@code jdbc}. Leases (range heartbeats) live 6 s, renewed every 2 s, the
  * documented defaults. Prints {@code READY <nodeId>} once started; SIGTERM or the end of standard input
  * stops it gracefully, SIGKILL as a crash would.
  */
@@ -57,6 +58,7 @@ public final class RangeNodeMain {
         int pageSize = Integer.parseInt(args[8]);
         Duration stallTimeout = Duration.ofMillis(Long.parseLong(args[9]));
         long pageDelayNanos = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[10]));
+        boolean jdbcCursor = args.length > 11 && args[11].equals("jdbc");
 
         HikariDataSource dataSource = database.dataSource();
         RangeTask task = new RangeTask(
@@ -70,14 +72,17 @@ public final class RangeNodeMain {
                 stallTimeout,
                 RunMode.ONCE);
         TaskHandler.Batch handler = (rows, ctx) -> {
+            // one multi-row INSERT, which PostgreSQL and MariaDB both take
             try (Connection connection = dataSource.getConnection();
-                    PreparedStatement insert = connection.prepareStatement(
-                            "INSERT INTO notified (user_id, node, epoch) SELECT id, ?, ? FROM unnest(?) AS t(id)")) {
-                Array ids = connection.createArrayOf(
-                        "BIGINT", rows.stream().map(r -> r.id()).toArray());
-                insert.setString(1, node);
-                insert.setLong(2, ctx.epoch());
-                insert.setArray(3, ids);
+                    PreparedStatement insert =
+                            connection.prepareStatement("INSERT INTO notified (user_id, node, epoch) VALUES "
+                                    + String.join(", ", java.util.Collections.nCopies(rows.size(), "(?, ?, ?)")))) {
+                int i = 0;
+                for (var row : rows) {
+                    insert.setLong(++i, row.id());
+                    insert.setString(++i, node);
+                    insert.setLong(++i, ctx.epoch());
+                }
                 insert.executeUpdate();
             }
             java.util.concurrent.locks.LockSupport.parkNanos(pageDelayNanos);
@@ -94,7 +99,8 @@ public final class RangeNodeMain {
                 ScanListener.NONE,
                 new InMemoryEndpointBans(ScanClock.system()),
                 List.of(new RangeJob(task, handler)),
-                Engines.rangeStores(dataSource, new RedisRangeCursor(redis)));
+                Engines.rangeStores(
+                        dataSource, jdbcCursor ? new JdbcRangeCursor(dataSource) : new RedisRangeCursor(redis)));
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
