@@ -88,6 +88,14 @@ interface RowBinder {
     }
 
     /**
+     * The type whose values a member of type {@code target} takes as they are, without conversion;
+     * {@code null} when every value is converted (collections, arrays and maps).
+     */
+    static @Nullable Class<?> takenAsIs(TypeDescriptor target) {
+        return target.isCollection() || target.isArray() || target.isMap() ? null : target.getObjectType();
+    }
+
+    /**
      * Converts a column value to a component's or property's type.
      *
      * @throws IllegalArgumentException naming the column and the target when it cannot
@@ -96,10 +104,8 @@ interface RowBinder {
         if (value == null) {
             return null;
         }
-        if (target.getObjectType().isInstance(value)
-                && !target.isCollection()
-                && !target.isArray()
-                && !target.isMap()) {
+        Class<?> asIs = takenAsIs(target);
+        if (asIs != null && asIs.isInstance(value)) {
             // what the conversion service returns too, without looking up a converter per value
             return value;
         }
