@@ -37,6 +37,9 @@ final class RangeRunner {
     private final ExecutorService workers;
     private volatile boolean running;
     private volatile TaskRun run;
+    private int quietTicks;
+
+    private static final int QUIET_TICKS = 5;
 
     RangeRunner(RangeJob job, RangeStores stores, EngineSettings settings, ScanClock clock) {
         this.job = job;
@@ -197,7 +200,16 @@ final class RangeRunner {
         wakeUp();
     }
 
+    /**
+     * One heartbeat: renews the ranges held here, follows the task's run and reports progress. While
+     * the run is DONE and no range is held here, only every {@value #QUIET_TICKS}th tick reads the run
+     * and reports progress (a restart on another node is seen that much later, one started here at once),
+     * so a finished job costs the database two statements per {@value #QUIET_TICKS} renew intervals.
+     */
     private void tick() {
+        if (run.done() && held.isEmpty() && quietTicks++ % QUIET_TICKS != 0) {
+            return;
+        }
         try {
             TaskRun current = run;
             Map<Long, Long> epochs = new java.util.HashMap<>();

@@ -310,6 +310,39 @@ public abstract class RangeModeContractTests {
         await().atMost(Duration.ofSeconds(30)).until(() -> users.missed() == 0);
     }
 
+    /**
+     * A DONE run costs the store almost nothing: with no range held, the control thread reads the run
+     * and its progress only every fifth renew interval (a restart started here is followed at once).
+     */
+    @Test
+    void aDoneRunLooksOnlyEveryFifthRenewInterval() {
+        users.insertWithGaps(1, 500, 1);
+        AtomicLong calls = new AtomicLong();
+        RangeStores counted = new RangeStores(
+                counting(TaskRuns.class, stores.runs(), calls),
+                counting(RangeCursor.class, stores.cursor(), calls),
+                counting(RangeLedger.class, stores.ledger(), calls),
+                counting(RangeTable.class, stores.table(), calls),
+                counting(RangeFailures.class, stores.failures(), calls));
+        ScanEngine a = engines.startRange(
+                "node-a",
+                dataSource,
+                counted,
+                new RangeJob(task(1_000, Duration.ofMinutes(5), RunMode.ONCE), recording("node-a")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().run().done());
+        long before = calls.get();
+        long start = System.nanoTime();
+        await().pollDelay(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(30)).until(() -> true);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double quietTicks = seconds / (5 * Engines.FAST_RENEW.toMillis() / 1000.0);
+        // two calls (the run, its progress) per quiet tick, plus a tick's worth of slack; every renew
+        // interval would be five times as many
+        assertThat(calls.get() - before)
+                .as("store calls of a DONE run over %.1f s", seconds)
+                .isLessThanOrEqualTo((long) (2 * quietTicks) + 4);
+    }
+
     /** {@code target} with every call but {@code kind()} counted in {@code calls}. */
     private static <T> T counting(Class<T> type, T target, AtomicLong calls) {
         return type.cast(java.lang.reflect.Proxy.newProxyInstance(
