@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,6 +52,11 @@ public final class RecordingTaskStore implements TaskStore {
         page.forEach(row ->
                 fetched.add(new Fetched(now, Objects.toString(row.columns().get(column)))));
         return page;
+    }
+
+    @Override
+    public Optional<String> fenceOwner(TaskDefinition task, int shard) {
+        return store.fenceOwner(task, shard);
     }
 
     @Override
