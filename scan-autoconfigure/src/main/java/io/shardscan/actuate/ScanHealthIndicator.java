@@ -33,6 +33,24 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
+        try {
+            check(builder);
+        } catch (RuntimeException | LinkageError e) {
+            // AbstractHealthIndicator catches Exceptions only: an Error (a class gone from a replaced
+            // jar) would answer /actuator/health with a 500 instead of a status
+            builder.down()
+                    .withDetail("node", engine.nodeId())
+                    .withDetail(
+                            "error",
+                            e
+                                    + (e instanceof LinkageError
+                                            ? " (a class the node loaded is gone or changed: was the application's jar"
+                                                    + " replaced while it ran? Restart the node)"
+                                            : ""));
+        }
+    }
+
+    private void check(Health.Builder builder) {
         Status status = Status.UP;
         Map<String, Object> tasks = new LinkedHashMap<>();
         for (String name : engine.taskNames()) {
