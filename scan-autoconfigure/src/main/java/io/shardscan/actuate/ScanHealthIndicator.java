@@ -1,5 +1,6 @@
 package io.shardscan.actuate;
 
+import io.shardscan.core.ForeignFence;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.RangeView;
@@ -9,6 +10,7 @@ import io.shardscan.core.TaskView;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -16,7 +18,8 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * The scan engine's health on this node, from what its lease keepers and rounds last saw (no query
  * of its own): DOWN when a task's coordinator or database could not be reached, so this node
- * processes nothing of it; UNKNOWN while some shard has no live owner (a failover or rebalance in
+ * processes nothing of it, or when in the last five minutes a node that is not a member of this
+ * node's coordinator took one of its shards' fences (two clusters on one database run the same rows); UNKNOWN while some shard has no live owner (a failover or rebalance in
  * progress); UP when every task is reachable and every shard owned. A paused task is a detail
  * ({@code state: PAUSED}), never a status, and so is a task whose run is done ({@code state: DONE},
  * {@code run: until-empty}), whatever it last saw: the indicator sits in the web node's health, and a
@@ -36,6 +39,24 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
+        try {
+            check(builder);
+        } catch (RuntimeException | LinkageError e) {
+            // AbstractHealthIndicator catches Exceptions only: an Error (a class gone from a replaced
+            // jar) would answer /actuator/health with a 500 instead of a status
+            builder.down()
+                    .withDetail("node", engine.nodeId())
+                    .withDetail(
+                            "error",
+                            e
+                                    + (e instanceof LinkageError
+                                            ? " (a class the node loaded is gone or changed: was the application's jar"
+                                                    + " replaced while it ran? Restart the node)"
+                                            : ""));
+        }
+    }
+
+    private void check(Health.Builder builder) {
         Status status = Status.UP;
         Map<String, Object> tasks = new LinkedHashMap<>();
         for (String name : engine.taskNames()) {
@@ -79,8 +100,17 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
                         "bannedEndpoints",
                         task.bannedEndpoints().stream().map(b -> b.endpoint()).toList());
             }
+            ForeignFence foreign = task.recentForeignFence();
+            if (foreign != null) {
+                details.put(
+                        "foreignFenceOwner",
+                        "node " + foreign.node() + " took shard " + foreign.shard() + "'s fence at " + foreign.at()
+                                + " but is not a member of this node's coordinator (" + task.coordinatorKind()
+                                + "): two clusters share this database but not their coordinator and both run the"
+                                + " same rows; check spring.data.redis.* and scan.coordinator on every node");
+            }
             tasks.put(name, details);
-            status = worse(status, statusOf(task, unowned));
+            status = worse(status, statusOf(task, unowned, foreign));
         }
         builder.status(status).withDetail("node", engine.nodeId()).withDetail("tasks", tasks);
         Map<String, Object> ranges = new LinkedHashMap<>();
@@ -114,11 +144,11 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    private static Status statusOf(TaskView task, long unowned) {
+    private static Status statusOf(TaskView task, long unowned, @Nullable ForeignFence foreign) {
         if (task.state() == TaskView.State.DONE) {
             return Status.UP;
         }
-        if (!task.coordinatorReachable() || !task.stats().storeReachable()) {
+        if (!task.coordinatorReachable() || !task.stats().storeReachable() || foreign != null) {
             return Status.DOWN;
         }
         return unowned > 0 ? Status.UNKNOWN : Status.UP;

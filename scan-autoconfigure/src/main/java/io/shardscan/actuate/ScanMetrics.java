@@ -119,6 +119,11 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     .description("Write-backs the fence refused because a newer owner had the shard")
                     .tag("task", task)
                     .register(registry);
+            FunctionCounter.builder("scan.fence.foreign", stats, TaskStats::foreignFences)
+                    .description("Shards fenced off by a node that is not a member of this node's coordinator"
+                            + " (another cluster on the same database)")
+                    .tag("task", task)
+                    .register(registry);
             if (scanEngine.task(task).definition().endpoints() != null) {
                 Gauge.builder(
                                 "scan.endpoint.banned",

@@ -33,11 +33,13 @@ final class LeaseKeeper {
     private volatile List<LeaseInfo> leases = List.of();
     private volatile boolean coordinatorReachable = true;
     private volatile boolean settled;
+    private final ForeignOwners foreignOwners;
 
     LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
         this.context = context;
         this.coordinator = coordinator;
         this.settings = settings;
+        this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind());
     }
 
     /** The shards held, lost ones included until their round ends. */
@@ -98,6 +100,7 @@ final class LeaseKeeper {
             List<Member> live = coordinator.heartbeat(
                     context.name(), settings.nodeId(), settings.memberTimeout(), NodeCounters.of(context.stats()));
             members = live;
+            foreignOwners.check(live);
             renew();
             Set<Integer> target = new HashSet<>(coordinator.assign(settings.nodeId(), live, currentOwners()));
             owned.values().stream().filter(s -> !target.contains(s.shard)).forEach(this::handOver);
@@ -297,6 +300,7 @@ final class LeaseKeeper {
     private void reportLoss(OwnedShard shard, String why) {
         context.stats().leaseLost();
         context.listener().leaseLost(context.name(), shard.shard);
+        foreignOwners.lost(shard.shard);
         log.log(
                 Level.WARNING,
                 "Task " + context.name() + ": shard " + shard.shard + " (fence epoch " + shard.epoch + ") fenced off, "

@@ -279,9 +279,10 @@ final class RangeRunner {
                 } finally {
                     held.remove(lease.get().start(), range);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error too: escaping, it would end this worker with no line of ours and one worker fewer
                 log.log(
-                        Level.WARNING,
+                        e instanceof Error ? Level.ERROR : Level.WARNING,
                         "Task " + task.name() + ": range scan failed (" + e
                                 + "); what it did not commit runs again on the range's next owner");
                 pause(task.idleInterval());

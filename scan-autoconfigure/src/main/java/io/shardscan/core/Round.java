@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -58,6 +59,7 @@ final class Round {
         ScanListener.Timing timing = task.listener().roundStarted(task.name(), shard.shard, cursor.tier);
         String outcome = "failed";
         RunningLanes left = null;
+        boolean handlersRan = false;
         try {
             refreshHeldKeys();
             // taken before the fetch: a straggler ending after this may have its row read as pending by
@@ -108,6 +110,7 @@ final class Round {
             task.releaseWorkers(held - split.size());
             held = 0;
             Outcomes outcomes = new Outcomes(task.definition(), task.rules(), page);
+            handlersRan = true;
             RunningLanes lanes = RunningLanes.start(task, shard, cursor.tier, split, outcomes, started);
             if (lanes.awaitOrDetach()) {
                 left = lanes;
@@ -118,10 +121,15 @@ final class Round {
             }
             cursor.advance(page, limit, task.clock().now());
             outcome = "handled";
-        } catch (RuntimeException e) {
-            task.stats().storeReached(!StoreFailure.unreachable(e));
-            logFailure(e);
-            cursor.retryAt(task.clock().now().plusSeconds(1));
+        } catch (RuntimeException | Error e) {
+            // an Error too (a class gone from a replaced jar): escaping, it killed the round's thread and
+            // left the cursor due, so the same rows ran again and again with nothing written back
+            if (e instanceof RuntimeException) {
+                task.stats().storeReached(!StoreFailure.unreachable(e));
+            }
+            Duration retryAfter = RoundFailure.retryAfter(e, handlersRan, cursor.tier);
+            logFailure(e, retryAfter);
+            cursor.retryAt(task.clock().now().plus(retryAfter));
         } finally {
             if (inLine) {
                 Objects.requireNonNull(task.budget()).cancel(Objects.requireNonNull(request));
@@ -137,14 +145,20 @@ final class Round {
      * once a minute with how many rounds failed the same way meanwhile, else at DEBUG: a statement
      * the database refuses fails every round of every shard, each second.
      */
-    private void logFailure(RuntimeException e) {
+    private void logFailure(Throwable e, Duration retryAfter) {
         long suppressed = task.failures()
                 .record("round: " + FailureLog.kindOf(e), 1, task.clock().nanos());
         String message = "Task " + task.name() + " shard " + shard.shard + ": round failed, its rows stay pending"
-                + " and are fetched again: " + e;
+                + " and are fetched again"
+                + (retryAfter.compareTo(RoundFailure.REFETCH) > 0 ? " in " + retryAfter : "")
+                + ": " + e
+                + (e instanceof LinkageError
+                        ? " (a class the node loaded is gone or changed: was the application's jar replaced"
+                                + " while it ran? Restart the node)"
+                        : "");
         if (suppressed >= 0) {
             log.log(
-                    Level.WARNING,
+                    e instanceof Error ? Level.ERROR : Level.WARNING,
                     message + (suppressed > 0 ? "; and " + suppressed + " more rounds failed the same way" : ""),
                     e);
         } else {

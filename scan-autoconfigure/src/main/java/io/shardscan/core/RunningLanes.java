@@ -70,10 +70,13 @@ final class RunningLanes {
         try {
             await(false);
             flush();
-        } catch (RuntimeException e) {
-            task.stats().storeReached(!StoreFailure.unreachable(e));
+        } catch (RuntimeException | Error e) {
+            // an Error too: escaping, it would end the round's thread with no line of ours
+            if (e instanceof RuntimeException) {
+                task.stats().storeReached(!StoreFailure.unreachable(e));
+            }
             log.log(
-                    Level.WARNING,
+                    e instanceof Error ? Level.ERROR : Level.WARNING,
                     "Task " + task.name() + " shard " + shard.shard + ": write-back of the calls the round left"
                             + " running failed; their rows stay pending and are fetched again: " + e);
         }

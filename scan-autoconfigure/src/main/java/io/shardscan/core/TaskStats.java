@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /** Running totals of one task on this node. Thread-safe. */
 public final class TaskStats {
@@ -29,6 +30,8 @@ public final class TaskStats {
     private final AtomicReference<Instant> lastArchiveRunAt = new AtomicReference<>();
     private final AtomicLong probes = new AtomicLong();
     private final AtomicLong probeHits = new AtomicLong();
+    private final AtomicLong foreignFences = new AtomicLong();
+    private final AtomicReference<ForeignFence> lastForeignFence = new AtomicReference<>();
     private volatile boolean storeReachable = true;
 
     void recorded(WriteBack batch) {
@@ -91,6 +94,21 @@ public final class TaskStats {
 
     void writeBackRefused() {
         writeBacksRefused.incrementAndGet();
+    }
+
+    void foreignFence(ForeignFence fence) {
+        foreignFences.incrementAndGet();
+        lastForeignFence.set(fence);
+    }
+
+    /** Shards this node was fenced off from by a node that is not a member of its coordinator (another cluster). */
+    public long foreignFences() {
+        return foreignFences.get();
+    }
+
+    /** The last shard fenced off by a node of another cluster; {@code null} when none was. */
+    public @Nullable ForeignFence lastForeignFence() {
+        return lastForeignFence.get();
     }
 
     void fenceFailed() {

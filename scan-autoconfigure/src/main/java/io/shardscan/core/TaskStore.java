@@ -3,6 +3,7 @@ package io.shardscan.core;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where a task's rows live. The engine decides what to fetch and what to write; a store only runs
@@ -76,6 +77,17 @@ public interface TaskStore {
      * @return the new epoch
      */
     long fence(TaskDefinition task, int shard, String owner);
+
+    /**
+     * The node that raised the shard's fence last ({@link #fence}'s {@code owner}): after a
+     * write-back was refused, who holds the shard now, so a node can tell a member of its own
+     * cluster from one of another cluster on the same database.
+     *
+     * @return the owner; empty when the shard has no fence yet or the store does not record owners
+     */
+    default Optional<String> fenceOwner(TaskDefinition task, int shard) {
+        return Optional.empty();
+    }
 
     /**
      * Applies a round's outcomes in one transaction, only while the shard's fence still holds

@@ -203,6 +203,15 @@ public final class TaskView {
         return context.store().readRow(context.definition(), id);
     }
 
+    /**
+     * The last shard fenced off here by a node of another cluster (one that is not a member of this
+     * node's coordinator), while it is {@linkplain ForeignFence#recent recent}; {@code null} otherwise.
+     */
+    public @Nullable ForeignFence recentForeignFence() {
+        ForeignFence last = runner.context().stats().lastForeignFence();
+        return last != null && last.recent(runner.context().clock().now()) ? last : null;
+    }
+
     /** Whether the last heartbeat reached the coordinator. */
     public boolean coordinatorReachable() {
         return runner.coordinatorReachable();

@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -209,6 +211,16 @@ public final class JdbcTaskStore implements TaskStore {
             throw new IllegalStateException("the fence of shard " + shard + " of task " + task.name() + " is gone");
         }
         return epoch;
+    }
+
+    @Override
+    public Optional<String> fenceOwner(TaskDefinition task, int shard) {
+        return jdbc
+                .queryForList(
+                        "SELECT owner FROM scan_fence WHERE task = ? AND shard = ?", String.class, task.name(), shard)
+                .stream()
+                .filter(Objects::nonNull)
+                .findFirst();
     }
 
     @Override

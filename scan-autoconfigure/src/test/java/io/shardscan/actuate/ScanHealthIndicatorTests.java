@@ -39,6 +39,33 @@ class ScanHealthIndicatorTests {
     final CuttableCoordinator coordinator = new CuttableCoordinator(new JdbcShardCoordinator(dataSource));
 
     @Test
+    void anErrorWhileCheckingIsDownWithTheErrorNotAnExceptionOfItsOwn() {
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(4)
+                .build();
+        ScanEngine engine = engines.start(
+                "node-1",
+                dataSource,
+                coordinator,
+                new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        ScanHealthIndicator health = new ScanHealthIndicator(engine);
+        coordinator.failKindWith(new NoClassDefFoundError("io/shardscan/jdbc/JdbcShardCoordinator"));
+
+        Health down = health.health(true);
+
+        assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+        assertThat(String.valueOf(down.getDetails().get("error")))
+                .contains("java.lang.NoClassDefFoundError: io/shardscan/jdbc/JdbcShardCoordinator", "Restart the node");
+    }
+
+    @Test
     void followsTheCoordinatorAndShowsThePauseAsADetailOnly() {
         TaskDefinition task = TaskDefinition.builder("orders")
                 .table("tb_order")

@@ -62,6 +62,7 @@ class ScanMetricsPrometheusTests {
                         "scan_handler_timeouts_total",
                         "scan_handlers_abandoned",
                         "scan_writebacks_refused_total",
+                        "scan_fence_foreign_total",
                         "scan_keys_waiting",
                         "scan_archived_rows_total",
                         "scan_workers_held",

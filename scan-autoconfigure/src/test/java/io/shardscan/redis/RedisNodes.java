@@ -98,8 +98,11 @@ final class RedisNodes {
     void close(boolean deleteKeys) {
         started.forEach(ScanEngine::stop);
         if (deleteKeys) {
-            StringRedisTemplate redis = new StringRedisTemplate(connections.get(0));
-            redis.delete(redis.keys("scan:{" + name + "}:*"));
+            // every connection: some are on another Redis database
+            for (LettuceConnectionFactory connection : connections) {
+                StringRedisTemplate redis = new StringRedisTemplate(connection);
+                redis.delete(redis.keys("scan:{" + name + "}:*"));
+            }
         }
         connections.forEach(LettuceConnectionFactory::destroy);
     }
@@ -111,6 +114,14 @@ final class RedisNodes {
     /** A coordinator of its own, on connections of its own, as another node would have. */
     RedisShardCoordinator coordinator() {
         return new RedisShardCoordinator(connect());
+    }
+
+    /**
+     * A coordinator on another database of the tests' Redis ({@code SELECT database}): its keys are
+     * apart from every other coordinator's, as a node pointed at another Redis server would be.
+     */
+    RedisShardCoordinator coordinatorOfAnotherRedis(int database) {
+        return new RedisShardCoordinator(connect(database));
     }
 
     /** Plain commands on the tests' Redis, to look at or change the task's keys. */
@@ -164,9 +175,15 @@ final class RedisNodes {
     }
 
     private LettuceConnectionFactory connect() {
+        return connect(0);
+    }
+
+    private LettuceConnectionFactory connect(int database) {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(
+                TestServers.redis().host(), TestServers.redis().port());
+        server.setDatabase(database);
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(
-                        TestServers.redis().host(), TestServers.redis().port()),
+                server,
                 LettuceClientConfiguration.builder()
                         .commandTimeout(commandTimeout)
                         .build());

@@ -20,6 +20,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
     private volatile boolean cut;
     private volatile CountDownLatch renewalsHeldUntil;
     private final AtomicInteger renewalsWaiting = new AtomicInteger();
+    private volatile Error kindFailure;
 
     public CuttableCoordinator(ShardCoordinator delegate) {
         this.delegate = delegate;
@@ -50,8 +51,17 @@ public final class CuttableCoordinator implements ShardCoordinator {
         return delegate;
     }
 
+    /** From now on {@link #kind()} throws {@code failure}, as a class gone from a replaced jar would. */
+    public void failKindWith(Error failure) {
+        kindFailure = failure;
+    }
+
     @Override
     public String kind() {
+        Error failure = kindFailure;
+        if (failure != null) {
+            throw failure;
+        }
         return delegate.kind();
     }
 

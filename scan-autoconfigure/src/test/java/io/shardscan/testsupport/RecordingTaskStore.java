@@ -8,13 +8,18 @@ import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real {@link TaskStore} that also records, for every fetch, when it ran and the value of one
@@ -30,6 +35,9 @@ public final class RecordingTaskStore implements TaskStore {
     private final String column;
     private final ConcurrentLinkedQueue<Fetched> fetched = new ConcurrentLinkedQueue<>();
     private final Map<Long, AtomicInteger> writtenDone = new ConcurrentHashMap<>();
+    private final AtomicLong failWriteBacksUntil = new AtomicLong();
+    private volatile Duration failFor = Duration.ZERO;
+    private volatile @Nullable Supplier<? extends Error> writeBackFailure;
 
     public RecordingTaskStore(TaskStore store, String column) {
         this.store = store;
@@ -60,6 +68,11 @@ public final class RecordingTaskStore implements TaskStore {
     }
 
     @Override
+    public Optional<String> fenceOwner(TaskDefinition task, int shard) {
+        return store.fenceOwner(task, shard);
+    }
+
+    @Override
     public SchemaReport inspect(TaskDefinition task) {
         return store.inspect(task);
     }
@@ -76,6 +89,13 @@ public final class RecordingTaskStore implements TaskStore {
 
     @Override
     public boolean writeBack(TaskDefinition task, WriteBack batch) {
+        Supplier<? extends Error> failure = writeBackFailure;
+        if (failure != null) {
+            long until = failWriteBacksUntil.updateAndGet(u -> u == 0 ? System.nanoTime() + failFor.toNanos() : u);
+            if (System.nanoTime() - until < 0) {
+                throw failure.get();
+            }
+        }
         boolean written = store.writeBack(task, batch);
         if (written) {
             batch.done().forEach(id -> writtenDone
@@ -83,6 +103,17 @@ public final class RecordingTaskStore implements TaskStore {
                     .incrementAndGet());
         }
         return written;
+    }
+
+    /**
+     * Makes every write-back throw {@code failure} for {@code duration} from the first one that
+     * does, as a node whose jar was replaced under it would (a {@code NoClassDefFoundError}); nothing
+     * is written meanwhile.
+     */
+    public RecordingTaskStore failWriteBacks(Duration duration, Supplier<? extends Error> failure) {
+        this.failFor = duration;
+        this.writeBackFailure = failure;
+        return this;
     }
 
     /** How many accepted write-backs marked each row done, by row id. */
