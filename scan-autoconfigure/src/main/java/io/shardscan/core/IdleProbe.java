@@ -67,7 +67,8 @@ final class IdleProbe {
             for (OwnedShard shard : shards) {
                 shard.cursor(index).probed(found.contains(shard.shard), after);
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too (a class missing from a replaced jar): it must not end the dispatcher's thread
             task.stats().storeReached(!StoreFailure.unreachable(e));
             logFailure(tier, shards.size(), e);
             Instant retry = task.clock().now().plusSeconds(1);
@@ -76,7 +77,7 @@ final class IdleProbe {
     }
 
     /** As a failed round: WARN the first time its kind is seen, then at most once a minute. */
-    private void logFailure(Tier tier, int shards, RuntimeException e) {
+    private void logFailure(Tier tier, int shards, Throwable e) {
         long suppressed = task.failures()
                 .record("probe: " + FailureLog.kindOf(e), 1, task.clock().nanos());
         String message = "Task " + task.name() + ": the probe of tier " + tier.label() + " over " + shards
