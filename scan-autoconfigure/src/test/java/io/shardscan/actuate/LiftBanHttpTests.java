@@ -33,6 +33,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -121,6 +122,16 @@ class LiftBanHttpTests {
         JdbcEndpoint db = TestServers.postgresEndpoint("lift_ban");
         RedisServerHandle redis = TestServers.redis();
         String task = "scan.tasks." + TASK + ".";
+        // a ban left by an earlier run on a shared Redis would be listed from the start; lifted before
+        // the node starts, as the node may ban the endpoint as soon as it runs
+        LettuceConnectionFactory connections = new LettuceConnectionFactory(redis.host(), redis.port());
+        connections.afterPropertiesSet();
+        connections.start();
+        try {
+            new RedisEndpointBans(connections).lift(TASK, "2");
+        } finally {
+            connections.destroy();
+        }
         context = new SpringApplicationBuilder(App.class)
                 .properties(
                         "server.port=0",
@@ -151,8 +162,6 @@ class LiftBanHttpTests {
                         // long enough that only the operator's lift ends it within the test
                         task + "level2.ban=10m")
                 .run();
-        // a ban left by an earlier run on a shared Redis would be listed from the start
-        new RedisEndpointBans(context.getBean(RedisConnectionFactory.class)).lift(TASK, "2");
         port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
