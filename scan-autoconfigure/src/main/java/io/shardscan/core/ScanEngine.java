@@ -352,6 +352,6 @@ public final class ScanEngine {
         if (runner == null) {
             throw new IllegalArgumentException("no task '" + name + "'; known: " + runners.keySet());
         }
-        return new TaskView(runner);
+        return new TaskView(runner, shards -> wakes.wake(name, shards));
     }
 }
