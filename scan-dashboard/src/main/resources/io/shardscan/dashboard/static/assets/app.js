@@ -129,6 +129,8 @@ function renderJobs() {
       el('div.stat', {}, el('span.muted', {}, 'ETA'), el('b', {}, j.etaSeconds === null || j.etaSeconds === undefined ? '–' : age(j.etaSeconds))),
       el('div.stat', {}, el('span.muted', {}, 'rows'), el('b', {}, fmt(j.processed))),
       el('div.stat', {}, el('span.muted', {}, 'failed'), el('b', {}, fmt(j.failed)))),
+    j.failed ? el('p.muted', { 'data-job-failures': name }, 'Failed rows of a range job are not on the Failed rows screen: see ',
+      el('code', {}, `GET /actuator/scan/${name}`), ' (count and the most recent); run them again with the button below.') : '',
     el('div.row', {},
       writeButton('▶ Start next run', () => act(name, 'start'), { disabled: j.state !== 'DONE' || !overview.writeEnabled }),
       writeButton('↻ Run failed again', () => act(name, 'requeue'))))))];
@@ -147,7 +149,8 @@ function render() {
   });
   document.getElementById('node').textContent = 'served by ' + overview.node;
   const write = document.getElementById('write');
-  write.textContent = overview.writeEnabled ? '✎ writes on' : '🔒 read only';
+  // plain words: a symbol glyph may be missing from the fonts (an empty box in headless Chromium)
+  write.textContent = overview.writeEnabled ? 'writes on' : 'read only';
   write.className = 'badge ' + (overview.writeEnabled ? 'on' : 'off');
   const target = document.getElementById(screen);
   if (screen === 'failures') { failures(target, overview); return; }
