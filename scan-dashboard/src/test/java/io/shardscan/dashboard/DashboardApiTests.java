@@ -101,6 +101,14 @@ class DashboardApiTests {
                         jsonPath("$.scan.tasks.orders.backlog.tiers.length()").value(2))
                 .andExpect(jsonPath("$.rates.orders.api-node").isArray()));
         mvc.perform(get("/scan/api/tasks/nope")).andExpect(status().isNotFound());
+        // this node's counters say so, next to the task's backlog.dead
+        mvc.perform(get("/scan/api/tasks/orders"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.doneHereSinceStart").isNumber())
+                .andExpect(jsonPath("$.failedHereSinceStart").isNumber())
+                .andExpect(jsonPath("$.deadHereSinceStart").isNumber())
+                .andExpect(jsonPath("$.dead").doesNotExist())
+                .andExpect(jsonPath("$.processed").doesNotExist());
     }
 
     @Test

@@ -67,7 +67,8 @@ function taskCard(name, t) {
       paused ? writeButton('▶ Resume', () => act(name, 'resume'), { 'data-action': 'resume' })
         : writeButton('‖ Pause', () => act(name, 'pause'), { 'data-action': 'pause' }),
       writeButton('↻ Requeue dead', () => act(name, 'requeue-dead'), { 'data-action': 'requeue-dead' }),
-      el('span.muted', {}, `done here ${fmt(t.processed)} · failed ${fmt(t.failed)} · in flight ${fmt(t.inFlight)}`)));
+      el('span.muted', {}, `this node since start: done ${fmt(t.doneHereSinceStart)} · failed ${fmt(t.failedHereSinceStart)}`
+        + ` · dead ${fmt(t.deadHereSinceStart)} · in flight now ${fmt(t.inFlight)}`)));
 }
 
 function nodesTable() {
