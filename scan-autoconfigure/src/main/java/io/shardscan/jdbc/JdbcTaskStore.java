@@ -427,7 +427,8 @@ public final class JdbcTaskStore implements TaskStore {
                         rs.getLong(2),
                         rs.getTimestamp(3).toInstant(),
                         rs.getTimestamp(4).toInstant(),
-                        List.of()),
+                        List.of(),
+                        rs.getString(5)),
                 size,
                 (long) page * size);
         if (examples == 0) {
@@ -441,7 +442,8 @@ public final class JdbcTaskStore implements TaskStore {
                         group.lastSeen(),
                         group.error() == null
                                 ? jdbc.queryForList(sql.examples(true), Object.class, examples)
-                                : jdbc.queryForList(sql.examples(false), Object.class, group.error(), examples)))
+                                : jdbc.queryForList(sql.examples(false), Object.class, group.error(), examples),
+                        group.example()))
                 .toList();
     }
 
@@ -459,7 +461,7 @@ public final class JdbcTaskStore implements TaskStore {
         args.add(Timestamp.from(at));
         args.addAll(which.ids());
         if (which.ids().isEmpty() && which.byError() && which.error() != null) {
-            args.add(which.error());
+            args.add(FailureSql.groupOf(which.error()));
         }
         return jdbc.update(sql.requeue(which), args.toArray());
     }
