@@ -113,8 +113,8 @@ public class ScanEndpoint {
         Integer ran = action.apply(view);
         log.log(
                 Level.INFO,
-                "Scan endpoint: " + action.value() + " of range task " + task + " on node " + engine.nodeId() + " by "
-                        + who + (ran == null ? "" : ", " + ran + " failed rows run again"));
+                "Scan " + door(securityContext) + ": " + action.value() + " of range task " + task + " on node "
+                        + engine.nodeId() + " by " + who + (ran == null ? "" : ", " + ran + " failed rows run again"));
         RangeTaskDescriptor after = RangeTaskDescriptor.of(view, false);
         return new ActionDescriptor(
                 engine.nodeId(), task, action.value(), after.state(), ran, null, null, after.runId());
@@ -141,7 +141,8 @@ public class ScanEndpoint {
         String message = applied.lifted() == null ? null : liftMessage(view, endpoint, applied.lifted());
         log.log(
                 Level.INFO,
-                "Scan endpoint: " + action.value() + (endpoint == null ? "" : " " + endpoint) + " of task " + task
+                "Scan " + door(securityContext) + ": " + action.value() + (endpoint == null ? "" : " " + endpoint)
+                        + " of task " + task
                         + " on node " + engine.nodeId() + " by " + who
                         + (applied.requeued() == null ? "" : ", " + applied.requeued() + " dead rows requeued")
                         + (message == null ? "" : ": " + message));
@@ -165,6 +166,20 @@ public class ScanEndpoint {
         List<String> banned =
                 view.bannedEndpoints().stream().map(EndpointBan::endpoint).toList();
         return "endpoint " + endpoint + " was not banned, so no ban was lifted; banned now: " + banned;
+    }
+
+    /**
+     * A caller's security context that says through which door a write came, for the write's log
+     * line ({@code Scan <door>: pause of task ...}); a context without it is the endpoint's own.
+     */
+    public interface Door {
+
+        /** The door's name, e.g. {@code dashboard}. */
+        String door();
+    }
+
+    private static String door(SecurityContext securityContext) {
+        return securityContext instanceof Door door ? door.door() : "endpoint";
     }
 
     static String writeDisabledMessage() {

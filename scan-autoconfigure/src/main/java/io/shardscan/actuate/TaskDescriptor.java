@@ -22,9 +22,11 @@ import org.jspecify.annotations.Nullable;
  * @param members the live members, each with the number of shards it owns
  * @param ownership every shard from 0 to {@code shards - 1}; never granted shards have no owner and epoch 0
  * @param backlog the last background count, or {@code null} before the first one
- * @param processed rows this node marked done
- * @param failed failures this node wrote back that left the row pending
- * @param dead rows this node marked dead
+ * @param doneHereSinceStart rows this node marked done since it started (not the task's total: see
+ *     {@code backlog} and {@code run} for those)
+ * @param failedHereSinceStart failures this node wrote back that left the row pending, since it started
+ * @param deadHereSinceStart rows this node marked dead since it started ({@code backlog.dead} counts
+ *     the task's dead rows now)
  * @param inFlight rows whose handler runs on this node right now
  * @param waitingKeys keys of this node's shards whose later rows wait for an earlier failed row
  * @param handlerTimeouts handler calls that ran past the handler timeout and were recorded failed
@@ -45,9 +47,9 @@ public record TaskDescriptor(
         List<MemberDescriptor> members,
         List<ShardDescriptor> ownership,
         @Nullable BacklogDescriptor backlog,
-        long processed,
-        long failed,
-        long dead,
+        long doneHereSinceStart,
+        long failedHereSinceStart,
+        long deadHereSinceStart,
         long inFlight,
         int waitingKeys,
         long handlerTimeouts,

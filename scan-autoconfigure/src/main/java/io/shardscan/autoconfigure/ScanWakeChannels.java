@@ -26,10 +26,36 @@ final class ScanWakeChannels {
     /** Redis's channel, also listening to PostgreSQL for the insert triggers of tasks with {@code wake-on-insert}. */
     static WakeChannel redis(WakeChannel redis, DataSource dataSource, ScanProperties properties) {
         boolean triggers = properties.getTasks().values().stream().anyMatch(TaskProperties::isWakeOnInsert);
-        if (!triggers || !postgres(dataSource)) {
+        if (!postgres(dataSource)) {
             return redis;
         }
+        if (!triggers) {
+            // the startup line says so: a node without the setting misses the triggers' wake-ups of its shards
+            return new Described(
+                    redis,
+                    redis.description() + "; not listening on " + PostgresWakeChannel.CHANNEL
+                            + " for insert triggers (no task of this node has wake-on-insert; set it on every node)");
+        }
         return new AlsoListening(redis, new PostgresWakeChannel(dataSource));
+    }
+
+    /** Another channel as it is, with a description that says more. */
+    private record Described(WakeChannel channel, String description) implements WakeChannel {
+
+        @Override
+        public void publish(String task, Collection<Integer> shards) {
+            channel.publish(task, shards);
+        }
+
+        @Override
+        public void open(Set<String> tasks, Receiver receiver) {
+            channel.open(tasks, receiver);
+        }
+
+        @Override
+        public void close() {
+            channel.close();
+        }
     }
 
     static boolean postgres(DataSource dataSource) {
@@ -59,7 +85,8 @@ final class ScanWakeChannels {
 
         @Override
         public String description() {
-            return main.description() + "; insert triggers heard through " + triggers.description();
+            return main.description() + "; listening for insert triggers (wake-on-insert) through "
+                    + triggers.description();
         }
     }
 }

@@ -5,16 +5,24 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The failed or dead rows of a task that share one last error. Immutable.
+ * The failed or dead rows of a task that share one last error, digits aside: errors that differ only
+ * in their runs of digits (a row's id, a count, a port) are one group. Immutable.
  *
- * @param error the last error text as the store keeps it, or {@code null} for rows without one
+ * @param error the group's last error with every run of digits as {@code #} (e.g. {@code order # not
+ *     found}), or {@code null} for rows without one; a requeue by error takes it (or any error of the group)
  * @param rows how many rows have it
  * @param firstSeen the earliest last update among them (the oldest of their latest failures)
  * @param lastSeen the latest last update among them
  * @param exampleIds a few of their ids, lowest first
+ * @param example one of their last errors as the store keeps it, or {@code null} for rows without one
  */
 public record FailureGroup(
-        @Nullable String error, long rows, Instant firstSeen, Instant lastSeen, List<Object> exampleIds) {
+        @Nullable String error,
+        long rows,
+        Instant firstSeen,
+        Instant lastSeen,
+        List<Object> exampleIds,
+        @Nullable String example) {
 
     public FailureGroup {
         exampleIds = List.copyOf(exampleIds);

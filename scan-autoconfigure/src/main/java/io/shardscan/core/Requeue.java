@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param dead {@code true} for dead rows, {@code false} for pending rows that failed before
  * @param ids the rows' ids; empty unless the requeue is by id
  * @param byError whether the requeue takes the rows whose last error is {@code error}
- * @param error the last error of the rows to take ({@code null}: rows without one); unused unless {@code byError}
+ * @param error the last error of the rows to take, digits aside: every row whose error differs only in its
+ *     runs of digits is taken, as {@link FailureGroup} groups them ({@code null}: rows without one);
+ *     unused unless {@code byError}
  */
 public record Requeue(
         boolean dead,

@@ -287,7 +287,8 @@ public final class ScanEngine {
     /**
      * Makes the first tier of {@code shards} of {@code task} due now: here for the shards this node
      * holds, on their owners through the {@link #wakeThrough wake channel} for the others. Coalesced:
-     * a burst of wake-ups of one shard makes a round or two, not one each.
+     * a burst of wake-ups of one shard makes a round or two, not one each. Before {@link #start()} and
+     * after {@link #stop()} a wake-up is dropped (logged once at INFO): polling picks the rows up.
      *
      * @throws IllegalArgumentException for an unknown task, a range task or a shard out of range
      */
@@ -347,11 +348,12 @@ public final class ScanEngine {
         TaskRunner runner = runners.get(name);
         if (runner == null && ranges.containsKey(name)) {
             throw new IllegalArgumentException("task '" + name + "' is a range task (mode: range): it has no shards"
-                    + " to wake or scan, its ranges follow the id cursor; use rangeTask(\"" + name + "\")");
+                    + " to wake or drain, its ranges follow the id cursor; start its next run with ScanTasks.start(\""
+                    + name + "\"), see it with ScanEngine.rangeTask(\"" + name + "\")");
         }
         if (runner == null) {
             throw new IllegalArgumentException("no task '" + name + "'; known: " + runners.keySet());
         }
-        return new TaskView(runner);
+        return new TaskView(runner, shards -> wakes.wake(name, shards));
     }
 }

@@ -49,13 +49,26 @@ public final class ScanTasks {
      * after the insert commits, or the owner may look before the row is there. Wake-ups coalesce: a
      * burst for one shard makes a round or two, not one each. Returns without waiting for the round.
      *
+     * <p>The engine starts with the application context's lifecycle (after every bean's
+     * {@code @PostConstruct}) and stops with it: a wake-up while it is not running (in a
+     * {@code @PostConstruct}, or during shutdown) is dropped, logged once at INFO, and the row is
+     * picked up by the tier-0 poll as if nobody woke it.
+     *
      * @param shardKey a {@code Long}, {@code Integer}, {@code Short}, {@code Byte}, or an integral
      *     {@code BigInteger} or {@code BigDecimal}
      * @throws IllegalArgumentException for an unknown task, a range task, or a key that is not an integer
-     * @throws NullPointerException for a {@code null} key, which has no shard
+     * @throws NullPointerException for a {@code null} key, which has no shard; the message names the
+     *     column to pass
      */
     public void wake(String task, Object shardKey) {
-        wake(task, List.of(Objects.requireNonNull(shardKey, "shardKey")));
+        if (shardKey == null) {
+            TaskDefinition definition = engine.task(task).definition();
+            throw new NullPointerException("wake(\"" + task + "\", shardKey) got a null shardKey: pass the row's "
+                    + definition.shardKeyColumn() + " (the task's shard-key-column) as a Long or Integer, or call"
+                    + " wakeRow(\"" + task + "\", id) when it is the id column; a row whose "
+                    + definition.shardKeyColumn() + " is NULL has no shard and is never fetched");
+        }
+        wake(task, List.of(shardKey));
     }
 
     /**

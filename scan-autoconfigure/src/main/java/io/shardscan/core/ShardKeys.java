@@ -33,6 +33,26 @@ final class ShardKeys {
         return task.shardOf(id);
     }
 
+    /**
+     * The shards a requeue may have put rows back in: those of its ids when the id column is the shard
+     * key and every id is an integer, else every shard of the task (the rows' shards are not known
+     * without reading them).
+     */
+    static Collection<Integer> ofRequeue(TaskDefinition task, Requeue which) {
+        if (!which.ids().isEmpty() && task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
+            try {
+                return shards(task, which.ids());
+            } catch (IllegalArgumentException e) {
+                // an id that is not an integer (a text id): fall through to every shard
+            }
+        }
+        TreeSet<Integer> all = new TreeSet<>();
+        for (int shard = 0; shard < task.shards(); shard++) {
+            all.add(shard);
+        }
+        return all;
+    }
+
     private static long value(TaskDefinition task, Object key) {
         Objects.requireNonNull(
                 key,

@@ -1,18 +1,23 @@
 package io.shardscan.core;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /** One task as seen from this node, for endpoints, health and tests; steers it too. Thread-safe. */
 public final class TaskView {
 
     private final TaskRunner runner;
+    /** The engine's wake path ({@link ScanEngine#wake}): reaches the owners of shards held elsewhere. */
+    private final Consumer<Collection<Integer>> wake;
 
-    TaskView(TaskRunner runner) {
+    TaskView(TaskRunner runner, Consumer<Collection<Integer>> wake) {
         this.runner = runner;
+        this.wake = wake;
     }
 
     public TaskDefinition definition() {
@@ -159,16 +164,13 @@ public final class TaskView {
     }
 
     /**
-     * Puts every dead row back to pending with retry count 0 and scans at once.
+     * Puts every dead row back to pending with retry count 0 and scans at once: this node its shards,
+     * the other nodes theirs through the wake channel (see {@link #requeue(Requeue)}).
      *
      * @return how many rows were requeued
      */
     public int requeueDead() {
-        TaskContext context = runner.context();
-        int requeued = context.store()
-                .requeueDead(context.definition(), context.clock().now());
-        runner.trigger();
-        return requeued;
+        return requeue(Requeue.all(true));
     }
 
     /**
@@ -181,15 +183,24 @@ public final class TaskView {
     }
 
     /**
-     * Puts the selected failed or dead rows back to pending with retry count 0 and scans at once.
+     * Puts the selected failed or dead rows back to pending with retry count 0 and scans at once: this
+     * node scans every shard it holds, and the shards held elsewhere are woken on their owners through
+     * the engine's wake channel (without one, they wait for their owner's next tier-0 poll). Every
+     * requeue (dashboard, endpoint, code) goes through here, so this is the one place of that rule.
      *
      * @return how many rows were requeued
      */
     public int requeue(Requeue which) {
         TaskContext context = runner.context();
-        int requeued = context.store()
-                .requeue(context.definition(), which, context.clock().now());
+        int requeued = which.equals(Requeue.all(true))
+                ? context.store()
+                        .requeueDead(context.definition(), context.clock().now())
+                : context.store()
+                        .requeue(context.definition(), which, context.clock().now());
         runner.trigger();
+        if (requeued > 0) {
+            wake.accept(ShardKeys.ofRequeue(context.definition(), which));
+        }
         return requeued;
     }
 

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The engine's wake-ups: a shard this node holds gets its first tier due now (coalesced in the shard:
@@ -24,6 +25,10 @@ final class Wakes {
     private final Map<String, BitSet> queued = new LinkedHashMap<>();
 
     private volatile boolean open;
+    /** Between {@link #open()} and {@link #close()}: wake-ups outside it are dropped. */
+    private volatile boolean started;
+
+    private final AtomicBoolean droppedLogged = new AtomicBoolean();
     private Thread publisher;
 
     Wakes(Map<String, TaskRunner> runners, WakeChannel channel) {
@@ -33,6 +38,16 @@ final class Wakes {
 
     /** Wakes {@code shards} of {@code task}, here or through the channel. */
     void wake(String task, Collection<Integer> shards) {
+        if (!started) {
+            if (droppedLogged.compareAndSet(false, true)) {
+                log.log(
+                        Level.INFO,
+                        "Task " + task + ": a wake-up while the engine is not running was dropped (it starts with"
+                                + " the application context's lifecycle, after every @PostConstruct); its rows are"
+                                + " picked up by the tier-0 poll. Logged once.");
+            }
+            return;
+        }
         TaskRunner runner = runners.get(task);
         BitSet remote = new BitSet();
         for (int shard : shards) {
@@ -59,6 +74,7 @@ final class Wakes {
 
     void open() {
         log.log(Level.INFO, "Shardscan wake-ups: " + channel.description());
+        started = true;
         if (channel == WakeChannel.NONE) {
             return;
         }
@@ -69,6 +85,7 @@ final class Wakes {
     }
 
     void close() {
+        started = false;
         if (!open) {
             return;
         }

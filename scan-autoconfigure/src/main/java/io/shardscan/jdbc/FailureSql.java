@@ -9,7 +9,8 @@ import java.util.Collections;
  * back to pending: built from the task's resolved names, status values as literals, everything else
  * bound. Only the task's match is selected. Stateless.
  */
-record FailureSql(String table, String state, String id, String lastError, String updatedAt, String requeue) {
+record FailureSql(
+        String table, String state, String id, String lastError, String pattern, String updatedAt, String requeue) {
 
     /** The statements for the task's dead rows ({@code dead}) or its pending rows that failed before. */
     static FailureSql of(TaskDefinition task, TableNames names, SqlDialect dialect, boolean dead) {
@@ -25,19 +26,28 @@ record FailureSql(String table, String state, String id, String lastError, Strin
                 state,
                 dialect.quote(names.id()),
                 dialect.quote(names.lastError()),
+                dialect.digitsAsHash(dialect.quote(names.lastError())),
                 updatedAt,
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
                         + updatedAt + " = ? WHERE " + state);
     }
 
-    /** Parameters: the limit, the offset. Columns: last error, rows, first and last update. */
+    /**
+     * Parameters: the limit, the offset. Columns: last error with digit runs as {@code #}, rows, first
+     * and last update, one original last error.
+     */
     String groups() {
-        return "SELECT " + lastError + ", COUNT(*), MIN(" + updatedAt + "), MAX(" + updatedAt + ") FROM " + table
-                + " WHERE " + state + " GROUP BY " + lastError + " ORDER BY COUNT(*) DESC, MAX(" + updatedAt
-                + ") DESC LIMIT ? OFFSET ?";
+        return "SELECT " + pattern + ", COUNT(*), MIN(" + updatedAt + "), MAX(" + updatedAt + "), MIN(" + lastError
+                + ") FROM " + table + " WHERE " + state + " GROUP BY " + pattern + " ORDER BY COUNT(*) DESC, MAX("
+                + updatedAt + ") DESC LIMIT ? OFFSET ?";
     }
 
-    /** Parameters: the error unless {@code nullError}, then the limit. */
+    /** The group key of {@code error} as {@link #groups()} computes it in SQL. */
+    static String groupOf(String error) {
+        return error.replaceAll("[0-9]+", "#");
+    }
+
+    /** Parameters: the group's error (digit runs as {@code #}) unless {@code nullError}, then the limit. */
     String examples(boolean nullError) {
         return "SELECT " + id + " FROM " + table + " WHERE " + state + " AND " + errorIs(nullError) + " ORDER BY " + id
                 + " LIMIT ?";
@@ -49,7 +59,7 @@ record FailureSql(String table, String state, String id, String lastError, Strin
                 + names.match().and(dialect);
     }
 
-    /** Parameters: the update time, then the ids, the error, or nothing. */
+    /** Parameters: the update time, then the ids, the error's group ({@link #groupOf}), or nothing. */
     String requeue(Requeue which) {
         if (!which.ids().isEmpty()) {
             return requeue + " AND " + id + " IN ("
@@ -59,6 +69,6 @@ record FailureSql(String table, String state, String id, String lastError, Strin
     }
 
     private String errorIs(boolean nullError) {
-        return lastError + (nullError ? " IS NULL" : " = ?");
+        return nullError ? lastError + " IS NULL" : pattern + " = ?";
     }
 }

@@ -439,7 +439,8 @@ public final class JdbcTaskStore implements TaskStore {
                         rs.getLong(2),
                         rs.getTimestamp(3).toInstant(),
                         rs.getTimestamp(4).toInstant(),
-                        List.of()),
+                        List.of(),
+                        rs.getString(5)),
                 size,
                 (long) page * size);
         if (examples == 0) {
@@ -453,7 +454,8 @@ public final class JdbcTaskStore implements TaskStore {
                         group.lastSeen(),
                         group.error() == null
                                 ? jdbc.queryForList(sql.examples(true), Object.class, examples)
-                                : jdbc.queryForList(sql.examples(false), Object.class, group.error(), examples)))
+                                : jdbc.queryForList(sql.examples(false), Object.class, group.error(), examples),
+                        group.example()))
                 .toList();
     }
 
@@ -471,7 +473,7 @@ public final class JdbcTaskStore implements TaskStore {
         args.add(Timestamp.from(at));
         args.addAll(which.ids());
         if (which.ids().isEmpty() && which.byError() && which.error() != null) {
-            args.add(which.error());
+            args.add(FailureSql.groupOf(which.error()));
         }
         return jdbc.update(sql.requeue(which), args.toArray());
     }

@@ -27,6 +27,12 @@ final class PostgresDialect extends SqlDialect {
 
     private static final Pattern ANY_ARRAY = Pattern.compile("(.*)=anyarray\\[(.*)]");
 
+    /** PostgreSQL replaces the first match only without the {@code g} flag. */
+    @Override
+    String digitsAsHash(String expression) {
+        return "regexp_replace(" + expression + ", '[0-9]+', '#', 'g')";
+    }
+
     @Override
     public String name() {
         return "postgresql";

@@ -152,7 +152,7 @@ public final class PostgresWakeChannel implements WakeChannel {
 
     @Override
     public String description() {
-        return "postgresql: LISTEN/NOTIFY on " + CHANNEL + " (one pooled connection listens), so a wake-up"
-                + " reaches the owning node in a round trip";
+        return "postgresql: LISTEN/NOTIFY on " + CHANNEL + " (one pooled connection listens, insert triggers'"
+                + " notifications included), so a wake-up reaches the owning node in a round trip";
     }
 }

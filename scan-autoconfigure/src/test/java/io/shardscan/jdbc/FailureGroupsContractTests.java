@@ -122,4 +122,33 @@ abstract class FailureGroupsContractTests {
         assertThat(table.count("status = 2")).isZero();
         assertThat(store.failureGroups(task, true, 0, 10, 3)).isEmpty();
     }
+
+    @Test
+    void errorsThatDifferOnlyInTheirDigitsAreOneGroupWithAnOriginalAsExample() {
+        fail(2, "order 31 not found after 3 tries", T0.plusSeconds(70), 31);
+        fail(2, "order 32 not found after 12 tries", T0.plusSeconds(80), 32);
+        fail(2, "order 33 not found after 12 tries", T0.plusSeconds(90), 33);
+
+        List<FailureGroup> groups = store.failureGroups(task, true, 0, 10, 5);
+
+        assertThat(groups)
+                .filteredOn(g -> "order # not found after # tries".equals(g.error()))
+                .singleElement()
+                .satisfies(g -> {
+                    assertThat(g.rows()).isEqualTo(3);
+                    assertThat(g.exampleIds())
+                            .extracting(id -> ((Number) id).longValue())
+                            .containsExactly(31L, 32L, 33L);
+                    assertThat(g.example()).isEqualTo("order 31 not found after 3 tries");
+                });
+        assertThat(groups).extracting(FailureGroup::error).doesNotContain("order 32 not found after 12 tries");
+        assertThat(groups)
+                .filteredOn(g -> "timeout".equals(g.error()))
+                .singleElement()
+                .satisfies(g -> assertThat(g.example()).isEqualTo("timeout"));
+        // the group's key, or any error of the group, requeues the whole group
+        assertThat(store.requeue(task, Requeue.withError(true, "order 99 not found after 1 tries"), T0.plusSeconds(99)))
+                .isEqualTo(3);
+        assertThat(table.count("order_id IN (31, 32, 33) AND status = 0")).isEqualTo(3);
+    }
 }

@@ -129,6 +129,17 @@ final class FailedRowsController {
     }
 
     private ResponseEntity<Object> unknown(String task) {
+        if (engine.rangeTaskNames().contains(task)) {
+            // a range task keeps its failures in the range failures table, not in its rows' status
+            return ResponseEntity.status(404)
+                    .body(new Refusal(
+                            404,
+                            task,
+                            "Task '" + task + "' is a range task (mode: range): its failed rows are not grouped here;"
+                                    + " GET /actuator/scan/" + task + " (or this API's tasks/" + task
+                                    + ") shows their count and the most recent, and the action requeue runs them"
+                                    + " again (the Jobs screen's button). Status tasks here: " + engine.taskNames()));
+        }
         return ResponseEntity.status(404)
                 .body(new Refusal(
                         404,

@@ -101,6 +101,14 @@ class DashboardApiTests {
                         jsonPath("$.scan.tasks.orders.backlog.tiers.length()").value(2))
                 .andExpect(jsonPath("$.rates.orders.api-node").isArray()));
         mvc.perform(get("/scan/api/tasks/nope")).andExpect(status().isNotFound());
+        // this node's counters say so, next to the task's backlog.dead
+        mvc.perform(get("/scan/api/tasks/orders"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.doneHereSinceStart").isNumber())
+                .andExpect(jsonPath("$.failedHereSinceStart").isNumber())
+                .andExpect(jsonPath("$.deadHereSinceStart").isNumber())
+                .andExpect(jsonPath("$.dead").doesNotExist())
+                .andExpect(jsonPath("$.processed").doesNotExist());
     }
 
     @Test
@@ -127,7 +135,9 @@ class DashboardApiTests {
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.state").value("PAUSED"));
         assertThat(endpointLog.messages(Level.INFO))
-                .anySatisfy(line -> assertThat(line).contains("pause of task orders on node api-node by alice"));
+                .as("the dashboard's pause is logged as the dashboard's, like its requeues")
+                .anySatisfy(line ->
+                        assertThat(line).startsWith("Scan dashboard: pause of task orders on node api-node by alice"));
         assertThat(engine.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
         mvc.perform(action("resume").header(DashboardWriteGuard.HEADER, "1"))
                 .andExpect(status().isOk())
@@ -153,7 +163,8 @@ class DashboardApiTests {
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.requeued").value(1));
         assertThat(rowsLog.messages(Level.INFO)).anySatisfy(line -> assertThat(line)
-                .contains("requeue of dead rows [3] of task orders on node api-node by bob, 1 rows requeued"));
+                .startsWith("Scan dashboard: requeue of dead rows [3] of task orders on node api-node by bob, 1 rows"
+                        + " requeued"));
         await().atMost(Duration.ofSeconds(30)).until(() -> TABLE.count("order_id = 3 AND status = 1") == 1);
         assertThat(TABLE.count("order_id = 4 AND status = 2")).isEqualTo(1);
         mvc.perform(get("/scan/api/tasks/orders/rows/4"))

@@ -177,6 +177,39 @@ class DashboardBrowserTests {
         browser.manage().window().setSize(new Dimension(1280, 800));
     }
 
+    @Test
+    @Order(6)
+    void showsFailureGroupsReadablyAtPhoneWidthAndItsBadgeInPlainWords() throws Exception {
+        browser.manage().window().setSize(new Dimension(390, 844));
+        browser.get(a.dashboardUrl() + "#failures");
+        wait.until(ExpectedConditions.elementToBeClickable(
+                By.cssSelector("#failure-groups button[data-requeue-id='107']")));
+        // read in one script: the screen may redraw between two reads
+        List<?> sizes =
+                (List<?>) browser.executeScript("const row = document.querySelector('#failure-groups tbody tr');"
+                        + " const cells = [...row.querySelectorAll('td')];"
+                        + " return [cells[0].getBoundingClientRect().width, cells[2].getBoundingClientRect().width,"
+                        + " cells[3].getBoundingClientRect().width, document.documentElement.scrollWidth"
+                        + " - document.documentElement.clientWidth];");
+        HeadlessChromium.screenshot(browser, "failures-phone");
+        assertThat(((Number) sizes.get(0)).doubleValue())
+                .as("width of the error text, px")
+                .isGreaterThan(250);
+        assertThat(((Number) sizes.get(1)).doubleValue())
+                .as("width of first seen, px")
+                .isGreaterThan(100);
+        assertThat(((Number) sizes.get(2)).doubleValue())
+                .as("width of last seen, px")
+                .isGreaterThan(100);
+        assertThat(((Number) sizes.get(3)).intValue())
+                .as("pixels of sideways scrolling")
+                .isLessThanOrEqualTo(0);
+        assertThat(browser.findElement(By.id("write")).getText())
+                .as("the write badge, in characters every font has")
+                .matches("[ -~]+");
+        browser.manage().window().setSize(new Dimension(1280, 800));
+    }
+
     /** Clicks the element once it is there and enabled, finding it again when a redraw replaced it. */
     private void click(By by) {
         wait.until(d -> {

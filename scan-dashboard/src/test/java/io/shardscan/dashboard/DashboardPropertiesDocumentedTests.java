@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -51,5 +53,27 @@ class DashboardPropertiesDocumentedTests {
         expected.forEach((name, value) -> assertThat(readme)
                 .as("the README documents %s with its default %s", name, value)
                 .contains("| `" + name + "` | `" + value + "` |"));
+    }
+
+    @Test
+    void everyDependencySnippetOfTheReadmeHasTheProjectsVersion() throws Exception {
+        Matcher project = Pattern.compile("<artifactId>shardscan-parent</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(Path.of("..", "pom.xml")));
+        assertThat(project.find()).as("the parent pom's version").isTrue();
+        String readme = Files.readString(Path.of("..", "README.md"));
+        Matcher snippet = Pattern.compile(
+                        "<dependency>\\s*<groupId>io\\.shardscan</groupId>.*?</dependency>", Pattern.DOTALL)
+                .matcher(readme);
+        int snippets = 0;
+        while (snippet.find()) {
+            snippets++;
+            // without a version Maven fails: 'dependencies.dependency.version' for io.shardscan:... is missing
+            assertThat(snippet.group())
+                    .as("a README dependency snippet")
+                    .contains("<version>" + project.group(1) + "</version>");
+        }
+        assertThat(snippets)
+                .as("dependency snippets of scan-starter and scan-dashboard")
+                .isGreaterThanOrEqualTo(2);
     }
 }

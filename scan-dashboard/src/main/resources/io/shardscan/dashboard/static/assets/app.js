@@ -67,7 +67,8 @@ function taskCard(name, t) {
       paused ? writeButton('▶ Resume', () => act(name, 'resume'), { 'data-action': 'resume' })
         : writeButton('‖ Pause', () => act(name, 'pause'), { 'data-action': 'pause' }),
       writeButton('↻ Requeue dead', () => act(name, 'requeue-dead'), { 'data-action': 'requeue-dead' }),
-      el('span.muted', {}, `done here ${fmt(t.processed)} · failed ${fmt(t.failed)} · in flight ${fmt(t.inFlight)}`)));
+      el('span.muted', {}, `this node since start: done ${fmt(t.doneHereSinceStart)} · failed ${fmt(t.failedHereSinceStart)}`
+        + ` · dead ${fmt(t.deadHereSinceStart)} · in flight now ${fmt(t.inFlight)}`)));
 }
 
 function nodesTable() {
@@ -129,6 +130,8 @@ function renderJobs() {
       el('div.stat', {}, el('span.muted', {}, 'ETA'), el('b', {}, j.etaSeconds === null || j.etaSeconds === undefined ? '–' : age(j.etaSeconds))),
       el('div.stat', {}, el('span.muted', {}, 'rows'), el('b', {}, fmt(j.processed))),
       el('div.stat', {}, el('span.muted', {}, 'failed'), el('b', {}, fmt(j.failed)))),
+    j.failed ? el('p.muted', { 'data-job-failures': name }, 'Failed rows of a range job are not on the Failed rows screen: see ',
+      el('code', {}, `GET /actuator/scan/${name}`), ' (count and the most recent); run them again with the button below.') : '',
     el('div.row', {},
       writeButton('▶ Start next run', () => act(name, 'start'), { disabled: j.state !== 'DONE' || !overview.writeEnabled }),
       writeButton('↻ Run failed again', () => act(name, 'requeue'))))))];
@@ -147,7 +150,8 @@ function render() {
   });
   document.getElementById('node').textContent = 'served by ' + overview.node;
   const write = document.getElementById('write');
-  write.textContent = overview.writeEnabled ? '✎ writes on' : '🔒 read only';
+  // plain words: a symbol glyph may be missing from the fonts (an empty box in headless Chromium)
+  write.textContent = overview.writeEnabled ? 'writes on' : 'read only';
   write.className = 'badge ' + (overview.writeEnabled ? 'on' : 'off');
   const target = document.getElementById(screen);
   if (screen === 'failures') { failures(target, overview); return; }

@@ -25,18 +25,19 @@ export async function failures(target, overview) {
     return;
   }
   const rows = page.groups.map(g => el('tr', { 'data-error': g.error === null ? '' : g.error },
-    el('td.mono', {}, g.error === null ? '(no error text)' : g.error),
-    el('td.num', {}, fmt(g.rows)),
-    el('td.hide-phone', {}, when(g.firstSeen)),
-    el('td', {}, when(g.lastSeen)),
-    el('td', {}, g.exampleIds.map(id => el('span.example', {},
+    el('td.mono.error', { 'data-label': 'last error (digits as #)' }, g.error === null ? '(no error text)' : g.error,
+      g.example !== null && g.example !== g.error ? el('div.muted', { 'data-example': '' }, 'e.g. ' + g.example) : ''),
+    el('td.num', { 'data-label': 'rows' }, fmt(g.rows)),
+    el('td', { 'data-label': 'first seen' }, when(g.firstSeen)),
+    el('td', { 'data-label': 'last seen' }, when(g.lastSeen)),
+    el('td', { 'data-label': 'example rows' }, g.exampleIds.map(id => el('span.example', {},
       el('button', { onclick: () => showRow(id), 'data-show-id': String(id), title: `Show the columns of row ${id}` }, '#' + id),
       writeButton('↻', () => requeue(target, overview, { ids: [id] }), { 'data-requeue-id': String(id), title: `Requeue row ${id}`,
         'aria-label': `Requeue row ${id}` }), ' '))),
     el('td', {}, writeButton('Requeue group', () => requeue(target, overview, { byError: true, error: g.error }), { 'data-requeue': 'group' }))));
   target.replaceChildren(el('h2', {}, 'Failed and dead rows'), controls,
     rows.length ? el('div.scroll', {}, el('table', { id: 'failure-groups' },
-      el('thead', {}, el('tr', {}, el('th', {}, 'last error'), el('th.num', {}, 'rows'), el('th.hide-phone', {}, 'first seen'),
+      el('thead', {}, el('tr', {}, el('th', {}, 'last error (digits as #)'), el('th.num', {}, 'rows'), el('th', {}, 'first seen'),
         el('th', {}, 'last seen'), el('th', {}, 'example rows (#id: its columns, ↻: requeue it)'), el('th', {}, ''))),
       el('tbody', {}, rows)))
       : el('p', { id: 'no-failures' }, `✔ No ${state.dead ? 'dead' : 'failed'} rows in ${state.task}.`),
