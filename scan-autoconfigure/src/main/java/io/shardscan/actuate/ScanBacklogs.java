@@ -7,11 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * The last backlog count of every task, refreshed every {@code scan.backlog-refresh} on one daemon
@@ -19,14 +15,12 @@ import org.springframework.context.SmartLifecycle;
  * is counted only every few refreshes ({@link io.shardscan.core.TaskView#countBacklogIfChanged}). A failed count keeps the previous
  * one. Thread-safe.
  */
-public class ScanBacklogs implements SmartLifecycle {
+public class ScanBacklogs extends Periodic {
 
     private static final System.Logger log = System.getLogger(ScanBacklogs.class.getName());
 
     private final ScanEngine engine;
-    private final Duration refresh;
     private final Map<String, Backlog> latest = new ConcurrentHashMap<>();
-    private @Nullable ScheduledExecutorService executor;
     private volatile boolean failing;
 
     /**
@@ -35,12 +29,8 @@ public class ScanBacklogs implements SmartLifecycle {
      * @param refresh the delay between the end of one count of all tasks and the start of the next
      */
     public ScanBacklogs(ScanEngine engine, Duration refresh) {
+        super("scan-backlog", "scan.backlog-refresh", refresh, "10s");
         this.engine = Objects.requireNonNull(engine, "engine");
-        Objects.requireNonNull(refresh, "refresh");
-        if (refresh.isNegative() || refresh.isZero()) {
-            throw new IllegalArgumentException("scan.backlog-refresh must be positive (was " + refresh + "), e.g. 10s");
-        }
-        this.refresh = refresh;
     }
 
     /** The task's last counted backlog, or {@code null} before its first count succeeded. */
@@ -67,7 +57,7 @@ public class ScanBacklogs implements SmartLifecycle {
             try {
                 Backlog counted = all
                         ? engine.task(task).countBacklog()
-                        : engine.task(task).countBacklogIfChanged(refresh);
+                        : engine.task(task).countBacklogIfChanged(every());
                 if (counted != null) {
                     latest.put(task, counted);
                 }
@@ -84,39 +74,9 @@ public class ScanBacklogs implements SmartLifecycle {
         failing = failed;
     }
 
+    /** One scheduled refresh: the tasks that may have changed. */
     @Override
-    public synchronized void start() {
-        if (executor != null) {
-            return;
-        }
-        ScheduledExecutorService started = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "scan-backlog");
-            thread.setDaemon(true);
-            return thread;
-        });
-        started.scheduleWithFixedDelay(this::refreshQuietly, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
-        executor = started;
-    }
-
-    @Override
-    public synchronized void stop() {
-        if (executor != null) {
-            executor.shutdownNow();
-            executor = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return executor != null;
-    }
-
-    private void refreshQuietly() {
-        try {
-            refreshChanged();
-        } catch (RuntimeException e) {
-            // an exception would cancel the schedule for good
-            log.log(Level.WARNING, "Backlog refresh failed", e);
-        }
+    protected void runOnce() {
+        refreshChanged();
     }
 }
