@@ -64,15 +64,29 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
                 // another thread of this node inserted it first: the heartbeat is recorded either way
             }
         }
-        jdbc.update(
-                "DELETE FROM scan_member WHERE task = ? AND heartbeat_at < " + dialect.nowPlusMillis(),
-                task,
-                -timeout.toMillis());
-        return jdbc.query(
-                "SELECT node, heartbeat_at, counters FROM scan_member WHERE task = ? ORDER BY node",
-                (rs, n) -> new Member(
-                        rs.getString(1), rs.getTimestamp(2).toInstant(), NodeCounters.decode(rs.getString(3))),
+        // the members read flags the silent ones, so the sweep that deletes them runs only when there is one
+        List<Member> live = new ArrayList<>();
+        boolean[] silent = {false};
+        jdbc.query(
+                "SELECT node, heartbeat_at, counters, CASE WHEN heartbeat_at < " + dialect.nowPlusMillis()
+                        + " THEN 1 ELSE 0 END FROM scan_member WHERE task = ? ORDER BY node",
+                rs -> {
+                    if (rs.getInt(4) == 1) {
+                        silent[0] = true;
+                    } else {
+                        live.add(new Member(
+                                rs.getString(1), rs.getTimestamp(2).toInstant(), NodeCounters.decode(rs.getString(3))));
+                    }
+                },
+                -timeout.toMillis(),
                 task);
+        if (silent[0]) {
+            jdbc.update(
+                    "DELETE FROM scan_member WHERE task = ? AND heartbeat_at < " + dialect.nowPlusMillis(),
+                    task,
+                    -timeout.toMillis());
+        }
+        return live;
     }
 
     @Override
@@ -127,10 +141,15 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
             args.add(shard);
             args.add(epoch);
         });
-        jdbc.update(
+        int updated = jdbc.update(
                 "UPDATE scan_lease SET expires_at = " + dialect.nowPlusMillis() + " WHERE task = ? AND owner = ?"
                         + " AND expires_at > " + dialect.now() + " AND (" + held + ")",
                 args.toArray());
+        if (updated == leases.size()) {
+            // each (shard, epoch) pair matches at most one row, so every lease asked for was renewed;
+            // a smaller count (some refused, or a driver counting only changed rows) reads them back
+            return List.copyOf(leases.keySet());
+        }
         List<Integer> renewed = new ArrayList<>();
         jdbc.query(
                 "SELECT shard, epoch FROM scan_lease WHERE task = ? AND owner = ? AND expires_at > " + dialect.now(),

@@ -1,0 +1,91 @@
+package io.shardscan.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.core.Member;
+import io.shardscan.core.NodeCounters;
+import io.shardscan.testsupport.CountingDataSource;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * What a settled node's lease tick costs the database with JDBC leases: the heartbeat and the
+ * renewal of every held lease, counted on the client side.
+ */
+class JdbcCoordinatorIdleStatementsTests {
+
+    private static final Duration TTL = Duration.ofSeconds(30);
+
+    private final CountingDataSource counting = new CountingDataSource(TestServers.h2("idle_coordinator"));
+    private final JdbcShardCoordinator coordinator = coordinator();
+    private final String task = "t" + System.nanoTime();
+
+    private JdbcShardCoordinator coordinator() {
+        new OrderTable(counting.target()).coordinationTables();
+        return new JdbcShardCoordinator(counting.dataSource());
+    }
+
+    @Test
+    void aHeartbeatWithEveryMemberLiveIsAnUpdateAndARead() {
+        coordinator.heartbeat(task, "node-a", TTL, new NodeCounters(1, 0, 0, 0));
+        coordinator.heartbeat(task, "node-b", TTL, new NodeCounters(1, 0, 0, 0));
+        long before = counting.total();
+        assertThat(coordinator.heartbeat(task, "node-a", TTL, new NodeCounters(2, 0, 0, 0)))
+                .extracting(Member::node)
+                .containsExactly("node-a", "node-b");
+        assertThat(counting.total() - before)
+                .as("statements of an idle heartbeat: %s", counting.byKind())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void renewingEveryHeldLeaseIsOneStatement() {
+        Map<Integer, Long> held = new HashMap<>();
+        for (int shard = 0; shard < 64; shard++) {
+            held.put(
+                    shard,
+                    coordinator
+                            .tryAcquire(task, shard, "node-a", TTL)
+                            .orElseThrow()
+                            .epoch());
+        }
+        long before = counting.total();
+        assertThat(coordinator.renew(task, "node-a", held, TTL)).containsExactlyInAnyOrderElementsOf(held.keySet());
+        assertThat(counting.total() - before)
+                .as("statements of a renewal: %s", counting.byKind())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aRefusedLeaseIsStillLeftOutOfTheRenewal() {
+        long kept = coordinator.tryAcquire(task, 0, "node-a", TTL).orElseThrow().epoch();
+        long lost = coordinator.tryAcquire(task, 1, "node-a", TTL).orElseThrow().epoch();
+        coordinator.release(task, 1, "node-a", lost);
+        coordinator.tryAcquire(task, 1, "node-b", TTL).orElseThrow();
+        assertThat(coordinator.renew(task, "node-a", Map.of(0, kept, 1, lost), TTL))
+                .containsExactly(0);
+    }
+
+    @Test
+    void aSilentMemberIsLeftOutAndSweptFromTheTable() {
+        coordinator.heartbeat(task, "node-b", TTL);
+        Duration short_ = Duration.ofMillis(300);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(coordinator.heartbeat(task, "node-a", short_))
+                        .extracting(Member::node)
+                        .containsExactly("node-a"));
+        assertThat(new JdbcTemplate(counting.target())
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM scan_member WHERE task = ? AND node = 'node-b'",
+                                Integer.class,
+                                task))
+                .isZero();
+    }
+}
