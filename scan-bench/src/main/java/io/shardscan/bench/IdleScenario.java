@@ -35,6 +35,7 @@ final class IdleScenario implements Scenario {
     @Override
     public ResultLine run(Bench bench, PrintStream out) throws Exception {
         int seconds = bench.options().intValue("seconds", 60);
+        int warmup = bench.options().intValue("warmup-probes", 5);
         int rows = bench.options().intValue("rows", 100_000);
         String url = databaseUrl(bench);
         try (Pg pg = new Pg(url, 2)) {
@@ -47,7 +48,7 @@ final class IdleScenario implements Scenario {
         List<Measure> measures = new ArrayList<>();
         for (boolean jdbcLeases : new boolean[] {false, true}) {
             for (int nodes : new int[] {1, 3}) {
-                measures.add(shardscan(bench, url, out, nodes, jdbcLeases, seconds));
+                measures.add(shardscan(bench, url, out, nodes, jdbcLeases, seconds, warmup));
             }
         }
         for (int instances : new int[] {1, 3}) {
@@ -77,7 +78,8 @@ final class IdleScenario implements Scenario {
         table.note("one task of 64 shards; per node = per node per task; Shardscan's figures include its backlog"
                         + " counter (scan.backlog-refresh 10 s) and, with JDBC leases, the lease statements")
                 .note("statements are counted on the client side over " + seconds + " s after a warm-up (all shards"
-                        + " held, five idle probes); server xacts are pg_stat_database's xact_commit + xact_rollback"
+                        + " held, " + warmup
+                        + " idle probes); server xacts are pg_stat_database's xact_commit + xact_rollback"
                         + " of database " + DATABASE + ", which add the pools' connection checks")
                 .note("db-scheduler: Scheduler.create(dataSource, task) with its defaults (polling every 10 s)")
                 .print(out);
@@ -99,7 +101,8 @@ final class IdleScenario implements Scenario {
     }
 
     private static Measure shardscan(
-            Bench bench, String url, PrintStream out, int nodes, boolean jdbcLeases, int seconds) throws Exception {
+            Bench bench, String url, PrintStream out, int nodes, boolean jdbcLeases, int seconds, int warmup)
+            throws Exception {
         ScanTaskJobs jobs = new ScanTaskJobs();
         ScanEngine.ScanTask task = jobs.task(4);
         String name = task.definition().name();
@@ -152,7 +155,7 @@ final class IdleScenario implements Scenario {
                                             .sum()
                                     == Pg.SHARDS
                             && engines.stream()
-                                    .allMatch(e -> e.task(name).stats().probes() >= 5));
+                                    .allMatch(e -> e.task(name).stats().probes() >= warmup));
             XactWindow window = XactWindow.open(url, DATABASE);
             long storeBefore = total(stores);
             long leaseBefore = total(leases);

@@ -49,7 +49,8 @@ public final class Options {
                 "xmx",
                 "passes",
                 "rate",
-                "seconds");
+                "seconds",
+                "warmup-probes");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {
