@@ -152,33 +152,6 @@ abstract class IdleProbeContractTests {
                 .isGreaterThanOrEqualTo(2);
     }
 
-    @Test
-    void aTriggeredIdleShardFetchesAtOnceInsteadOfWaitingForTheNextProbe() {
-        Duration interval = Duration.ofSeconds(20);
-        Map<Long, Long> startedNanos = new ConcurrentHashMap<>();
-        ScanEngine engine = start(
-                task(List.of(Tier.of("0", interval))),
-                (TaskHandler.PerRow) (row, ctx) -> {
-                    startedNanos.put(row.id(), System.nanoTime());
-                    return Outcome.done();
-                },
-                Engines.FAST_TTL,
-                Engines.FAST_RENEW);
-        // right after a probe: the next one is an interval away
-        awaitIdle(engine, 1);
-        long hitsBefore = engine.task("orders").stats().probeHits();
-        table.insert(7, 1, 11, Instant.now());
-        long inserted = System.nanoTime();
-        engine.task("orders").trigger();
-        await().atMost(Duration.ofSeconds(30)).until(() -> startedNanos.containsKey(7L));
-        assertThat(Duration.ofNanos(startedNanos.get(7L) - inserted))
-                .as("a wake-up's latency: well within the 20 s until the next probe")
-                .isLessThan(Duration.ofSeconds(10));
-        assertThat(engine.task("orders").stats().probeHits())
-                .as("fetched by the triggered round, not found by a probe")
-                .isEqualTo(hitsBefore);
-    }
-
     static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> delta = new java.util.TreeMap<>();
         after.forEach((kind, count) -> {

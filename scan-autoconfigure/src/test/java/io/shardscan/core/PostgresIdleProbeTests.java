@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.actuate.ScanBacklogs;
+import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * The probe's SQL on PostgreSQL, and (here only: it counts the engine's statements, which are the
- * same on every database) what an idle node costs.
+ * The probe's SQL on PostgreSQL, and, here only (they test the engine, the same on every database),
+ * what an idle node costs and that a triggered shard skips the probe.
  */
 class PostgresIdleProbeTests extends IdleProbeContractTests {
 
@@ -39,7 +43,7 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
             long probesBefore = engine.task("orders").stats().probes();
             long started = System.nanoTime();
             // the node keeps all its shards and stays idle over the window
-            await().during(Duration.ofSeconds(30))
+            await().during(Duration.ofSeconds(20))
                     .atMost(Duration.ofSeconds(60))
                     .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
             double seconds = (System.nanoTime() - started) / 1e9;
@@ -69,5 +73,32 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
         } finally {
             backlogs.stop();
         }
+    }
+
+    @Test
+    void aTriggeredIdleShardFetchesAtOnceInsteadOfWaitingForTheNextProbe() {
+        Duration interval = Duration.ofSeconds(20);
+        Map<Long, Long> startedNanos = new ConcurrentHashMap<>();
+        ScanEngine engine = start(
+                task(List.of(Tier.of("0", interval))),
+                (TaskHandler.PerRow) (row, ctx) -> {
+                    startedNanos.put(row.id(), System.nanoTime());
+                    return Outcome.done();
+                },
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        // right after a probe: the next one is an interval away
+        awaitIdle(engine, 1);
+        long hitsBefore = engine.task("orders").stats().probeHits();
+        table.insert(7, 1, 11, Instant.now());
+        long inserted = System.nanoTime();
+        engine.task("orders").trigger();
+        await().atMost(Duration.ofSeconds(30)).until(() -> startedNanos.containsKey(7L));
+        assertThat(Duration.ofNanos(startedNanos.get(7L) - inserted))
+                .as("a wake-up's latency: well within the 20 s until the next probe")
+                .isLessThan(Duration.ofSeconds(10));
+        assertThat(engine.task("orders").stats().probeHits())
+                .as("fetched by the triggered round, not found by a probe")
+                .isEqualTo(hitsBefore);
     }
 }
