@@ -284,17 +284,7 @@ public abstract class RangeModeContractTests {
     void aCaughtUpFollowingTaskDoesNotSpin() {
         users.insertWithGaps(1, 500, 1);
         AtomicLong calls = new AtomicLong();
-        RangeStores counted = new RangeStores(
-                counting(TaskRuns.class, stores.runs(), calls),
-                counting(RangeCursor.class, stores.cursor(), calls),
-                counting(RangeLedger.class, stores.ledger(), calls),
-                counting(RangeTable.class, stores.table(), calls),
-                counting(RangeFailures.class, stores.failures(), calls));
-        ScanEngine a = engines.startRange(
-                "node-a",
-                dataSource,
-                counted,
-                new RangeJob(task(1_000, Duration.ofMinutes(5), RunMode.FOLLOW), recording("node-a")));
+        ScanEngine a = startCounted(RunMode.FOLLOW, calls);
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> a.rangeTask(name).snapshot().percent() == 100);
         long start = System.nanoTime();
@@ -318,17 +308,7 @@ public abstract class RangeModeContractTests {
     void aDoneRunLooksOnlyEveryFifthRenewInterval() {
         users.insertWithGaps(1, 500, 1);
         AtomicLong calls = new AtomicLong();
-        RangeStores counted = new RangeStores(
-                counting(TaskRuns.class, stores.runs(), calls),
-                counting(RangeCursor.class, stores.cursor(), calls),
-                counting(RangeLedger.class, stores.ledger(), calls),
-                counting(RangeTable.class, stores.table(), calls),
-                counting(RangeFailures.class, stores.failures(), calls));
-        ScanEngine a = engines.startRange(
-                "node-a",
-                dataSource,
-                counted,
-                new RangeJob(task(1_000, Duration.ofMinutes(5), RunMode.ONCE), recording("node-a")));
+        ScanEngine a = startCounted(RunMode.ONCE, calls);
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> a.rangeTask(name).snapshot().run().done());
         long before = calls.get();
@@ -341,6 +321,21 @@ public abstract class RangeModeContractTests {
         assertThat(calls.get() - before)
                 .as("store calls of a DONE run over %.1f s", seconds)
                 .isLessThanOrEqualTo((long) (2 * quietTicks) + 4);
+    }
+
+    /** Node A running the task with {@code run}, every store call but {@code kind()} counted in {@code calls}. */
+    private ScanEngine startCounted(RunMode run, AtomicLong calls) {
+        RangeStores counted = new RangeStores(
+                counting(TaskRuns.class, stores.runs(), calls),
+                counting(RangeCursor.class, stores.cursor(), calls),
+                counting(RangeLedger.class, stores.ledger(), calls),
+                counting(RangeTable.class, stores.table(), calls),
+                counting(RangeFailures.class, stores.failures(), calls));
+        return engines.startRange(
+                "node-a",
+                dataSource,
+                counted,
+                new RangeJob(task(1_000, Duration.ofMinutes(5), run), recording("node-a")));
     }
 
     /** {@code target} with every call but {@code kind()} counted in {@code calls}. */
