@@ -12,6 +12,8 @@ import java.util.List;
  * @param total pending rows of every tier, due or not
  * @param notYetDue pending rows whose due time has not come (a task with a due-at column), in {@code total} too
  * @param withoutShardKey pending rows whose shard key is NULL, which no shard fetches: give them a key
+ * @param outsideShards pending rows whose shard column is outside the task's shards, which no shard
+ *     fetches: the column was generated for another shard count (the log names the fix)
  * @param withoutDueTime pending rows whose due time is NULL (a task with a due-at column), which
  *     are never due: give them one; in {@code total} too, not in {@code notYetDue}
  * @param countedAt when the counts were taken
@@ -22,6 +24,7 @@ public record BacklogDescriptor(
         long total,
         long notYetDue,
         long withoutShardKey,
+        long outsideShards,
         long withoutDueTime,
         Instant countedAt) {
 
@@ -39,6 +42,7 @@ public record BacklogDescriptor(
                 backlog.total(),
                 backlog.notYetDue(),
                 backlog.withoutShardKey(),
+                backlog.outsideShards(),
                 backlog.withoutDueTime(),
                 backlog.countedAt());
     }

@@ -238,6 +238,8 @@ public class ScanAutoConfiguration {
         // the engine's lines go to the application's logging, which outlives java.util.logging at shutdown
         ScanLogging.use(CommonsSystemLogger::new);
         log.log(System.Logger.Level.INFO, ScanCoordinators.explain(properties, coordinator));
+        ScanConnectionTimeoutCheck.warning(coordinator, dataSource, properties.getLeaseTtl())
+                .ifPresent(warning -> log.log(System.Logger.Level.WARNING, warning));
         // every check runs here, while the bean is created, so a problem stops startup before the web server starts
         return ScanStartupChecks.engine(
                         environment,

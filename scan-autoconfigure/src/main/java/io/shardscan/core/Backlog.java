@@ -15,12 +15,20 @@ import org.jspecify.annotations.Nullable;
  * @param total pending rows of every tier, due or not ({@link #notYetDue()} of them are not due yet,
  *     {@link #withoutDueTime()} never are)
  * @param withoutShardKey pending rows whose shard key is NULL: counted in their tier, fetched by no shard
+ * @param outsideShards pending rows whose shard column is outside the task's shards (a column
+ *     generated for another shard count): counted in their tier, fetched by no shard
  * @param countedAt when the counts were taken
  */
-public record Backlog(List<TierBacklog> tiers, long dead, long total, long withoutShardKey, Instant countedAt) {
+public record Backlog(
+        List<TierBacklog> tiers, long dead, long total, long withoutShardKey, long outsideShards, Instant countedAt) {
 
     public Backlog {
         tiers = List.copyOf(tiers);
+    }
+
+    /** A backlog without rows outside the task's shards. */
+    public Backlog(List<TierBacklog> tiers, long dead, long total, long withoutShardKey, Instant countedAt) {
+        this(tiers, dead, total, withoutShardKey, 0, countedAt);
     }
 
     /** Pending rows of every tier whose due time has not come (a task with a due-at column); in {@code total} too. */
@@ -97,6 +105,6 @@ public record Backlog(List<TierBacklog> tiers, long dead, long total, long witho
             tiers.add(new TierBacklog(tier.label(), pending, age, notYetDue, withoutDueTime));
             total += pending;
         }
-        return new Backlog(tiers, counts.dead(), total, counts.withoutShardKey(), now);
+        return new Backlog(tiers, counts.dead(), total, counts.withoutShardKey(), counts.outsideShards(), now);
     }
 }

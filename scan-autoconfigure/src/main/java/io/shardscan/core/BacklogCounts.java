@@ -6,16 +6,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a store counted of a task's table: pending rows grouped by retry count, dead rows, and
- * pending rows whose shard key is NULL (no shard fetches them). Immutable.
+ * pending rows that no shard fetches (their shard key is NULL, or their shard column is outside the
+ * task's shards). Immutable.
  *
  * @param pending one group per retry count that has pending rows
  * @param dead the number of dead rows
  * @param withoutShardKey pending rows whose shard key is NULL, counted in {@code pending} too
+ * @param outsideShards pending rows whose shard column holds a value outside 0..N-1 of the task's N
+ *     shards (a column generated for another shard count), counted in {@code pending} too; {@code 0}
+ *     for a store without a shard column
  */
-public record BacklogCounts(List<Group> pending, long dead, long withoutShardKey) {
+public record BacklogCounts(List<Group> pending, long dead, long withoutShardKey, long outsideShards) {
 
     public BacklogCounts {
         pending = List.copyOf(pending);
+    }
+
+    /** Counts of a store whose rows all have a shard of the task's: one computed from the key, or none. */
+    public BacklogCounts(List<Group> pending, long dead, long withoutShardKey) {
+        this(pending, dead, withoutShardKey, 0);
     }
 
     /**

@@ -31,11 +31,17 @@ final class BacklogWatch {
                         >= refresh.multipliedBy(QUIET_REFRESHES).toNanos() - refresh.toNanos() / 2;
     }
 
-    /** A count was taken at {@code nanos}, with this node's {@code activity} as it was before it. */
-    synchronized void counted(BacklogCounts counts, long activity, long nanos) {
+    /**
+     * A count was taken at {@code nanos}, with this node's {@code activity} as it was before it.
+     *
+     * @return the count before it; {@code null} for the first
+     */
+    synchronized @Nullable BacklogCounts counted(BacklogCounts counts, long activity, long nanos) {
+        BacklogCounts before = last;
         changed = last != null && !last.equals(counts);
         last = counts;
         activityAtCount = activity;
         countedAtNanos = nanos;
+        return before;
     }
 }

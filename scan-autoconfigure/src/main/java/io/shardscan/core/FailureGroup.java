@@ -27,4 +27,9 @@ public record FailureGroup(
     public FailureGroup {
         exampleIds = List.copyOf(exampleIds);
     }
+
+    /** The group of {@code error}: the error with every run of digits as {@code #}. */
+    public static String keyOf(String error) {
+        return error.replaceAll("[0-9]+", "#");
+    }
 }

@@ -70,6 +70,27 @@ final class FailureLog {
         return -1;
     }
 
+    /**
+     * The kinds whose last WARN line is an interval old and that failed again since, with how many
+     * rows (or rounds, or probes) failed so; from {@code nanos} on each counts as just logged. Asked
+     * periodically, so that failures which stop within the interval still end in a line with their
+     * count, not in DEBUG alone.
+     *
+     * @return kind to count, in the order the kinds were last seen; empty when none
+     */
+    synchronized Map<String, Long> overdue(long nanos) {
+        Map<String, Long> due = new LinkedHashMap<>();
+        for (Map.Entry<String, Seen> entry : seen.entrySet()) {
+            Seen last = entry.getValue();
+            if (last.suppressed > 0 && nanos - last.warnedAt >= intervalNanos) {
+                due.put(entry.getKey(), last.suppressed);
+                last.warnedAt = nanos;
+                last.suppressed = 0;
+            }
+        }
+        return due;
+    }
+
     private static final class Seen {
         long warnedAt;
         long suppressed;

@@ -416,11 +416,15 @@ final class Lane implements Runnable {
                 endpoints == null ? null : endpoints.endpointOf(row));
     }
 
-    /** A row given up is said once per distinct reason, then at most once a minute with a count, like failures. */
+    /**
+     * A row given up is said once per distinct reason (digits aside: a reason naming the row is one
+     * reason for all rows, as the failure groups count them), then at most once a minute with a
+     * count, like failures.
+     */
     private void loggedDead(Row row, Outcome outcome) {
         String reason = outcome.reason() == null ? outcome.kind().name() : outcome.reason();
-        long suppressed =
-                task.failures().record("dead: " + reason, 1, task.clock().nanos());
+        long suppressed = task.failures()
+                .record("dead: " + FailureGroup.keyOf(reason), 1, task.clock().nanos());
         if (suppressed >= 0) {
             log.log(
                     Level.WARNING,

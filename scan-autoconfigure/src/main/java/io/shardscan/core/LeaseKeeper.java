@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps one task's leases on this node, on the task's control thread: each tick heartbeats,
- * renews every held lease in one call, computes the assignment, hands over shards assigned away
+ * renews every held lease and reads who holds what in one {@link ShardCoordinator#tick}, computes
+ * the assignment, hands over shards assigned away
  * (after their running round) and claims free shards assigned here, fencing each new epoch in the
  * store before the first round. A lease that cannot be renewed, or whose local deadline passed, is
  * fenced off at once.
@@ -24,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 final class LeaseKeeper {
 
     private static final System.Logger log = ScanLogging.getLogger(LeaseKeeper.class);
+    private static final long NOT_TICKING = Long.MIN_VALUE;
 
     private final TaskContext context;
     private final ShardCoordinator coordinator;
@@ -32,14 +34,20 @@ final class LeaseKeeper {
     private volatile List<Member> members = List.of();
     private volatile List<LeaseInfo> leases = List.of();
     private volatile boolean coordinatorReachable = true;
+    /** When the coordinator call of the running tick was made; {@link #NOT_TICKING} between ticks. */
+    private volatile long tickSentAt = NOT_TICKING;
+
     private volatile boolean settled;
+    private volatile boolean stopping;
     private final ForeignOwners foreignOwners;
+    private final StopReleases stopReleases;
 
     LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
         this.context = context;
         this.coordinator = coordinator;
         this.settings = settings;
         this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind());
+        this.stopReleases = new StopReleases(context, coordinator, settings);
     }
 
     /** The shards held, lost ones included until their round ends. */
@@ -74,8 +82,30 @@ final class LeaseKeeper {
         return coordinator.kind();
     }
 
+    /**
+     * Whether the coordinator answered the last tick, and the running one (if any) has not waited
+     * for it longer than {@code scan.lease-ttl}: by then every lease it renews lapsed, so a call that
+     * hangs (a pool waiting for a connection from a database that is gone) shows as unreachable while
+     * it hangs, not only once it gives up. The first to notice the hang logs it.
+     */
     boolean coordinatorReachable() {
+        long sentAt = tickSentAt;
+        if (sentAt != NOT_TICKING && coordinatorReachable) {
+            long waited = context.clock().nanos() - sentAt;
+            if (waited > settings.leaseTtl().toNanos()) {
+                hung(sentAt, Duration.ofNanos(waited));
+            }
+        }
         return coordinatorReachable;
+    }
+
+    private synchronized void hung(long sentAt, Duration waited) {
+        if (tickSentAt == sentAt && coordinatorReachable) {
+            reachable(
+                    false,
+                    "its lease tick has not returned for " + waited.toSeconds() + " s, longer than scan.lease-ttl ("
+                            + settings.leaseTtl() + ")");
+        }
     }
 
     /** Whether the last tick found the layout settled (see {@link #tick}); false before the first. */
@@ -97,25 +127,51 @@ final class LeaseKeeper {
     private boolean tickSettled(boolean claim) {
         boolean settled = false;
         try {
-            List<Member> live = coordinator.heartbeat(
-                    context.name(), settings.nodeId(), settings.memberTimeout(), NodeCounters.of(context.stats()));
+            Map<Integer, Long> held = new HashMap<>();
+            owned.values().stream().filter(LeaseKeeper::held).forEach(s -> held.put(s.shard, s.leaseEpoch));
+            long sentAt = context.clock().nanos();
+            ShardCoordinator.Tick tick;
+            tickSentAt = sentAt;
+            try {
+                tick = coordinator.tick(
+                        context.name(),
+                        settings.nodeId(),
+                        settings.memberTimeout(),
+                        NodeCounters.of(context.stats()),
+                        held,
+                        settings.leaseTtl());
+            } finally {
+                tickSentAt = NOT_TICKING;
+            }
+            List<Member> live = tick.members();
             members = live;
+            leases = List.copyOf(tick.leases());
             foreignOwners.check(live);
-            renew();
+            renewed(held, new HashSet<>(tick.renewed()), sentAt);
             Set<Integer> target = new HashSet<>(coordinator.assign(settings.nodeId(), live, currentOwners()));
-            owned.values().stream().filter(s -> !target.contains(s.shard)).forEach(this::handOver);
-            if (claim) {
-                target.stream()
+            ReleasePass handovers = new ReleasePass(context, coordinator, settings);
+            owned.values().stream().filter(s -> !target.contains(s.shard)).forEach(s -> handOver(s, handovers));
+            handovers.report();
+            // a tick that hung in the coordinator may return after the task began to stop
+            if (claim && !stopping) {
+                List<Integer> took = target.stream()
                         .filter(shard -> !owned.containsKey(shard))
                         .sorted()
-                        .forEach(this::claim);
+                        .filter(this::claim)
+                        .toList();
+                if (!took.isEmpty()) {
+                    log.log(
+                            Level.INFO,
+                            "Task " + context.name() + ": took shards " + took + "; this node holds " + owned.size()
+                                    + " of " + context.definition().shards());
+                }
             }
             settled = owned.keySet().equals(target)
                     && owned.values().stream().allMatch(s -> s.state() != OwnedShard.State.RELEASING)
                     && noMemberSilent(live);
-            reachable(true, null);
+            reachable(true, "");
         } catch (RuntimeException e) {
-            reachable(false, e);
+            reachable(false, e.toString());
         }
         expireOverdue();
         return settled;
@@ -145,37 +201,41 @@ final class LeaseKeeper {
 
     private void left(OwnedShard shard, OwnedShard.@Nullable State left) {
         if (left == OwnedShard.State.RELEASING) {
-            release(shard);
+            release(shard, null);
         } else if (left == OwnedShard.State.LOST) {
             owned.remove(shard.shard, shard);
         }
     }
 
-    /** Hands every shard over, as for a rebalance: idle ones at once, busy ones when their round and stragglers end. */
+    /**
+     * Begins the stop: claims no more, and hands every shard over, as for a rebalance: idle ones at
+     * once, busy ones when their round and stragglers end. From now on every release is one of the
+     * stop's {@link StopReleases}: queued, not made on the calling thread.
+     */
     void handOverAll() {
-        owned.values().forEach(this::handOver);
+        stopping = true;
+        owned.values().forEach(s -> handOver(s, null));
     }
 
     /**
      * Releases the leases still held (shards whose rounds did not end in time) and leaves the
-     * members; on failure the leases expire by themselves.
+     * members, waiting for the coordinator no later than {@code deadlineNanos}; after the first
+     * failure, or past the deadline, the rest expire by themselves (one WARN says which).
+     *
+     * @return whether every release of the stop, and leaving, succeeded
      */
-    void releaseAll() {
-        try {
-            owned.values().forEach(s -> coordinator.release(context.name(), s.shard, settings.nodeId(), s.leaseEpoch));
-            coordinator.leave(context.name(), settings.nodeId());
-        } catch (RuntimeException e) {
-            log.log(
-                    Level.WARNING,
-                    "Task " + context.name() + ": could not release leases on shutdown; they expire"
-                            + " within scan.lease-ttl (" + settings.leaseTtl() + "): " + e);
+    boolean releaseAll(long deadlineNanos) {
+        stopping = true;
+        for (OwnedShard shard : owned.values()) {
+            if (owned.remove(shard.shard, shard)) {
+                stopReleases.release(shard);
+            }
         }
-        owned.clear();
+        return stopReleases.finish(deadlineNanos);
     }
 
     private String[] currentOwners() {
         String[] owners = new String[context.definition().shards()];
-        leases = List.copyOf(coordinator.leases(context.name()));
         for (LeaseInfo lease : leases) {
             if (lease.shard() >= 0 && lease.shard() < owners.length) {
                 owners[lease.shard()] = lease.owner();
@@ -184,17 +244,10 @@ final class LeaseKeeper {
         return owners;
     }
 
-    private void renew() {
-        Map<Integer, Long> epochs = new HashMap<>();
-        owned.values().stream().filter(LeaseKeeper::held).forEach(s -> epochs.put(s.shard, s.leaseEpoch));
-        if (epochs.isEmpty()) {
-            return;
-        }
-        long sentAt = context.clock().nanos();
-        Set<Integer> renewed =
-                new HashSet<>(coordinator.renew(context.name(), settings.nodeId(), epochs, settings.leaseTtl()));
+    /** Extends the deadline of each shard in {@code renewed}; a held one left out was lost. */
+    private void renewed(Map<Integer, Long> held, Set<Integer> renewed, long sentAt) {
         for (OwnedShard shard : owned.values()) {
-            if (!epochs.containsKey(shard.shard) || !held(shard)) {
+            if (!held.containsKey(shard.shard) || !held(shard)) {
                 continue;
             }
             if (renewed.contains(shard.shard)) {
@@ -215,11 +268,13 @@ final class LeaseKeeper {
      * Claims a free shard: the coordinator grants the lease, then the database issues the fence
      * epoch every write-back of this ownership is checked against, and the keys waiting on failed
      * rows are read back from the table, before the first round.
+     *
+     * @return whether this node holds the shard now
      */
-    private void claim(int shard) {
+    private boolean claim(int shard) {
         Optional<Lease> lease = coordinator.tryAcquire(context.name(), shard, settings.nodeId(), settings.leaseTtl());
         if (lease.isEmpty()) {
-            return;
+            return false;
         }
         long grantedAt = context.clock().nanos();
         Lease granted = lease.get();
@@ -237,7 +292,7 @@ final class LeaseKeeper {
                     "Task " + context.name() + ": shard " + shard + " was granted but its fence could not be raised"
                             + " in the database, so it is given back and claimed again later: " + e);
             coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
-            return;
+            return false;
         }
         owned.put(
                 shard,
@@ -257,27 +312,35 @@ final class LeaseKeeper {
                 () -> "Task " + context.name() + ": claimed shard " + shard + " lease " + granted.epoch()
                         + " fence epoch " + epoch
                         + (held.size() > 0 ? ", " + held.size() + " keys waiting on failed rows" : ""));
+        return true;
     }
 
     /**
      * Two-phase handover: a shard assigned away is released at once when nothing runs, else once its
      * round and stragglers have written back.
      */
-    private void handOver(OwnedShard shard) {
+    private void handOver(OwnedShard shard, @Nullable ReleasePass pass) {
         if (shard.handOver()) {
-            release(shard);
+            release(shard, pass);
         }
     }
 
-    private void release(OwnedShard shard) {
-        owned.remove(shard.shard, shard);
-        try {
-            coordinator.release(context.name(), shard.shard, settings.nodeId(), shard.leaseEpoch);
-        } catch (RuntimeException e) {
-            log.log(
-                    Level.WARNING,
-                    "Task " + context.name() + ": release of shard " + shard.shard
-                            + " failed, its lease expires within scan.lease-ttl (" + settings.leaseTtl() + "): " + e);
+    /**
+     * Releases {@code shard} once, whoever asks first: in the stop's releases while stopping, else
+     * in {@code pass} (a tick's handovers), else (a round ended) in a pass of its own.
+     */
+    private void release(OwnedShard shard, @Nullable ReleasePass pass) {
+        if (!owned.remove(shard.shard, shard)) {
+            return;
+        }
+        if (stopping) {
+            stopReleases.release(shard);
+        } else if (pass != null) {
+            pass.release(shard.shard, shard.leaseEpoch);
+        } else {
+            ReleasePass own = new ReleasePass(context, coordinator, settings);
+            own.release(shard.shard, shard.leaseEpoch);
+            own.report();
         }
     }
 
@@ -307,7 +370,7 @@ final class LeaseKeeper {
                         + why + "; no more of its rows are started here");
     }
 
-    private void reachable(boolean reachable, RuntimeException cause) {
+    private synchronized void reachable(boolean reachable, String cause) {
         if (reachable != coordinatorReachable) {
             if (reachable) {
                 log.log(Level.INFO, "Task " + context.name() + ": coordinator reachable again");

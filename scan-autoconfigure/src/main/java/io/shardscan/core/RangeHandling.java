@@ -56,7 +56,7 @@ final class RangeHandling {
 
     private void logFailure(List<Row> rows, Failed failed) {
         Throwable cause = failed.cause();
-        String kind = cause == null ? "outcome: " + failed.error() : FailureLog.kindOf(cause);
+        String kind = cause == null ? "outcome: " + FailureGroup.keyOf(failed.error()) : FailureLog.kindOf(cause);
         long suppressed = failureLog.record(kind, rows.size(), clock.nanos());
         String what = "Task " + task.name() + " row " + rows.get(0).id()
                 + (rows.size() > 1 ? " (with the " + (rows.size() - 1) + " other rows of its page)" : "")

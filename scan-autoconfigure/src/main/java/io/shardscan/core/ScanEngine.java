@@ -258,8 +258,20 @@ public final class ScanEngine {
             budget.close();
         }
         wakes.close();
-        runners.values().parallelStream().forEach(TaskRunner::stop);
-        ranges.values().parallelStream().forEach(RangeRunner::stop);
+        // each task on a thread of its own, so the node stops within one shutdown timeout, however many tasks
+        // it runs and whatever the machine's cores (a parallel stream stops as many at once as there are cores)
+        List<Thread> stopping = new ArrayList<>();
+        runners.values().forEach(r -> stopping.add(Threads.named("scan-stop-").newThread(r::stop)));
+        ranges.values().forEach(r -> stopping.add(Threads.named("scan-stop-").newThread(r::stop)));
+        stopping.forEach(Thread::start);
+        for (Thread thread : stopping) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " stopped");
     }
 

@@ -27,6 +27,25 @@ final class SchemaCheck {
         return new Checked(problems(task, report, extra), report.matchFailed());
     }
 
+    /** The property that names {@code column}, e.g. {@code retry-column}; {@code *-column} when none of them does. */
+    private static String propertyOf(TaskDefinition task, String column) {
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>();
+        properties.put("id-column", task.idColumn());
+        properties.put("shard-key-column", task.shardKeyColumn());
+        properties.put("status-column", task.statusColumn());
+        properties.put("retry-column", task.retryColumn());
+        properties.put("updated-at-column", task.updatedAtColumn());
+        properties.put("last-error-column", task.lastErrorColumn());
+        properties.put("shard-column", task.shardColumn());
+        properties.put("endpoint-column", task.endpointColumn());
+        properties.put("due-at-column", task.dueAtColumn());
+        return properties.entrySet().stream()
+                .filter(entry -> column.equalsIgnoreCase(entry.getValue()))
+                .map(java.util.Map.Entry::getKey)
+                .findFirst()
+                .orElse("*-column");
+    }
+
     private static List<String> problems(TaskDefinition task, SchemaReport report, ScanEngine.TableCheck extra) {
         String property = "scan.tasks." + task.name();
         if (!report.tableExists()) {
@@ -42,8 +61,13 @@ final class SchemaCheck {
         if (!report.missingColumns().isEmpty()) {
             return List.of(property + ": table " + task.table() + " has no column "
                     + String.join(", ", report.missingColumns()) + " (its columns: "
-                    + String.join(", ", report.columns()) + "): add the column or set the matching " + property
-                    + ".*-column property to the column's name");
+                    + String.join(", ", report.columns()) + "): add the column or set "
+                    + String.join(
+                            " and ",
+                            report.missingColumns().stream()
+                                    .map(column -> property + "." + propertyOf(task, column))
+                                    .toList())
+                    + " to the column's name");
         }
         List<String> problems = new ArrayList<>();
         report.problems().forEach(problem -> problems.add(property + ": " + problem));

@@ -32,6 +32,35 @@ public interface ShardCoordinator {
     }
 
     /**
+     * One renew interval's calls of a node: {@link #heartbeat(String, String, Duration, NodeCounters)},
+     * then {@link #renew} of {@code held} (none when empty), then {@link #leases}. The default makes
+     * the three calls; a backend that can answers them in one round trip, which is most of what an idle
+     * node costs it.
+     *
+     * @param held shard to epoch of the leases to renew, as granted
+     */
+    default Tick tick(
+            String task,
+            String node,
+            Duration memberTimeout,
+            NodeCounters counters,
+            Map<Integer, Long> held,
+            Duration ttl) {
+        List<Member> members = heartbeat(task, node, memberTimeout, counters);
+        List<Integer> renewed = held.isEmpty() ? List.of() : renew(task, node, held, ttl);
+        return new Tick(members, renewed, leases(task));
+    }
+
+    /**
+     * What one {@link #tick} saw.
+     *
+     * @param members the live members, sorted by node id; includes the node that ticked
+     * @param renewed the shards whose lease was extended
+     * @param leases who holds what, as {@link #leases} returns it
+     */
+    record Tick(List<Member> members, List<Integer> renewed, List<LeaseInfo> leases) {}
+
+    /**
      * Grants the shard to {@code node} if it is free or its lease expired.
      *
      * @return the new lease, or empty when another node holds it

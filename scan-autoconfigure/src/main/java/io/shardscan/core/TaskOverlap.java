@@ -89,11 +89,18 @@ final class TaskOverlap {
                 : "the pending rows of " + first.table() + " where "
                         + String.join(
                                 " AND ", shared.stream().map(Match::describe).toList());
-        return "scan.tasks." + first.name() + ".match and scan.tasks." + second.name() + ".match both select "
+        return selector(first) + " and " + selector(second) + " both select "
                 + rows + ", so both tasks would process them: make the matches disjoint (a column both match,"
                 + " with no value in common, or null against values, e.g. " + example(first, second, shared)
                 + "), or set scan.tasks." + second.name() + ".match-overlap=allowed if both are meant to take these"
                 + " rows";
+    }
+
+    /** What selects a task's rows: its {@code match}, or the whole table when it has none. */
+    private static String selector(TaskDefinition task) {
+        return task.match().isEmpty()
+                ? "scan.tasks." + task.name() + " (no match: the whole table)"
+                : "scan.tasks." + task.name() + ".match";
     }
 
     // the user's own column: one both tasks match on, else one of the shared rows' conditions

@@ -105,13 +105,16 @@ final class TaskRunner {
 
     /**
      * Stops claiming and dispatching, hands every shard over (a running round finishes and writes
-     * back first, within the shutdown timeout), releases what is left and leaves. Logs what it
-     * waits for and what it gave up on.
+     * back first), releases what is left and leaves, all within the shutdown timeout: a coordinator
+     * that does not answer is waited for until then (at least a third of the lease TTL after the
+     * rounds ended), its leases expire by themselves. Logs what it waits for and what it gave up on.
      */
     void stop() {
+        long deadline = context.clock().nanos() + settings.shutdownTimeout().toNanos();
         running = false;
         wakeUp();
         control.shutdown();
+        // a tick that hangs in the coordinator is not waited for past the renew interval
         awaitTermination(control, settings.renewInterval());
         List<Integer> held = leases.owned().stream().map(s -> s.shard).sorted().toList();
         leases.handOverAll();
@@ -123,7 +126,6 @@ final class TaskRunner {
                             + " (scan.shutdown-timeout) for the rounds of shards " + busy + " with "
                             + context.stats().inFlight() + " rows in handlers");
         }
-        long deadline = context.clock().nanos() + settings.shutdownTimeout().toNanos();
         while (!busyShards().isEmpty() && context.clock().nanos() - deadline < 0) {
             awaitQuietly(10);
         }
@@ -136,8 +138,20 @@ final class TaskRunner {
                             + context.stats().inFlight() + " rows in handlers;"
                             + " what they did not write back stays pending and runs again on the next owner");
         }
-        leases.releaseAll();
-        log.log(Level.INFO, "Task " + context.name() + ": stopped; released shards " + held + " and left the members");
+        // rounds that used the whole timeout still leave a healthy coordinator time to release
+        long releasesEnd =
+                context.clock().nanos() + settings.leaseTtl().dividedBy(3).toNanos();
+        if (leases.releaseAll(deadline - releasesEnd < 0 ? releasesEnd : deadline)) {
+            log.log(
+                    Level.INFO,
+                    "Task " + context.name() + ": stopped; released shards " + held + " and left the members");
+        } else {
+            log.log(
+                    Level.INFO,
+                    "Task " + context.name() + ": stopped; of shards " + held + " it held, those named in the warning"
+                            + " above are left to expire");
+        }
+        control.shutdownNow();
         rounds.shutdownNow();
         context.workers().shutdownNow();
         if (context.stats().abandonedThreads() > 0) {
@@ -284,6 +298,12 @@ final class TaskRunner {
             if (context.endpoints() != null) {
                 context.endpoints().refresh();
             }
+            context.failures()
+                    .overdue(context.clock().nanos())
+                    .forEach((kind, count) -> log.log(
+                            Level.WARNING,
+                            "Task " + context.name() + ": and " + count + " more failed the same way (" + kind
+                                    + ") since its last WARN line; each is logged at DEBUG"));
         } finally {
             wakeUp();
             if (running && !control.isShutdown()) {
@@ -297,6 +317,8 @@ final class TaskRunner {
 
     private void dispatchLoop() {
         while (running) {
+            // notices a lease tick that hangs in the coordinator, and logs it, whether or not health is read
+            leases.coordinatorReachable();
             if (startsRounds()) {
                 dispatchDueShards();
             }

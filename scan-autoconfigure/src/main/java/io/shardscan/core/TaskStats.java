@@ -224,17 +224,20 @@ public final class TaskStats {
         return lastRoundAt.get();
     }
 
-    void probed(int shardsFound) {
+    void probed(int tiersFound) {
         probes.incrementAndGet();
-        probeHits.addAndGet(shardsFound);
+        probeHits.addAndGet(tiersFound);
     }
 
-    /** Statements that probed this node's idle shards of one tier together (see the README's "Idle cost"). */
+    /**
+     * Statements that probed this node's idle shards together, each for every tier due within the
+     * first tier's interval (see the README's "Idle cost").
+     */
     public long probes() {
         return probes.get();
     }
 
-    /** Idle shards that a probe found a due row in, each of which then ran a round. */
+    /** Tiers of idle shards that a probe found a due row in, each of which then ran a round. */
     public long probeHits() {
         return probeHits.get();
     }

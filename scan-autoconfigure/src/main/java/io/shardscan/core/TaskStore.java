@@ -40,21 +40,23 @@ public interface TaskStore {
     List<Row> fetch(TaskDefinition task, FetchRequest request);
 
     /**
-     * Which shards have a row that {@link #fetch} would return: {@code requests} are the first
-     * pages of one tier, one per shard, that differ only in their shard. Called for the shards whose
-     * last fetch of that tier came back empty, once per tier interval per node, so an implementation
-     * should answer with one statement whose cost grows with the number of shards asked, not with
-     * the rows they hold: a probe per shard that stops at its first row.
+     * Which requests have a row that {@link #fetch} would return: each request is the first page of
+     * one shard's tier, one row; requests may be of several tiers, so one shard may be asked once per
+     * tier. Called for the idle tiers of this node's shards (those whose last fetch came back empty),
+     * about once per first-tier interval per node, so an implementation should answer with one
+     * statement whose cost grows with the number of requests, not with the rows they hold: a probe
+     * per request that stops at its first row.
      *
-     * <p>The default fetches each request and is correct for any store, at one read per shard.
+     * <p>The default fetches each request and is correct for any store, at one read per request.
      *
-     * @return the shards of {@code requests} that have such a row, in any order; empty when none
+     * @return the positions in {@code requests} (from 0) of those that have such a row, in any order;
+     *     empty when none
      */
-    default List<Integer> dueShards(TaskDefinition task, List<FetchRequest> requests) {
+    default List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> requests) {
         List<Integer> due = new java.util.ArrayList<>();
-        for (FetchRequest request : requests) {
-            if (!fetch(task, request).isEmpty()) {
-                due.add(request.shard());
+        for (int position = 0; position < requests.size(); position++) {
+            if (!fetch(task, requests.get(position)).isEmpty()) {
+                due.add(position);
             }
         }
         return due;

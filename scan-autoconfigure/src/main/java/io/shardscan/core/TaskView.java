@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
 /** One task as seen from this node, for endpoints, health and tests; steers it too. Thread-safe. */
 public final class TaskView {
 
+    private static final System.Logger log = ScanLogging.getLogger(TaskView.class);
+
     private final TaskRunner runner;
     /** The engine's wake path ({@link ScanEngine#wake}): reaches the owners of shards held elsewhere. */
     private final Consumer<Collection<Integer>> wake;
@@ -18,6 +20,11 @@ public final class TaskView {
     TaskView(TaskRunner runner, Consumer<Collection<Integer>> wake) {
         this.runner = runner;
         this.wake = wake;
+    }
+
+    /** The task's failure log: which failures were logged and how many since (for the engine's tests). */
+    FailureLog failures() {
+        return runner.context().failures();
     }
 
     public TaskDefinition definition() {
@@ -139,8 +146,29 @@ public final class TaskView {
         TaskContext context = runner.context();
         long activity = activity(context);
         BacklogCounts counts = context.store().countBacklog(context.definition());
-        runner.backlogWatch().counted(counts, activity, context.clock().nanos());
+        BacklogCounts before =
+                runner.backlogWatch().counted(counts, activity, context.clock().nanos());
+        if (counts.outsideShards() > 0 && (before == null || before.outsideShards() == 0)) {
+            warnOutsideShards(context.definition(), counts.outsideShards());
+        }
         return Backlog.of(context.definition(), counts, context.clock().now());
+    }
+
+    /**
+     * Rows the startup check could not see: inserted later by a writer that computes the shard
+     * itself, or left by a column redefined under a running node. Warned when they appear, not at
+     * every count.
+     */
+    private static void warnOutsideShards(TaskDefinition task, long rows) {
+        String property = "scan.tasks." + task.name() + ".shards";
+        log.log(
+                System.Logger.Level.WARNING,
+                "scan.tasks." + task.name() + ": " + rows + " pending rows of " + task.table() + " have a "
+                        + task.shardColumn() + " outside 0.." + (task.shards() - 1) + ", the shards of " + property
+                        + "=" + task.shards() + ": no shard fetches them, so they never run (/actuator/scan counts"
+                        + " them as outsideShards). The column gives rows another number of shards than the task:"
+                        + " set " + property + " to the column's modulus, or redefine the column for "
+                        + task.shards() + " shards (a restart's startup check names the statement)");
     }
 
     /**

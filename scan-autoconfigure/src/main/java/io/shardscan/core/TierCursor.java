@@ -80,6 +80,10 @@ final class TierCursor {
     synchronized void probed(boolean found, Instant now) {
         if (found) {
             idle = false;
+            // a tier asked early (with the first tier's probe) has a due row now: fetch it now
+            if (nextRunAt.isAfter(now)) {
+                nextRunAt = now;
+            }
             return;
         }
         advance(List.of(), 1, now);

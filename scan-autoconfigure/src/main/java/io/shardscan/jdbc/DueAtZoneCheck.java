@@ -10,12 +10,12 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Whether a zone-less due-at column is read in another zone than it is written in. The due check
- * compares the column with the database's current time in the session's zone, and this JVM's
- * driver reads and writes zone-less values in the JVM's zone; psql, triggers and other services
- * write them in the database's default zone. PgJDBC sets the session's zone to the JVM's, so the
- * others' rows run hours early or late; MariaDB's driver leaves it, so this application's own rows
- * do. Either way silently. Stateless.
+ * Whether a zone-less due-at column is read in another zone than it is written in. This JVM's
+ * driver reads and writes zone-less values in the JVM's zone, and the due check reads the
+ * database's clock in it too (PgJDBC sets the session's zone to the JVM's; on MySQL and MariaDB
+ * the bound is the database's UTC clock plus the JVM's offset); psql, triggers, the database's own
+ * clock and other services write them in the database's default zone, so their rows run hours
+ * early or late, silently. Stateless.
  */
 final class DueAtZoneCheck {
 
@@ -65,11 +65,12 @@ final class DueAtZoneCheck {
                     + ". Make the column timestamptz (TIMESTAMP WITH TIME ZONE), or run the JVM in the database's"
                     + " zone (-Duser.timezone=" + serverZone + "), or write the column from this application only";
         }
-        return problem + "the due check's database clock runs in " + serverZone + ", but the driver writes"
-                + " zone-less values in " + jvm.getId() + ", so rows this application writes with JDBC timestamps"
-                + " run up to " + off + (apart.isNegative() ? "early" : "late") + ". Run the JVM in the database's"
-                + " zone (-Duser.timezone=" + serverZone + "), or give the server the JVM's zone, or write the"
-                + " column with the database's clock only (DEFAULT CURRENT_TIMESTAMP, NOW())";
+        return problem + "the due check reads the database's clock in " + jvm.getId() + ", the zone the driver"
+                + " writes zone-less values in, so rows that the database's clock (DEFAULT CURRENT_TIMESTAMP, NOW()),"
+                + " triggers or other services write in " + serverZone + " run up to " + off
+                + (apart.isNegative() ? "late" : "early") + ". Run the JVM in the database's zone (-Duser.timezone="
+                + serverZone + "), or give the server the JVM's zone, or write the column from this application"
+                + " only";
     }
 
     private static int offset(ZoneId zone, Instant at) {

@@ -42,11 +42,6 @@ record FailureSql(
                 + updatedAt + ") DESC LIMIT ? OFFSET ?";
     }
 
-    /** The group key of {@code error} as {@link #groups()} computes it in SQL. */
-    static String groupOf(String error) {
-        return error.replaceAll("[0-9]+", "#");
-    }
-
     /** Parameters: the group's error (digit runs as {@code #}) unless {@code nullError}, then the limit. */
     String examples(boolean nullError) {
         return "SELECT " + id + " FROM " + table + " WHERE " + state + " AND " + errorIs(nullError) + " ORDER BY " + id
@@ -59,7 +54,7 @@ record FailureSql(
                 + names.match().and(dialect);
     }
 
-    /** Parameters: the update time, then the ids, the error's group ({@link #groupOf}), or nothing. */
+    /** Parameters: the update time, then the ids, the error's group ({@link io.shardscan.core.FailureGroup#keyOf}), or nothing. */
     String requeue(Requeue which) {
         if (!which.ids().isEmpty()) {
             return requeue + " AND " + id + " IN ("

@@ -2,10 +2,10 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.EndpointBan;
 import io.shardscan.core.EndpointBans;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -22,55 +22,70 @@ public final class JdbcEndpointBans implements EndpointBans {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final SqlDialect dialect;
+    private final RowUpsert banRow;
 
     public JdbcEndpointBans(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dialect = SqlDialect.detect(dataSource);
+        this.banRow = new RowUpsert(
+                "scan_endpoint_ban",
+                List.of("task", "endpoint"),
+                "task, endpoint, banned_from, banned_until, last_error",
+                "?, ?, " + dialect.now() + ", " + dialect.nowPlusMillis() + ", ?",
+                "banned_until = " + dialect.nowPlusMillis() + ", last_error = ?");
     }
 
+    /**
+     * Three statements, each its own transaction: the trip, the endpoint's trips older than the
+     * window deleted, the count of those left (with other nodes' trips of the same moment). Not one
+     * transaction: its insert held the new trip's lock while its delete waited for a ban's, whose
+     * delete of the endpoint's trips waited for the new one, a deadlock on MySQL and MariaDB.
+     */
     @Override
     public int trip(String task, String endpoint, Duration window) {
-        Integer trips = transactions.execute(status -> {
-            jdbc.update(
-                    "INSERT INTO scan_endpoint_trip (task, endpoint, tripped_at) VALUES (?, ?, " + dialect.now() + ")",
-                    task,
-                    endpoint);
-            jdbc.update(
-                    "DELETE FROM scan_endpoint_trip WHERE task = ? AND endpoint = ? AND tripped_at < "
-                            + dialect.nowPlusMillis(),
-                    task,
-                    endpoint,
-                    -window.toMillis());
-            return jdbc.queryForObject(
-                    "SELECT COUNT(*) FROM scan_endpoint_trip WHERE task = ? AND endpoint = ?",
-                    Integer.class,
-                    task,
-                    endpoint);
-        });
+        jdbc.update(
+                "INSERT INTO scan_endpoint_trip (task, endpoint, tripped_at) VALUES (?, ?, " + dialect.now() + ")",
+                task,
+                endpoint);
+        jdbc.update(
+                "DELETE FROM scan_endpoint_trip WHERE task = ? AND endpoint = ? AND tripped_at < "
+                        + dialect.nowPlusMillis(),
+                task,
+                endpoint,
+                -window.toMillis());
+        Integer trips = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM scan_endpoint_trip WHERE task = ? AND endpoint = ?",
+                Integer.class,
+                task,
+                endpoint);
         return trips == null ? 0 : trips;
     }
 
+    /**
+     * One transaction: the ban (its start kept when it is renewed; one {@link RowUpsert}, so that
+     * nodes banning a new endpoint at once neither deadlock nor fail), then the trips that made it
+     * deleted. Where the upsert is an update, then an insert, the transaction runs once more when
+     * another node inserted the ban meanwhile.
+     */
     @Override
     public void ban(String task, String endpoint, Duration ban, String reason) {
         String error = reason.length() > ERROR_LENGTH ? reason.substring(0, ERROR_LENGTH) : reason;
+        try {
+            banOnce(task, endpoint, ban, error);
+        } catch (DuplicateKeyException e) {
+            banOnce(task, endpoint, ban, error);
+        }
+    }
+
+    private void banOnce(String task, String endpoint, Duration ban, String error) {
         transactions.executeWithoutResult(status -> {
-            int updated = jdbc.update(
-                    "UPDATE scan_endpoint_ban SET banned_until = " + dialect.nowPlusMillis()
-                            + ", last_error = ? WHERE task = ? AND endpoint = ?",
-                    ban.toMillis(),
-                    error,
-                    task,
-                    endpoint);
-            if (updated == 0) {
-                jdbc.update(
-                        "INSERT INTO scan_endpoint_ban (task, endpoint, banned_from, banned_until, last_error)"
-                                + " VALUES (?, ?, " + dialect.now() + ", " + dialect.nowPlusMillis() + ", ?)",
-                        task,
-                        endpoint,
-                        ban.toMillis(),
-                        error);
-            }
+            banRow.write(
+                    jdbc,
+                    dialect,
+                    new Object[] {task, endpoint},
+                    new Object[] {task, endpoint, ban.toMillis(), error},
+                    new Object[] {ban.toMillis(), error});
             jdbc.update("DELETE FROM scan_endpoint_trip WHERE task = ? AND endpoint = ?", task, endpoint);
         });
     }
@@ -78,12 +93,13 @@ public final class JdbcEndpointBans implements EndpointBans {
     @Override
     public List<EndpointBan> bans(String task) {
         return jdbc.query(
-                "SELECT endpoint, banned_from, banned_until, last_error, CASE WHEN banned_until > " + dialect.now()
+                "SELECT endpoint, " + dialect.selectNow("banned_from") + ", " + dialect.selectNow("banned_until")
+                        + ", last_error, CASE WHEN banned_until > " + dialect.now()
                         + " THEN 1 ELSE 0 END FROM scan_endpoint_ban WHERE task = ? ORDER BY endpoint",
                 (rs, n) -> new EndpointBan(
                         rs.getString(1),
-                        instant(rs.getTimestamp(2)),
-                        instant(rs.getTimestamp(3)),
+                        dialect.readNow(rs, 2),
+                        dialect.readNow(rs, 3),
                         rs.getString(4),
                         rs.getInt(5) == 1),
                 task);
@@ -107,10 +123,5 @@ public final class JdbcEndpointBans implements EndpointBans {
             return jdbc.update("DELETE FROM scan_endpoint_ban WHERE task = ? AND endpoint = ?", task, endpoint) == 1;
         });
         return Boolean.TRUE.equals(lifted);
-    }
-
-    /** The database's local time read back as the instant it names in this JVM's zone, as the store writes it. */
-    private static java.time.Instant instant(Timestamp timestamp) {
-        return timestamp.toInstant();
     }
 }

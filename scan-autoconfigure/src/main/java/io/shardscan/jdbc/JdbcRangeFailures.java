@@ -54,20 +54,26 @@ public final class JdbcRangeFailures implements RangeFailures {
         upsert(jdbc, dialect, task, run, failure);
     }
 
-    /** Replaces the failure of the row, with the error cut to what the column keeps, at the database's time. */
+    /**
+     * Replaces the failure of the row, with the error cut to what the column keeps, at the
+     * database's time: one {@link RowUpsert}, not a DELETE, then an INSERT, whose gap locks
+     * deadlocked two nodes committing new failures at once on MySQL and MariaDB.
+     */
     static void upsert(JdbcTemplate jdbc, SqlDialect dialect, String task, long run, RangeFailure failure) {
         String error = failure.error().length() > JdbcRangeLedger.ERROR_LENGTH
                 ? failure.error().substring(0, JdbcRangeLedger.ERROR_LENGTH)
                 : failure.error();
-        jdbc.update(
-                "DELETE FROM scan_range_failure WHERE task = ? AND run_id = ? AND row_id = ?", task, run, failure.id());
-        jdbc.update(
-                "INSERT INTO scan_range_failure (task, run_id, row_id, error, attempts, failed_at) VALUES (?, ?, ?, ?, ?, "
-                        + dialect.now() + ")",
-                task,
-                run,
-                failure.id(),
-                error,
-                failure.attempts());
+        new RowUpsert(
+                        "scan_range_failure",
+                        List.of("task", "run_id", "row_id"),
+                        "task, run_id, row_id, error, attempts, failed_at",
+                        "?, ?, ?, ?, ?, " + dialect.now(),
+                        "error = ?, attempts = ?, failed_at = " + dialect.now())
+                .write(
+                        jdbc,
+                        dialect,
+                        new Object[] {task, run, failure.id()},
+                        new Object[] {task, run, failure.id(), error, failure.attempts()},
+                        new Object[] {error, failure.attempts()});
     }
 }

@@ -5,12 +5,16 @@ import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
 import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ShardCoordinator;
-import java.sql.Timestamp;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
@@ -47,6 +51,15 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
     }
 
     private List<Member> heartbeat(String task, String node, Duration timeout, @Nullable String counters) {
+        beat(task, node, counters);
+        TickRows rows = new TickRows();
+        List<Object> args = new ArrayList<>();
+        jdbc.query(members(task, null, timeout, args), rows::add, args.toArray());
+        return rows.members(task, timeout);
+    }
+
+    /** Records the heartbeat, inserting the member row when it is missing. */
+    private void beat(String task, String node, @Nullable String counters) {
         String now = dialect.now();
         if (jdbc.update(
                         "UPDATE scan_member SET heartbeat_at = " + now + ", counters = ? WHERE task = ? AND node = ?",
@@ -64,29 +77,149 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
                 // another thread of this node inserted it first: the heartbeat is recorded either way
             }
         }
-        // the members read flags the silent ones, so the sweep that deletes them runs only when there is one
-        List<Member> live = new ArrayList<>();
-        boolean[] silent = {false};
-        jdbc.query(
-                "SELECT node, heartbeat_at, counters, CASE WHEN heartbeat_at < " + dialect.nowPlusMillis()
-                        + " THEN 1 ELSE 0 END FROM scan_member WHERE task = ? ORDER BY node",
-                rs -> {
-                    if (rs.getInt(4) == 1) {
-                        silent[0] = true;
-                    } else {
-                        live.add(new Member(
-                                rs.getString(1), rs.getTimestamp(2).toInstant(), NodeCounters.decode(rs.getString(3))));
-                    }
-                },
-                -timeout.toMillis(),
-                task);
-        if (silent[0]) {
-            jdbc.update(
-                    "DELETE FROM scan_member WHERE task = ? AND heartbeat_at < " + dialect.nowPlusMillis(),
-                    task,
-                    -timeout.toMillis());
+    }
+
+    /**
+     * The SELECT of the members other than {@code except} (all when {@code null}), each flagged
+     * when silent for longer than {@code timeout}, so that the sweep that deletes silent members
+     * runs only when there is one; its parameters added to {@code args}. It is the first branch of
+     * a tick's {@code UNION ALL}, so every column has its type here.
+     */
+    private String members(String task, @Nullable String except, Duration timeout, List<Object> args) {
+        args.add(-timeout.toMillis());
+        args.add(task);
+        if (except != null) {
+            args.add(except);
         }
-        return live;
+        return "SELECT 'm', node, " + dialect.selectNow("heartbeat_at") + ", counters, 0, 0, CASE WHEN heartbeat_at < "
+                + dialect.nowPlusMillis()
+                + " THEN 1 ELSE 0 END FROM scan_member WHERE task = ?" + (except == null ? "" : " AND node <> ?");
+    }
+
+    /** The SELECT of every lease of the task, flagged when live by the database's clock. */
+    private String leases(String task, List<Object> args) {
+        args.add(task);
+        return "SELECT 'l', owner, " + dialect.selectNow("expires_at") + ", NULL, shard, epoch, CASE WHEN expires_at > "
+                + dialect.now()
+                + " THEN 1 ELSE 0 END FROM scan_lease WHERE task = ?";
+    }
+
+    /**
+     * Where the database can ({@link SqlDialect#updatesInWith}), one statement: the heartbeat and
+     * the renewal are data-modifying {@code WITH} queries, and the select returns what they changed
+     * with the other members and the leases. Its reads see the tables as they were before its own
+     * changes, so this node's member row and its renewed leases are taken from what the changes
+     * returned. A node that is not a member (its first tick, or swept after a silence) joins with
+     * the statements of {@link #heartbeat}. Elsewhere three: the heartbeat, the renewal (whose update
+     * count says whether every lease was renewed; a smaller one is read off the leases) and one read
+     * of the members and the leases. A silent member's sweep adds one.
+     */
+    @Override
+    public Tick tick(
+            String task,
+            String node,
+            Duration memberTimeout,
+            NodeCounters counters,
+            Map<Integer, Long> held,
+            Duration ttl) {
+        List<Object> args = new ArrayList<>();
+        TickRows rows = new TickRows();
+        if (dialect.updatesInWith()) {
+            args.addAll(List.of(counters.encode(), task, node));
+            StringBuilder sql = new StringBuilder("WITH beat AS (UPDATE scan_member SET heartbeat_at = "
+                    + dialect.now() + ", counters = ? WHERE task = ? AND node = ? RETURNING node, heartbeat_at,"
+                    + " counters)");
+            if (!held.isEmpty()) {
+                sql.append(", renewal AS (")
+                        .append(renewal(task, node, held, ttl, args))
+                        .append(" RETURNING shard, expires_at)");
+            }
+            sql.append(" SELECT 'b', node, heartbeat_at, counters, 0, 0, 0 FROM beat UNION ALL ")
+                    .append(members(task, node, memberTimeout, args));
+            if (!held.isEmpty()) {
+                sql.append(" UNION ALL SELECT 'r', NULL, expires_at, NULL, shard, 0, 0 FROM renewal");
+            }
+            sql.append(" UNION ALL ").append(leases(task, args));
+            jdbc.query(sql.toString(), rows::add, args.toArray());
+            if (!rows.self) {
+                return new Tick(heartbeat(task, node, memberTimeout, counters), rows.renewed(), rows.leases());
+            }
+            return new Tick(rows.members(task, memberTimeout), rows.renewed(), rows.leases());
+        }
+        beat(task, node, counters.encode());
+        int updated = held.isEmpty() ? 0 : jdbc.update(renewal(task, node, held, ttl, args), args.toArray());
+        args.clear();
+        jdbc.query(
+                members(task, null, memberTimeout, args) + " UNION ALL " + leases(task, args),
+                rows::add,
+                args.toArray());
+        // each (shard, epoch) pair matches at most one row, so an equal count renewed every lease asked for
+        List<Integer> renewed = updated == held.size() ? List.copyOf(held.keySet()) : rows.heldBy(node, held);
+        return new Tick(rows.members(task, memberTimeout), renewed, rows.leases());
+    }
+
+    /** The rows of a tick's or a heartbeat's read, by their first column. */
+    private final class TickRows {
+
+        private final List<Member> members = new ArrayList<>();
+        private final Map<Integer, Instant> renewed = new TreeMap<>();
+        private final Map<Integer, LeaseInfo> leases = new TreeMap<>();
+        private boolean self;
+        private boolean silent;
+
+        void add(ResultSet rs) throws SQLException {
+            switch (rs.getString(1)) {
+                case "b" -> {
+                    self = true;
+                    members.add(member(rs));
+                }
+                case "m" -> {
+                    if (rs.getInt(7) == 1) {
+                        silent = true;
+                    } else {
+                        members.add(member(rs));
+                    }
+                }
+                case "r" -> renewed.put(rs.getInt(5), dialect.readNow(rs, 3));
+                default -> leases.put(rs.getInt(5), lease(rs, 5, 2, 6, 3, 7));
+            }
+        }
+
+        /** The live members, sorted by node id; deletes the silent ones when there are any. */
+        List<Member> members(String task, Duration timeout) {
+            if (silent) {
+                jdbc.update(
+                        "DELETE FROM scan_member WHERE task = ? AND heartbeat_at < " + dialect.nowPlusMillis(),
+                        task,
+                        -timeout.toMillis());
+            }
+            members.sort(Comparator.comparing(Member::node));
+            return members;
+        }
+
+        List<Integer> renewed() {
+            return List.copyOf(renewed.keySet());
+        }
+
+        /** The shards of {@code held} whose lease is live, {@code node}'s and of the same epoch. */
+        List<Integer> heldBy(String node, Map<Integer, Long> held) {
+            return leases.values().stream()
+                    .filter(l ->
+                            node.equals(l.owner()) && Long.valueOf(l.epoch()).equals(held.get(l.shard())))
+                    .map(LeaseInfo::shard)
+                    .toList();
+        }
+
+        /** The leases as read, those renewed by a {@code WITH} with their new expiry. */
+        List<LeaseInfo> leases() {
+            renewed.forEach((shard, expires) -> leases.computeIfPresent(
+                    shard, (s, lease) -> new LeaseInfo(s, lease.owner(), lease.epoch(), expires)));
+            return List.copyOf(leases.values());
+        }
+    }
+
+    private Member member(ResultSet rs) throws SQLException {
+        return new Member(rs.getString(2), dialect.readNow(rs, 3), NodeCounters.decode(rs.getString(4)));
     }
 
     @Override
@@ -134,17 +267,8 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
         if (leases.isEmpty()) {
             return List.of();
         }
-        StringBuilder held = new StringBuilder();
-        List<Object> args = new ArrayList<>(List.of(ttl.toMillis(), task, node));
-        leases.forEach((shard, epoch) -> {
-            held.append(held.length() == 0 ? "" : " OR ").append("(shard = ? AND epoch = ?)");
-            args.add(shard);
-            args.add(epoch);
-        });
-        int updated = jdbc.update(
-                "UPDATE scan_lease SET expires_at = " + dialect.nowPlusMillis() + " WHERE task = ? AND owner = ?"
-                        + " AND expires_at > " + dialect.now() + " AND (" + held + ")",
-                args.toArray());
+        List<Object> args = new ArrayList<>();
+        int updated = jdbc.update(renewal(task, node, leases, ttl, args), args.toArray());
         if (updated == leases.size()) {
             // each (shard, epoch) pair matches at most one row, so every lease asked for was renewed;
             // a smaller count (some refused, or a driver counting only changed rows) reads them back
@@ -163,6 +287,33 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
                 task,
                 node);
         return renewed;
+    }
+
+    /**
+     * The UPDATE that extends the leases {@code node} holds with the given epochs, its parameters
+     * added to {@code args}.
+     */
+    private String renewal(String task, String node, Map<Integer, Long> leases, Duration ttl, List<Object> args) {
+        StringBuilder held = new StringBuilder();
+        args.addAll(List.of(ttl.toMillis(), task, node));
+        leases.forEach((shard, epoch) -> {
+            held.append(held.length() == 0 ? "" : " OR ").append("(shard = ? AND epoch = ?)");
+            args.add(shard);
+            args.add(epoch);
+        });
+        return "UPDATE scan_lease SET expires_at = " + dialect.nowPlusMillis() + " WHERE task = ? AND owner = ?"
+                + " AND expires_at > " + dialect.now() + " AND (" + held + ")";
+    }
+
+    /**
+     * A lease read from the given columns; its owner and expiry only while it is live, as the
+     * database's clock decided in column {@code live}.
+     */
+    private LeaseInfo lease(ResultSet rs, int shard, int owner, int epoch, int expires, int live) throws SQLException {
+        boolean isLive = rs.getInt(live) == 1;
+        Instant expiresAt = dialect.readNow(rs, expires);
+        return new LeaseInfo(
+                rs.getInt(shard), isLive ? rs.getString(owner) : null, rs.getLong(epoch), isLive ? expiresAt : null);
     }
 
     @Override
@@ -184,17 +335,10 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
     @Override
     public List<LeaseInfo> leases(String task) {
         return jdbc.query(
-                "SELECT shard, owner, epoch, expires_at, CASE WHEN expires_at > " + dialect.now()
+                "SELECT shard, owner, epoch, " + dialect.selectNow("expires_at") + ", CASE WHEN expires_at > "
+                        + dialect.now()
                         + " THEN 1 ELSE 0 END FROM scan_lease WHERE task = ? ORDER BY shard",
-                (rs, n) -> {
-                    boolean live = rs.getInt(5) == 1;
-                    Timestamp expires = rs.getTimestamp(4);
-                    return new LeaseInfo(
-                            rs.getInt(1),
-                            live ? rs.getString(2) : null,
-                            rs.getLong(3),
-                            live && expires != null ? expires.toInstant() : null);
-                },
+                (rs, n) -> lease(rs, 1, 2, 3, 4, 5),
                 task);
     }
 }

@@ -44,6 +44,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class JdbcTaskStore implements TaskStore {
 
+    /** A shard's fence: epoch 1 for its first owner, else the next epoch. */
+    private static final RowUpsert FENCE = new RowUpsert(
+            "scan_fence",
+            List.of("task", "shard"),
+            "task, shard, epoch, owner",
+            "?, ?, 1, ?",
+            "epoch = scan_fence.epoch + 1, owner = ?");
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final SqlDialect dialect;
@@ -95,9 +103,9 @@ public final class JdbcTaskStore implements TaskStore {
         return page == null ? List.of() : page;
     }
 
-    /** One statement: a branch per shard, each an index probe that stops at the shard's first due row. */
+    /** One statement: a branch per request, each an index probe that stops at the first due row of its shard and tier. */
     @Override
-    public List<Integer> dueShards(TaskDefinition task, List<FetchRequest> asked) {
+    public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> asked) {
         if (asked.isEmpty()) {
             return List.of();
         }
@@ -105,15 +113,52 @@ public final class JdbcTaskStore implements TaskStore {
         List<FetchRequest> requests = asked.stream()
                 .map(request -> bindable(request, sql.names().endpointNumeric()))
                 .toList();
-        return jdbc.query(
-                sql.fetch().probe(requests),
-                ps -> {
-                    int index = 1;
-                    for (FetchRequest request : requests) {
-                        index = bind(ps, index, sql, request);
-                    }
-                },
-                (rs, n) -> rs.getInt(1));
+        List<Integer> due = new ArrayList<>();
+        int from = 0;
+        while (from < requests.size()) {
+            // as many branches as a statement takes (see MAX_BRANCHES and MAX_PARAMETERS)
+            int to = from;
+            int parameters = 0;
+            while (to < requests.size()
+                    && (to == from
+                            || (to - from < MAX_BRANCHES
+                                    && parameters + parameters(sql, requests.get(to)) <= MAX_PARAMETERS))) {
+                parameters += parameters(sql, requests.get(to++));
+            }
+            List<FetchRequest> part = requests.subList(from, to);
+            int offset = from;
+            jdbc.query(
+                    sql.fetch().probe(part),
+                    ps -> {
+                        int index = 1;
+                        for (FetchRequest request : part) {
+                            index = bind(ps, index, sql, request);
+                        }
+                    },
+                    rs -> {
+                        due.add(offset + rs.getInt(1));
+                    });
+            from = to;
+        }
+        return due;
+    }
+
+    /** Branches of one probe statement: H2 parses a {@code UNION ALL} recursively, and overflows its stack at about 5 000. */
+    static final int MAX_BRANCHES = 1_000;
+
+    /**
+     * Bind parameters of one statement that every supported driver takes (PostgreSQL's and
+     * MariaDB's protocols count them in 16 bits), with room to spare: a branch binds more with each
+     * banned endpoint it leaves out.
+     */
+    static final int MAX_PARAMETERS = 30_000;
+
+    /** At most how many parameters {@link #bind} binds for {@code request}. */
+    private static int parameters(TaskSql sql, FetchRequest request) {
+        return 6
+                + (sql.fetch().endpoint() == null
+                        ? 0
+                        : request.excludedEndpoints().size());
     }
 
     /** Binds a fetch's parameters from {@code index} on (see {@link TaskSql.Fetch#sql}); returns the next index. */
@@ -173,10 +218,11 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     /**
-     * Raises the fence in one UPDATE and reads it back in the same transaction, which holds the
-     * row's lock until it commits, so two owners can never be issued one epoch; the first owner
-     * of a shard inserts epoch 1. A dialect with a {@link SqlDialect#raiseFence() statement} that
-     * does all of it under the same row lock runs that instead.
+     * Raises the fence, or inserts epoch 1 for the shard's first owner (one {@link RowUpsert}: on
+     * MySQL and MariaDB one statement, so that two first fences at once do not deadlock), and reads
+     * it back in the same transaction, which holds the row's lock until it commits, so two owners
+     * can never be issued one epoch. A dialect with a {@link SqlDialect#raiseFence() statement}
+     * that does all of it under the same row lock runs that instead.
      */
     @Override
     public long fence(TaskDefinition task, int shard, String owner) {
@@ -193,18 +239,12 @@ public final class JdbcTaskStore implements TaskStore {
         Long epoch = inOne != null
                 ? jdbc.queryForObject(inOne, Long.class, task.name(), shard, owner)
                 : transactions.execute(status -> {
-                    int raised = jdbc.update(
-                            "UPDATE scan_fence SET epoch = epoch + 1, owner = ? WHERE task = ? AND shard = ?",
-                            owner,
-                            task.name(),
-                            shard);
-                    if (raised == 0) {
-                        jdbc.update(
-                                "INSERT INTO scan_fence (task, shard, epoch, owner) VALUES (?, ?, 1, ?)",
-                                task.name(),
-                                shard,
-                                owner);
-                    }
+                    FENCE.write(
+                            jdbc,
+                            dialect,
+                            new Object[] {task.name(), shard},
+                            new Object[] {task.name(), shard, owner},
+                            new Object[] {owner});
                     return currentFence(task, shard);
                 });
         if (epoch == null) {
@@ -288,8 +328,7 @@ public final class JdbcTaskStore implements TaskStore {
             if (!holdsFence(task, shard, epoch)) {
                 return -1;
             }
-            List<Long> ids = jdbc.queryForList(
-                    sql.select(), Long.class, shard, -archive.after().toMillis(), archive.batch());
+            List<Long> ids = jdbc.queryForList(sql.select(), Long.class, shard, archive.batch());
             if (ids.isEmpty()) {
                 return 0;
             }
@@ -349,6 +388,11 @@ public final class JdbcTaskStore implements TaskStore {
     /** The task's archive statements, inspecting its tables first when they were not yet. */
     ArchiveSql archiveSql(TaskDefinition task) {
         ArchiveSql sql = archives.get(task.name());
+        if (sql != null && sql.stale()) {
+            // its cutoff holds the JVM's offset from before a daylight saving switch
+            sql = sql.inJvmZone(task, dialect);
+            archives.put(task.name(), sql);
+        }
         if (sql == null) {
             SchemaReport report = inspect(task);
             sql = archives.get(task.name());
@@ -362,20 +406,32 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public BacklogCounts countBacklog(TaskDefinition task) {
-        TaskSql sql = sql(task);
-        List<BacklogCounts.Group> groups = jdbc.query(sql.countPending(), (rs, n) -> {
-            Timestamp oldest = rs.getTimestamp(3);
-            return new BacklogCounts.Group(
-                    rs.getInt(1),
-                    rs.getLong(2),
+        List<BacklogCounts.Group> groups = new ArrayList<>();
+        long[] deadWithoutShardKeyOutsideShards = new long[3];
+        jdbc.query(sql(task).countBacklog(), rs -> {
+            if (rs.getInt(1) == 1) {
+                deadWithoutShardKeyOutsideShards[0] = rs.getLong(2);
+                deadWithoutShardKeyOutsideShards[1] = rs.getLong(3);
+                return;
+            }
+            if (rs.getInt(1) == 2) {
+                deadWithoutShardKeyOutsideShards[2] = rs.getLong(3);
+                return;
+            }
+            Timestamp oldest = rs.getTimestamp(4);
+            groups.add(new BacklogCounts.Group(
+                    rs.getInt(2),
+                    rs.getLong(3),
                     oldest == null ? null : oldest.toInstant(),
-                    task.delayed() ? rs.getLong(4) : 0,
                     task.delayed() ? rs.getLong(5) : 0,
-                    task.delayed() ? instant(rs.getTimestamp(6)) : null);
+                    task.delayed() ? rs.getLong(6) : 0,
+                    task.delayed() ? instant(rs.getTimestamp(7)) : null));
         });
-        Long dead = jdbc.queryForObject(sql.countDead(), Long.class);
-        Long withoutShardKey = jdbc.queryForObject(sql.countWithoutShardKey(), Long.class);
-        return new BacklogCounts(groups, dead == null ? 0 : dead, withoutShardKey == null ? 0 : withoutShardKey);
+        return new BacklogCounts(
+                groups,
+                deadWithoutShardKeyOutsideShards[0],
+                deadWithoutShardKeyOutsideShards[1],
+                deadWithoutShardKeyOutsideShards[2]);
     }
 
     @Override
@@ -473,7 +529,7 @@ public final class JdbcTaskStore implements TaskStore {
         args.add(Timestamp.from(at));
         args.addAll(which.ids());
         if (which.ids().isEmpty() && which.byError() && which.error() != null) {
-            args.add(FailureSql.groupOf(which.error()));
+            args.add(FailureGroup.keyOf(which.error()));
         }
         return jdbc.update(sql.requeue(which), args.toArray());
     }
@@ -509,8 +565,9 @@ public final class JdbcTaskStore implements TaskStore {
 
     private TaskSql sql(TaskDefinition task) {
         TaskSql sql = statements.get(task.name());
-        if (sql != null && !sql.reads().equals(task.rowColumns())) {
-            // inspected with another handler's columns: the same names, another fetch
+        if (sql != null && (!sql.reads().equals(task.rowColumns()) || sql.stale())) {
+            // inspected with another handler's columns (the same names, another fetch), or its due
+            // bound holds the JVM's offset from before a daylight saving switch
             sql = TaskSql.of(task, sql.names(), sql.tableColumns(), dialect);
             statements.put(task.name(), sql);
         }

@@ -7,6 +7,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -66,6 +68,20 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
         return "INSERT IGNORE INTO " + table + " (" + columns + ") VALUES (" + values + ")";
     }
 
+    /**
+     * Not an UPDATE, then an INSERT when there was no row: InnoDB's UPDATE of a missing row locks
+     * the gap where it would be, which does not stop another transaction's UPDATE from locking it
+     * too but does stop its INSERT, so two nodes writing a new row (a shard's first fence, an
+     * endpoint's first ban), or two new rows in one gap, at once each wait for the other's gap: a
+     * deadlock. This insert locks no gap first: it inserts, or on the present row waits for that
+     * row's exclusive lock alone and updates it. Not {@code VALUES(column)}, which MySQL 8
+     * deprecates: the updates bind their values again.
+     */
+    @Override
+    String upsert(String table, String key, String columns, String values, String updates) {
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON DUPLICATE KEY UPDATE " + updates;
+    }
+
     @Override
     String nowPlusMillis() {
         return "TIMESTAMPADD(MICROSECOND, ? * 1000, NOW(3))";
@@ -74,6 +90,37 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
     @Override
     String now() {
         return "NOW(3)";
+    }
+
+    /**
+     * {@code NOW(3)} is in the session's zone, which the drivers leave at the server's, while a
+     * {@code Timestamp} is read in the JVM's: {@code UNIX_TIMESTAMP} reads the column in the
+     * session's zone, so the millisecond count is the instant whatever the two zones.
+     */
+    @Override
+    String selectNow(String column) {
+        return "ROUND(UNIX_TIMESTAMP(" + column + ") * 1000)";
+    }
+
+    @Override
+    @Nullable
+    Instant readNow(ResultSet rs, int index) throws SQLException {
+        long millis = rs.getLong(index);
+        return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
+    }
+
+    /**
+     * The database's UTC clock shifted by the JVM's offset, not {@code NOW(3)}: that is in the
+     * session's zone, which the driver leaves at the server's, while it writes a {@code Timestamp}
+     * as the zone-less value of the JVM's zone. On a server in UTC, a row that a JVM in Asia/Shanghai
+     * wrote due in 15 minutes would otherwise run 8 hours and 15 minutes later.
+     */
+    @Override
+    String dueBound(long delayMillis, ZoneOffset jvmOffset) {
+        long shiftMillis = jvmOffset.getTotalSeconds() * 1000L - delayMillis;
+        return shiftMillis == 0
+                ? "UTC_TIMESTAMP(3)"
+                : "TIMESTAMPADD(MICROSECOND, " + shiftMillis * 1000 + ", UTC_TIMESTAMP(3))";
     }
 
     /** The global zone, or the operating system's when it is {@code SYSTEM}. */

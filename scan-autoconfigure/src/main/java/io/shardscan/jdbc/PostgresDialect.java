@@ -48,6 +48,11 @@ final class PostgresDialect extends SqlDialect {
         return "LOCALTIMESTAMP";
     }
 
+    @Override
+    boolean updatesInWith() {
+        return true;
+    }
+
     /**
      * Not {@code SHOW timezone} nor {@code pg_settings.reset_val}: the driver sets the session's zone
      * to the JVM's when it connects, and that becomes both. The server's default is what

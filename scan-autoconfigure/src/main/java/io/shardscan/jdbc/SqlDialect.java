@@ -4,9 +4,13 @@ import io.shardscan.core.TaskDefinition;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -93,10 +97,29 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * One statement that raises a shard's fence to its next epoch, or inserts epoch 1 for a shard
      * never fenced, and returns the new epoch; its parameters are the task, the shard and the owner.
      * {@code null} when the database cannot return what it wrote: then the store raises the fence
-     * in a transaction of its own (update, insert when there was no row, read back).
+     * in a transaction of its own (its {@link #upsert}, or update and insert when there was no row;
+     * then it reads the epoch back).
      */
     @Nullable
     String raiseFence() {
+        return null;
+    }
+
+    /**
+     * One statement that inserts a row into {@code table}, or updates the row with the same
+     * primary key: {@code INSERT INTO table (columns) VALUES (values)}, then on a present row
+     * {@code SET updates}, whose expressions name that row's columns qualified by the table
+     * ({@code scan_fence.epoch + 1}). Its parameters are those of {@code values}, then those of
+     * {@code updates}. Where an UPDATE of a missing row locks the gap where it would be (InnoDB),
+     * two nodes writing new rows at once by an UPDATE, then an INSERT, deadlock; this does not.
+     *
+     * @param key the primary key's columns, comma separated
+     * @return {@code null} when the UPDATE, then the INSERT, locks no gap (PostgreSQL, H2): then
+     *     the caller runs them, and its transaction once more when a duplicate key tells that
+     *     another node inserted the row meanwhile
+     */
+    @Nullable
+    String upsert(String table, String key, String columns, String values, String updates) {
         return null;
     }
 
@@ -106,6 +129,14 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      */
     String shareLock() {
         return " FOR SHARE";
+    }
+
+    /**
+     * Whether a SELECT may start with {@code WITH name AS (UPDATE … RETURNING …)}, so that several
+     * changes and reads are one statement (PostgreSQL's data-modifying {@code WITH}).
+     */
+    boolean updatesInWith() {
+        return false;
     }
 
     /**
@@ -132,6 +163,22 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     abstract String now();
 
     /**
+     * {@code column}, written by {@link #now()} or {@link #nowPlusMillis()}, as a select list item
+     * that {@link #readNow} reads as the instant it is: the column itself where {@link #now()} is in
+     * the JVM's zone ({@link #sessionInJvmZone}).
+     */
+    String selectNow(String column) {
+        return column;
+    }
+
+    /** Reads a {@link #selectNow} item; {@code null} when the column is. */
+    @Nullable
+    Instant readNow(ResultSet rs, int index) throws SQLException {
+        Timestamp value = rs.getTimestamp(index);
+        return value == null ? null : value.toInstant();
+    }
+
+    /**
      * The time zone the database gives a session whose client sets none: the zone that psql,
      * triggers and other services write zone-less timestamps in.
      *
@@ -144,19 +191,32 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     }
 
     /**
-     * Whether the driver sets the session's zone to the JVM's, so that the database's clock in the
-     * due check is zone-less in the JVM's zone (PgJDBC), rather than in the database's (MariaDB).
+     * Whether the driver sets the session's zone to the JVM's (PgJDBC), so that {@link #now()} is
+     * zone-less in the JVM's zone, rather than in the database's (MariaDB's and MySQL's drivers).
      */
     boolean sessionInJvmZone() {
         return false;
     }
 
     /**
-     * The database's current time less {@code delayMillis}, without parameters: a row whose due-at
-     * column is at or before it is due. The delay is a validated number, written as a literal.
+     * The database's current time less {@code delayMillis}, as a zone-less value in the zone whose
+     * offset from UTC is {@code jvmOffset}, without parameters: a row whose due-at column is at or
+     * before it is due, and a finished row whose updated-at column is at or before it (less the
+     * archive's {@code after}) is archived. The driver writes and reads zone-less values in the
+     * JVM's zone, so these checks read the database's clock in it too; {@link #now()} is in it already on PostgreSQL
+     * (PgJDBC sets the session's zone to the JVM's) and H2 (it runs in the JVM). The delay is a
+     * validated number, written as a literal.
      */
-    String dueBound(long delayMillis) {
+    String dueBound(long delayMillis, ZoneOffset jvmOffset) {
         return delayMillis == 0 ? now() : nowPlusMillis().replace("?", "(" + (-delayMillis) + ")");
+    }
+
+    /**
+     * The JVM's offset from UTC at this moment: the zone in which the driver writes and reads
+     * zone-less timestamps, which a statement built with {@link #dueBound} holds as a literal.
+     */
+    static ZoneOffset jvmOffset() {
+        return ZoneId.systemDefault().getRules().getOffset(Instant.now());
     }
 
     /**
@@ -207,6 +267,19 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException {
         return List.of();
+    }
+
+    /**
+     * Whether the table gives the task's pending rows the shards 0..N-1 its fetches read: here, a
+     * warning with the {@link #outdatedShardStatements} when there are any; with a generated shard
+     * column, what {@link ShardColumnCheck} finds.
+     */
+    ShardColumnCheck.Found checkShards(Connection connection, TaskDefinition task, TableNames names)
+            throws SQLException {
+        List<String> outdated = outdatedShardStatements(connection.getMetaData(), task, names);
+        return outdated.isEmpty()
+                ? ShardColumnCheck.Found.NOTHING
+                : ShardColumnCheck.Found.warning(ShardColumnCheck.plainModWarning(task, outdated));
     }
 
     /** Whether the index that keeps the pending-row fetch a range scan exists. */

@@ -119,15 +119,9 @@ final class TableInspector {
                     warnings.add(warning);
                 }
             }
-            List<String> outdated = dialect.outdatedShardStatements(metaData, task, names);
-            if (!outdated.isEmpty()) {
-                warnings.add("table " + task.table() + " gives a row its shard by a plain MOD(" + task.shardKeyColumn()
-                        + ", " + task.shards()
-                        + "), as earlier builds of Shardscan set it up, which puts a row with a negative "
-                        + task.shardKeyColumn() + " in a negative shard that no node fetches: such rows never run."
-                        + " Run:\n  " + String.join(";\n  ", outdated) + ";\nthen create any index the index check"
-                        + " names");
-            }
+            ShardColumnCheck.Found shardColumnFound = dialect.checkShards(connection, task, names);
+            problems.addAll(shardColumnFound.problems());
+            warnings.addAll(shardColumnFound.warnings());
             ArchiveTable.Inspection archive = ArchiveTable.inspect(metaData, dialect, task, names, columns);
             warnings.addAll(archive.warnings());
             problems = new ArrayList<>(problems);

@@ -3,6 +3,7 @@ package io.shardscan.jdbc;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.RowColumns;
 import io.shardscan.core.TaskDefinition;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * failed rows, a task with a match only the index of its own rows); so is a due-at task's delay, a
  * validated number of milliseconds; every other value is a bind parameter. Every statement that
  * selects rows by their state selects only the task's match; the write-backs select by id. The
- * fetch selects the columns the task's {@code reads} picks from {@code tableColumns}.
+ * fetch selects the columns the task's {@code reads} picks from {@code tableColumns}. A due-at
+ * task's due bound holds the JVM's offset from UTC, {@code jvmOffset}, as a literal too: the
+ * statements are built again when it changes (a daylight saving switch).
  */
 record TaskSql(
         Fetch fetch,
@@ -22,15 +25,14 @@ record TaskSql(
         String markDoneFenced,
         String markFailed,
         String markDead,
-        String countPending,
-        String countDead,
-        String countWithoutShardKey,
+        String countBacklog,
         String requeueDead,
         String failedRows,
         String anyLeft,
         TableNames names,
         RowColumns reads,
-        List<String> tableColumns) {
+        List<String> tableColumns,
+        ZoneOffset jvmOffset) {
 
     /** The statements of a task whose fetch reads every column. */
     static TaskSql of(TaskDefinition task, TableNames names, SqlDialect dialect) {
@@ -60,15 +62,19 @@ record TaskSql(
         String match = names.match().and(dialect);
         String dead = status + " = " + task.deadStatus() + match;
         String dueAt = names.dueAt() == null ? null : dialect.quote(names.dueAt());
+        ZoneOffset jvmOffset = SqlDialect.jvmOffset();
         Due due = dueAt == null
                 ? null
-                : new Due(dueAt, dueAt + " <= " + dialect.dueBound(task.delay().toMillis()), dialect.after(dueAt, id));
+                : new Due(
+                        dueAt,
+                        dueAt + " <= " + dialect.dueBound(task.delay().toMillis(), jvmOffset),
+                        dialect.after(dueAt, id));
         return new TaskSql(
                 new Fetch(
                         "SELECT " + select + " FROM " + table + " WHERE " + pending + match + " AND "
                                 + dialect.shardCondition(task, names),
-                        "SELECT " + dialect.shardExpression(task, names) + " AS scan_probe FROM " + table + " WHERE "
-                                + pending + match + " AND " + dialect.shardCondition(task, names),
+                        " AS scan_probe FROM " + table + " WHERE " + pending + match + " AND "
+                                + dialect.shardCondition(task, names),
                         id,
                         retries,
                         updatedAt,
@@ -82,7 +88,12 @@ record TaskSql(
                 "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = ?, " + lastError + " = ?" + whereRow,
                 "UPDATE " + table + " SET " + status + " = " + task.deadStatus() + ", " + retries + " = ?, " + updatedAt
                         + " = ?, " + lastError + " = ?" + whereRow,
-                "SELECT " + retries + ", COUNT(*), MIN(" + updatedAt + ")"
+                // one statement: a row per retry count of the pending rows, then one of the dead rows'
+                // count and of the pending rows without a shard (through the pending-row index, which
+                // keeps the rows whose shard is NULL too), then, with a shard column, one of the pending
+                // rows whose shard is outside the task's (two short ranges of that index, empty when the
+                // column is generated for the task's shards)
+                "SELECT 0, " + retries + ", COUNT(*), MIN(" + updatedAt + ")"
                         + (due == null
                                 ? ""
                                 : ", SUM(CASE WHEN " + due.isDue() + " OR " + due.column() + " IS NULL THEN 0 ELSE 1"
@@ -90,11 +101,17 @@ record TaskSql(
                                         + " IS NULL THEN 1 ELSE 0 END), MIN(CASE"
                                         + " WHEN " + due.isDue() + " THEN " + due.column() + " END)")
                         + " FROM "
-                        + table + " WHERE " + pending + match + " GROUP BY " + retries,
-                "SELECT COUNT(*) FROM " + table + " WHERE " + dead,
-                // through the pending-row index, which keeps the rows whose shard is NULL too
-                "SELECT COUNT(*) FROM " + table + " WHERE " + pending + match + " AND "
-                        + dialect.shardExpression(task, names) + " IS NULL",
+                        + table + " WHERE " + pending + match + " GROUP BY " + retries
+                        + " UNION ALL SELECT 1, (SELECT COUNT(*) FROM " + table + " WHERE " + dead
+                        + "), (SELECT COUNT(*) FROM " + table + " WHERE " + pending + match + " AND "
+                        + dialect.shardExpression(task, names) + " IS NULL), NULL"
+                        + (due == null ? "" : ", 0, 0, NULL")
+                        + (names.shardColumn() == null
+                                ? ""
+                                : " UNION ALL SELECT 2, 0, (SELECT COUNT(*) FROM " + table + " WHERE " + pending
+                                        + match + " AND (" + dialect.quote(names.shardColumn()) + " < 0 OR "
+                                        + dialect.quote(names.shardColumn()) + " >= " + task.shards() + ")), NULL"
+                                        + (due == null ? "" : ", 0, 0, NULL")),
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
                         + updatedAt + " = ? WHERE " + dead,
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())
@@ -109,7 +126,16 @@ record TaskSql(
                         + " LIMIT 1",
                 names,
                 task.rowColumns(),
-                List.copyOf(tableColumns));
+                List.copyOf(tableColumns),
+                jvmOffset);
+    }
+
+    /**
+     * Whether these statements read the database's clock in another zone than the JVM's now: a
+     * due-at task's, built before the JVM's offset changed.
+     */
+    boolean stale() {
+        return fetch.due() != null && !jvmOffset.equals(SqlDialect.jvmOffset());
     }
 
     /**
@@ -121,7 +147,7 @@ record TaskSql(
     /** The fetch of one shard's due rows of one tier, from quoted names; {@code due} is {@code null} without a due-at column. */
     record Fetch(
             String prefix,
-            String probePrefix,
+            String probeFrom,
             String id,
             String retries,
             String updatedAt,
@@ -140,14 +166,15 @@ record TaskSql(
         }
 
         /**
-         * Which of the requests' shards have a row the fetch would return: one branch per request,
-         * the fetch of its first row selecting only the row's shard, so each branch is one probe of
-         * the fetch's index that stops at the first row; the branches' parameters are the fetch's,
-         * in request order. The requests differ only in their shard.
+         * Which of the requests have a row the fetch would return: one branch per request, the
+         * fetch of its first row selecting only the request's position in {@code requests} (a
+         * literal), so each branch is one probe of the fetch's index that stops at the first row; the
+         * branches' parameters are the fetch's, in request order. The requests may differ in shard
+         * and tier.
          */
         String probe(List<FetchRequest> requests) {
-            return requests.stream()
-                    .map(request -> "(" + sql(probePrefix, request) + ")")
+            return java.util.stream.IntStream.range(0, requests.size())
+                    .mapToObj(position -> "(" + sql("SELECT " + position + probeFrom, requests.get(position)) + ")")
                     .collect(Collectors.joining(" UNION ALL "));
         }
 

@@ -33,7 +33,7 @@ class BadConfigurationTests {
                         Handler.class,
                         List.of("retry-column=attempts"),
                         "has no column attempts",
-                        "scan.tasks.orders.*-column"),
+                        "set scan.tasks.orders.retry-column to the column's name"),
                 bad(
                         "quote in identifier",
                         Handler.class,

@@ -7,6 +7,7 @@ import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
+import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
@@ -73,6 +74,42 @@ class CoordinatorChoiceLogTests {
         runner.withBean(ShardCoordinator.class, () -> own).run(context -> assertThat(infoLines())
                 .containsExactly("Shardscan coordinates through static: the application's own"
                         + " ShardCoordinator bean (io.shardscan.testsupport.CuttableCoordinator)"));
+    }
+
+    @Test
+    void startupWarnsWhenThePoolWaitsForAConnectionLongerThanAThirdOfTheLeaseTtl() {
+        JdbcEndpoint postgres = TestServers.postgresEndpoint("coordinator_log");
+        runner.withPropertyValues(
+                        "spring.datasource.url=" + postgres.url(),
+                        "spring.datasource.username=" + postgres.user(),
+                        "spring.datasource.password=" + postgres.password())
+                .run(
+                        context -> assertThat(log.warnings())
+                                .singleElement()
+                                .asString()
+                                .startsWith(
+                                        "Shardscan's JDBC leases wait up to spring.datasource.hikari.connection-timeout (30000 ms)"
+                                                + " for a connection from the pool, longer than a third of scan.lease-ttl (PT6S)")
+                                .endsWith(
+                                        "Set spring.datasource.hikari.connection-timeout to at most 2000 ms (a third of"
+                                                + " scan.lease-ttl, as the Redis coordinator bounds its calls; Hikari's minimum is 250 ms)"));
+    }
+
+    @Test
+    void startupDoesNotWarnAboutThePoolOfADatabaseInThisJvm() {
+        runner.run(context -> assertThat(log.warnings()).isEmpty());
+    }
+
+    @Test
+    void startupDoesNotWarnWhenThePoolsConnectionTimeoutFitsTheLeaseTtl() {
+        runner.withPropertyValues("spring.datasource.hikari.connection-timeout=2000")
+                .run(context -> assertThat(log.warnings()).isEmpty());
+    }
+
+    @Test
+    void startupDoesNotWarnAboutThePoolWithoutJdbcLeases() {
+        runner.withPropertyValues("scan.node-index=1", "scan.node-count=3")
+                .run(context -> assertThat(log.warnings()).isEmpty());
     }
 
     private List<String> infoLines() {

@@ -140,7 +140,8 @@ class MatchStartupChecksTests {
         runner().run(context -> assertThat(problems(context))
                 .singleElement()
                 .asString()
-                .contains("both select every pending row of tb_order"));
+                .contains("(no match: the whole table) and scan.tasks.")
+                .contains("(no match: the whole table) both select every pending row of tb_order"));
     }
 
     @Test

@@ -140,6 +140,33 @@ class StartupChecksOnServersTests {
                         .contains("match value '-1' for column ukind (scan.tasks.orders.match.ukind) is outside"));
     }
 
+    /**
+     * The README's shard column of 64 shards under a task of 16 (the newcomer's stall: rows whose
+     * column is 16..63 were never fetched, without an error): startup fails naming MariaDB's
+     * spelling of the expression and both fixes; once the named statement ran, it starts. A column
+     * of 16 shards under a task of 64 loses no row: it starts.
+     */
+    @Test
+    void mariadbShardColumnOfMoreShardsThanTheTaskFailsNamingBothFixes() {
+        JdbcEndpoint db = TestServers.mariadbEndpoint("scan_checks_shards");
+        OrderTable table = new OrderTable(TestServers.mariadbDatabase("scan_checks_shards")).recreate(64, true);
+        String ddl = "ALTER TABLE tb_order MODIFY COLUMN scan_shard INT AS (MOD(MOD(user_id, 16) + 16, 16)) STORED";
+        ApplicationContextRunner runner = runner(db).withPropertyValues("scan.jdbc.initialize-schema=always");
+        runner.withPropertyValues(TASK + "shards=16").run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .isEqualTo("scan.tasks.orders: shard column scan_shard of table tb_order is generated as"
+                        + " (`user_id` MOD 64 + 64) MOD 64, which gives rows the shards 0..63, but"
+                        + " scan.tasks.orders.shards is 16: pending rows whose scan_shard is 16 or more are never"
+                        + " fetched, so they never run and stay pending without an error. Set"
+                        + " scan.tasks.orders.shards=64, or give the column the task's 16 shards:\n  " + ddl));
+        table.jdbc().execute(ddl);
+        runner.withPropertyValues(TASK + "shards=16")
+                .run(context -> assertThat(context).hasNotFailed());
+        runner.withPropertyValues(TASK + "shards=64")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
     private static String missing(String table, String script) {
         return "Shardscan's table " + table + " does not exist: set scan.jdbc.initialize-schema=always (the default,"
                 + " embedded, creates Shardscan's tables on embedded databases only) or run io/shardscan/jdbc/"

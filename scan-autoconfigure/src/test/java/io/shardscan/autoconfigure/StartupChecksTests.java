@@ -247,6 +247,84 @@ class StartupChecksTests {
         });
     }
 
+    /**
+     * The README's shard column of 64 shards under a task of 16: rows whose column is 16..63 would
+     * never be fetched, so startup fails naming both fixes; the statement it names makes it start,
+     * and so does the column under a task of 64 shards.
+     */
+    @Test
+    void aShardColumnOfMoreShardsThanTheTaskFailsNamingBothFixes() {
+        String url = OrderDatabase.create();
+        execute(
+                url,
+                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 64) + 64, 64))");
+        String ddl =
+                "ALTER TABLE tb_order ALTER COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 16) + 16, 16))";
+        runner(url, Handler.class).withPropertyValues(TASK + "shards=16").run(context -> assertThat(problems(context))
+                .singleElement()
+                .asString()
+                .isEqualTo("scan.tasks.orders: shard column scan_shard of table tb_order is generated as"
+                        + " MOD(MOD(\"USER_ID\", 64) + 64, 64), which gives rows the shards 0..63, but"
+                        + " scan.tasks.orders.shards is 16: pending rows whose scan_shard is 16 or more are never"
+                        + " fetched, so they never run and stay pending without an error. Set"
+                        + " scan.tasks.orders.shards=64, or give the column the task's 16 shards:\n  " + ddl));
+        runner(url, Handler.class).withPropertyValues(TASK + "shards=64").run(context -> assertThat(context)
+                .hasNotFailed());
+        execute(url, ddl);
+        runner(url, Handler.class).withPropertyValues(TASK + "shards=16").run(context -> assertThat(context)
+                .hasNotFailed());
+    }
+
+    /** A shard column of 16 shards under a task of 64 loses no row: startup goes on, with a warning. */
+    @Test
+    void aShardColumnOfFewerShardsThanTheTaskIsWarned(CapturedOutput output) {
+        String url = OrderDatabase.create();
+        execute(
+                url,
+                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 16) + 16, 16))");
+        runner(url, Handler.class).withPropertyValues(TASK + "shards=64").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output.getOut() + output.getErr())
+                    .contains("which gives rows the shards 0..15 only, but scan.tasks.orders.shards is 64: shards"
+                            + " 16..63 stay empty (no row is lost)")
+                    .contains("Set scan.tasks.orders.shards=16, or give the column the task's 64 shards:");
+        });
+    }
+
+    /**
+     * A column redefined for 64 shards under a running node of 16: the startup check passed, so the
+     * backlog count is what tells; it counts the rows no shard fetches and warns once, naming the fix.
+     */
+    @Test
+    void rowsOutsideTheShardsAfterStartupAreCountedAndWarned(CapturedOutput output) {
+        String url = OrderDatabase.create();
+        execute(
+                url,
+                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 16) + 16, 16))");
+        runner(url, Handler.class).withPropertyValues(TASK + "shards=16").run(context -> {
+            assertThat(context).hasNotFailed();
+            execute(
+                    url,
+                    "ALTER TABLE tb_order ALTER COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 64) + 64,"
+                            + " 64))",
+                    "INSERT INTO tb_order (order_id, user_id, status, updated_at) VALUES"
+                            + " (1, 5, 0, CURRENT_TIMESTAMP), (2, 20, 0, CURRENT_TIMESTAMP), (3, 63, 0, CURRENT_TIMESTAMP)");
+            ScanEngine engine = context.getBean(ScanEngine.class);
+            assertThat(engine.task("orders").countBacklog().outsideShards()).isEqualTo(2);
+            assertThat(engine.task("orders").countBacklog().outsideShards()).isEqualTo(2);
+            String log = output.getOut() + output.getErr();
+            assertThat(log)
+                    .contains(
+                            "scan.tasks.orders: 2 pending rows of tb_order have a scan_shard outside 0..15, the shards"
+                                    + " of scan.tasks.orders.shards=16: no shard fetches them")
+                    .contains("set scan.tasks.orders.shards to the column's modulus, or redefine the column for 16"
+                            + " shards");
+            assertThat(log.split("2 pending rows of tb_order have a scan_shard outside", -1))
+                    .as("warned once, not at every count")
+                    .hasSize(2);
+        });
+    }
+
     @Test
     void aMissingIndexUnderWarnOffersOnlyOffAndUnderFailWarnOrOff(CapturedOutput output) {
         runner().run(context -> {

@@ -34,6 +34,9 @@ class FailureLogTests {
     @RegisterExtension
     final CapturedLog log = new CapturedLog(Lane.class.getName());
 
+    @RegisterExtension
+    final CapturedLog runnerLog = new CapturedLog(TaskRunner.class.getName());
+
     @Test
     void fiveThousandRowsFailingTheSameWayWithTheirOwnMessagesLogOneWarning() {
         DataSource dataSource = TestServers.h2("failures");
@@ -111,15 +114,54 @@ class FailureLogTests {
                 .shardKeyColumn("user_id")
                 .shards(8)
                 .build();
-        engines.start("node-1", dataSource, task, (TaskHandler.PerRow)
-                (row, ctx) -> row.id() % 10 == 0 ? Outcome.dead("bad phone number") : Outcome.done());
+        engines.start("node-1", dataSource, task, (TaskHandler.PerRow) (row, ctx) ->
+                row.id() % 10 == 0 ? Outcome.dead("bad phone number of row " + row.id()) : Outcome.done());
         await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status <> 0") == 200);
 
         assertThat(table.count("status = 2")).isEqualTo(20);
         assertThat(log.records(Level.WARNING)).singleElement().satisfies(warning -> assertThat(warning.getMessage())
-                .matches("Task orders row \\d+0 is dead after attempt 1: bad phone number\\. Its key's later"
-                        + " rows go on; POST /actuator/scan/orders \\{\"action\": \"requeue-dead\"\\} runs"
-                        + " dead rows again"));
+                .matches(
+                        "Task orders row (\\d+0) is dead after attempt 1: bad phone number of row \\1\\. Its key's later"
+                                + " rows go on; POST /actuator/scan/orders \\{\"action\": \"requeue-dead\"\\} runs"
+                                + " dead rows again"));
+    }
+
+    @Test
+    void failuresThatStopWithinTheIntervalAreStillCountedInAWarningLine() {
+        DataSource dataSource = TestServers.h2("failures_stop");
+        new OrderTable(dataSource).recreate(8, true).coordinationTables();
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(8)
+                .build();
+        ScanEngine engine =
+                engines.start("node-1", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> Outcome.done());
+        // a kind warned about two minutes ago, then failing 7 more times and no more
+        FailureLog failures = engine.task("orders").failures();
+        long twoMinutesAgo = System.nanoTime() - 2 * MINUTE;
+        failures.record("java.lang.IllegalStateException at Sms.send(Sms.java:12)", 1, twoMinutesAgo);
+        failures.record("java.lang.IllegalStateException at Sms.send(Sms.java:12)", 7, twoMinutesAgo + 1);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(runnerLog.warnings())
+                .containsExactly("Task orders: and 7 more failed the same way (java.lang.IllegalStateException at"
+                        + " Sms.send(Sms.java:12)) since its last WARN line; each is logged at DEBUG"));
+    }
+
+    @Test
+    void aKindOverdueWithFailuresSinceItsLastWarningIsCountedOnce() {
+        FailureLog log = new FailureLog();
+        log.record("boom", 1, 0);
+        log.record("boom", 3, 1);
+        log.record("quiet", 1, 2);
+        assertThat(log.overdue(MINUTE - 1)).as("not an interval yet").isEmpty();
+        assertThat(log.overdue(MINUTE)).containsExactly(java.util.Map.entry("boom", 3L));
+        assertThat(log.overdue(MINUTE + 1)).as("counted once").isEmpty();
+        assertThat(log.record("boom", 1, MINUTE + 2))
+                .as("the overdue line counts as its last WARN")
+                .isEqualTo(-1);
+        assertThat(log.overdue(2 * MINUTE)).containsExactly(java.util.Map.entry("boom", 1L));
     }
 
     @Test

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.RecordingTaskStore;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,8 +17,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * What the idle probe promises, on each database: a node whose 64 shards are all idle sends at most
  * one statement per second for the task (counted on the client side, the backlog counter included),
  * and still finds a row inserted into any of them within one tier interval, and a failed row once
- * its retry tier's interval has passed. One small subclass per database.
+ * its retry tier's interval has passed, the retry tier asked in the first tier's probes. One small
+ * subclass per database.
  */
 abstract class IdleProbeContractTests {
 
@@ -38,6 +44,7 @@ abstract class IdleProbeContractTests {
 
     OrderTable table;
     CountingDataSource counting;
+    RecordingTaskStore store;
 
     abstract DataSource dataSource();
 
@@ -57,11 +64,15 @@ abstract class IdleProbeContractTests {
                 .build();
     }
 
-    /** An engine whose task store counts its statements; the leases go through a store of their own. */
+    /**
+     * An engine whose task store counts its statements and records its probes ({@link #store}); the
+     * leases go through a store of their own.
+     */
     ScanEngine start(TaskDefinition task, TaskHandler handler, Duration ttl, Duration renew) {
+        store = new RecordingTaskStore(new JdbcTaskStore(counting.dataSource()), "order_id");
         return engines.start(
                 "node-a",
-                counting.dataSource(),
+                store,
                 new JdbcShardCoordinator(dataSource()),
                 new ScanEngine.ScanTask(task, handler),
                 ScanClock.system(),
@@ -99,7 +110,7 @@ abstract class IdleProbeContractTests {
         Collections.shuffle(shards, new Random(seed));
         List<String> late = new CopyOnWriteArrayList<>();
         long hitsBefore = engine.task("orders").stats().probeHits();
-        List<Integer> tried = shards.subList(0, 16);
+        List<Integer> tried = shards.subList(0, 8);
         for (int shard : tried) {
             long id = 1000 + shard;
             table.jdbc()
@@ -125,12 +136,18 @@ abstract class IdleProbeContractTests {
                 .isGreaterThanOrEqualTo(tried.size());
     }
 
+    /**
+     * The row fails at once; it is due a retry interval later, its tier is asked at most a retry
+     * interval apart (in the first tier's probes, up to a first-tier interval early), and a tier found
+     * early is fetched when its own due time comes, at most a first-tier interval later.
+     */
     @Test
     void aFailedRowOfAnIdleShardRunsAgainOnceItsTierIntervalPassed() {
+        Duration first = Duration.ofSeconds(1);
         Duration retry = Duration.ofSeconds(2);
         List<Long> attempts = new CopyOnWriteArrayList<>();
         ScanEngine engine = start(
-                task(List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-5", retry))),
+                task(List.of(Tier.of("0", first), Tier.of("1-5", retry))),
                 (TaskHandler.PerRow) (row, ctx) -> {
                     attempts.add(System.nanoTime());
                     return attempts.size() == 1 ? Outcome.retryLater("first try fails") : Outcome.done();
@@ -144,12 +161,36 @@ abstract class IdleProbeContractTests {
         assertThat(attempts).hasSize(2);
         Duration between = Duration.ofNanos(attempts.get(1) - attempts.get(0));
         assertThat(between)
-                .as("no sooner than the retry tier's interval, and within it again plus a margin")
+                .as("no sooner than the retry tier's interval, and within it, another one and a first-tier"
+                        + " interval plus a margin")
                 .isGreaterThanOrEqualTo(retry.minusMillis(50))
-                .isLessThanOrEqualTo(retry.multipliedBy(2).plusSeconds(3));
+                .isLessThanOrEqualTo(retry.multipliedBy(2).plus(first).plusSeconds(3));
         assertThat(engine.task("orders").stats().probeHits() - hitsBefore)
                 .as("the fresh row and its retry were both found by probes")
                 .isGreaterThanOrEqualTo(2);
+        assertEveryProbeAskedTheFirstTier();
+    }
+
+    /**
+     * Every probe so far asked the first tier, and some asked the retry tier too: the retry tier
+     * rode along with the first tier's probes instead of sending statements of its own.
+     */
+    void assertEveryProbeAskedTheFirstTier() {
+        List<Set<Integer>> probes = probedTiers(0);
+        assertThat(probes)
+                .as("the tiers (by their least retry count) that each probe asked")
+                .isNotEmpty()
+                .allSatisfy(tiers -> assertThat(tiers).contains(0))
+                .anySatisfy(tiers -> assertThat(tiers).contains(1));
+    }
+
+    /** The tiers, by their least retry count, that each probe from the {@code from}-th on asked. */
+    List<Set<Integer>> probedTiers(int from) {
+        List<List<FetchRequest>> probes = store.probes();
+        return probes.subList(Math.min(from, probes.size()), probes.size()).stream()
+                .map(requests -> (Set<Integer>)
+                        requests.stream().map(FetchRequest::minRetries).collect(Collectors.toCollection(TreeSet::new)))
+                .toList();
     }
 
     static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {

@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.actuate.ScanBacklogs;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.TestServers;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -36,8 +38,8 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
         ScanBacklogs backlogs = new ScanBacklogs(engine, Duration.ofSeconds(10));
         backlogs.start();
         try {
-            // past the first fetches of the claim and the first backlog counts
-            awaitIdle(engine, 5);
+            // past the first fetches of the claim and the first backlog count
+            awaitIdle(engine, 2);
             long before = counting.total();
             Map<String, Long> kindsBefore = counting.byKind();
             long probesBefore = engine.task("orders").stats().probes();
@@ -56,8 +58,8 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
             assertThat(perSecond).as(report).isLessThanOrEqualTo(1.0);
             long probes = engine.task("orders").stats().probes() - probesBefore;
             assertThat(probes)
-                    .as("one probe per tier interval for all 64 shards: %s", report)
-                    .isBetween((long) (seconds / 3) - 2, (long) (seconds / 3) + (long) (seconds / 30) + 3);
+                    .as("one probe per first-tier interval for all 64 shards and the three tiers: %s", report)
+                    .isBetween((long) (seconds / 3) - 2, (long) (seconds / 3) + 2);
             assertThat(kinds.entrySet().stream()
                             .filter(e -> e.getKey().contains("paused"))
                             .mapToLong(Map.Entry::getValue)
@@ -75,9 +77,57 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
         }
     }
 
+    /**
+     * Short tiers of 0.5 s / 1 s / 2 s over 4 s with every shard idle: the slower tiers ride along
+     * with the first tier's probes, so the probes are one per first-tier interval (without that, the
+     * tiers' own probes would add three quarters again), each asks the first tier, and a row failed into
+     * the second tier is still found by one.
+     */
+    @Test
+    void theSlowerTiersRideAlongWithTheFirstTiersProbeInsteadOfProbingAlone() {
+        Duration first = Duration.ofMillis(500);
+        ScanEngine engine = start(
+                task(List.of(
+                        Tier.of("0", first),
+                        Tier.of("1-5", Duration.ofSeconds(1)),
+                        Tier.of("6-15", Duration.ofSeconds(2)))),
+                (TaskHandler.PerRow) (row, ctx) -> Outcome.done(),
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        awaitIdle(engine, 3);
+        int from = store.probes().size();
+        long probesBefore = engine.task("orders").stats().probes();
+        long hitsBefore = engine.task("orders").stats().probeHits();
+        long started = System.nanoTime();
+        // a row that failed once a minute ago: due at once in the second tier of shard 9
+        table.jdbc()
+                .update(
+                        "INSERT INTO tb_order (order_id, user_id, phone, updated_at, retry_count) VALUES (?, ?, ?, ?, 1)",
+                        77,
+                        9,
+                        "+155577",
+                        Timestamp.from(Instant.now().minusSeconds(60)));
+        await().during(Duration.ofSeconds(4))
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
+        double windows = (System.nanoTime() - started) / (double) first.toNanos();
+        long probes = engine.task("orders").stats().probes() - probesBefore;
+        List<Set<Integer>> asked = probedTiers(from);
+        String report = String.format("%d probes in %.1f first-tier intervals: %s", probes, windows, asked);
+        assertThat(probes).as("one probe per first-tier interval: %s", report).isLessThanOrEqualTo((long) windows + 2);
+        assertThat(asked)
+                .as("each probe asks the first tier, the others ride along: %s", report)
+                .allSatisfy(tiers -> assertThat(tiers).contains(0))
+                .anySatisfy(tiers -> assertThat(tiers).contains(1, 6));
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1);
+        assertThat(engine.task("orders").stats().probeHits() - hitsBefore)
+                .as("the failed row was found by a probe")
+                .isPositive();
+    }
+
     @Test
     void aTriggeredIdleShardFetchesAtOnceInsteadOfWaitingForTheNextProbe() {
-        Duration interval = Duration.ofSeconds(20);
+        Duration interval = Duration.ofSeconds(10);
         Map<Long, Long> startedNanos = new ConcurrentHashMap<>();
         ScanEngine engine = start(
                 task(List.of(Tier.of("0", interval))),
@@ -95,8 +145,8 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
         engine.task("orders").trigger();
         await().atMost(Duration.ofSeconds(30)).until(() -> startedNanos.containsKey(7L));
         assertThat(Duration.ofNanos(startedNanos.get(7L) - inserted))
-                .as("a wake-up's latency: well within the 20 s until the next probe")
-                .isLessThan(Duration.ofSeconds(10));
+                .as("a wake-up's latency: well within the 10 s until the next probe")
+                .isLessThan(Duration.ofSeconds(5));
         assertThat(engine.task("orders").stats().probeHits())
                 .as("fetched by the triggered round, not found by a probe")
                 .isEqualTo(hitsBefore);

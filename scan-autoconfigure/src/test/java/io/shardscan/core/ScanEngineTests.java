@@ -3,6 +3,7 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.SettableClock;
@@ -30,6 +31,9 @@ class ScanEngineTests {
 
     @RegisterExtension
     final Engines engines = new Engines();
+
+    @RegisterExtension
+    final CapturedLog leaseLog = new CapturedLog(LeaseKeeper.class.getName());
 
     DataSource dataSource = TestServers.h2("engine");
     OrderTable table;
@@ -61,6 +65,15 @@ class ScanEngineTests {
     }
 
     @Test
+    void saysWhichShardsItTook() {
+        start(task().build(), recordingEffects());
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(String.join("\n", leaseLog.messages(java.util.logging.Level.INFO)))
+                        .contains("Task orders: took shards [")
+                        .contains("this node holds 8 of 8"));
+    }
+
+    @Test
     void processesEveryRowExactlyOnce() {
         table.insert(2000, 97, T0);
         ScanEngine engine = start(task().build(), recordingEffects());
@@ -87,7 +100,9 @@ class ScanEngineTests {
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
         clock.advance(Duration.ofSeconds(29));
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
-        clock.advance(Duration.ofSeconds(2));
+        // due at 30 s; the retry tier, asked early with the first tier's probe at 29 s, rests until
+        // 59 s: a row is retried within its tier's interval of becoming due
+        clock.advance(Duration.ofSeconds(31));
         await().atMost(Duration.ofSeconds(5)).until(() -> retries(7) == 2);
         clock.advance(Duration.ofSeconds(31));
         await().atMost(Duration.ofSeconds(5)).until(() -> table.count("order_id = 7 AND status = 2") == 1);

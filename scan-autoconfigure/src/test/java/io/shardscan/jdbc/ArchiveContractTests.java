@@ -46,12 +46,16 @@ abstract class ArchiveContractTests {
     abstract DataSource dataSource();
 
     static TaskDefinition task(@Nullable String to, boolean includeDead, int batch) {
+        return task(to, includeDead, batch, Duration.ofDays(1));
+    }
+
+    static TaskDefinition task(@Nullable String to, boolean includeDead, int batch, Duration after) {
         return TaskDefinition.builder("orders")
                 .table("tb_order")
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
                 .shards(SHARDS)
-                .archive(new Archive(Duration.ofDays(1), to, includeDead, batch, Duration.ZERO))
+                .archive(new Archive(after, to, includeDead, batch, Duration.ZERO))
                 .build();
     }
 
@@ -125,6 +129,25 @@ abstract class ArchiveContractTests {
         long epoch = store.fence(task, 1, "node-a");
         assertThat(store.archive(task, 1, epoch)).isEqualTo(4);
         assertThat(ids("tb_order")).hasSize(36).doesNotContain(1L, 5L, 9L, 13L).contains(17L, 21L, 25L, 29L);
+    }
+
+    /**
+     * The cutoff reads the database's clock in the JVM's zone, in which the engine writes
+     * {@code updated_at} through the driver: with {@code after} an hour, the done rows the JVM
+     * updated two hours ago go, those it updated half an hour ago or just now stay. On MariaDB the
+     * class runs in a JVM zone that is not the server's, where a cutoff in the server's zone moves
+     * by the zones' difference (eight hours on a server in UTC).
+     */
+    @Test
+    void theCutoffIsTheJvmsClockAsTheEngineWritesTheColumn() {
+        Instant now = Instant.now();
+        setUpdatedAt(now.minus(Duration.ofHours(2)), 1, 5);
+        setUpdatedAt(now.minus(Duration.ofMinutes(30)), 9, 13);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        TaskDefinition task = task("tb_order_archive", false, 500, Duration.ofHours(1));
+        assertThat(store.archive(task, 1, store.fence(task, 1, "node-a"))).isEqualTo(2);
+        assertThat(ids("tb_order_archive")).containsExactly(1L, 5L);
+        assertThat(ids("tb_order")).contains(9L, 13L, 17L);
     }
 
     @Test
@@ -229,6 +252,13 @@ abstract class ArchiveContractTests {
         // the rows handled now, the recent done one and the dead one stay
         assertThat(ids("tb_order")).hasSize(34).contains(17L, 21L, 25L, 29L);
         assertThat(engine.task("orders").stats().lastArchiveRunAt()).isNotNull();
+    }
+
+    /** Sets the rows' {@code updated_at} as the engine writes it: a JDBC {@code Timestamp}, in the JVM's zone. */
+    void setUpdatedAt(Instant at, long... ids) {
+        for (long id : ids) {
+            table.jdbc().update("UPDATE tb_order SET updated_at = ? WHERE order_id = ?", Timestamp.from(at), id);
+        }
     }
 
     /** The ids of a table, ascending. */

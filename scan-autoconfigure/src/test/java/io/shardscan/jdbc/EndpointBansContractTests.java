@@ -6,12 +6,15 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.core.EndpointBan;
 import io.shardscan.core.EndpointBans;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +44,43 @@ public abstract class EndpointBansContractTests {
         assertThat(store.trip("other-" + task, "store-1", window)).isEqualTo(1);
     }
 
+    /**
+     * Eight nodes trip one endpoint at once, ten times each, and ban it after every third trip:
+     * every trip and ban succeeds (none is lost to a deadlock of a trip's insert and a ban's delete
+     * of the endpoint's trips), and the endpoint has one ban. (A trip that a ban of the same moment
+     * forgot may count none.)
+     */
+    @Test
+    void tripsAndBansOfOneEndpointByManyNodesAtOnceAllSucceed() throws Exception {
+        int nodes = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Integer>> tripped = new ArrayList<>();
+            for (int n = 0; n < nodes; n++) {
+                tripped.add(pool.submit(() -> {
+                    start.await();
+                    int most = 0;
+                    for (int i = 0; i < 10; i++) {
+                        most = Math.max(most, store.trip(task, "store-1", Duration.ofMinutes(5)));
+                        if (i % 3 == 2) {
+                            store.ban(task, "store-1", Duration.ofMinutes(5), "refused");
+                        }
+                    }
+                    return most;
+                }));
+            }
+            start.countDown();
+            for (Future<Integer> most : tripped) {
+                assertThat(most.get(60, TimeUnit.SECONDS)).isBetween(1, nodes * 10);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(store.bans(task)).singleElement().satisfies(ban -> assertThat(ban.active())
+                .isTrue());
+    }
+
     @Test
     void aBanIsInForceThenEndsAndKeepsItsStartWhenRenewed() {
         store.trip(task, "store-1", Duration.ofMinutes(5));
@@ -51,6 +91,9 @@ public abstract class EndpointBansContractTests {
             assertThat(ban.active()).isTrue();
             assertThat(ban.lastError()).isEqualTo("refused");
             assertThat(ban.until()).isAfter(ban.since());
+            // the instant it is, whatever the JVM's and the database's zones
+            assertThat(ban.since())
+                    .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
         });
         // a ban forgets the trips that made it
         assertThat(store.trip(task, "store-1", Duration.ofMinutes(5))).isEqualTo(1);
@@ -88,6 +131,57 @@ public abstract class EndpointBansContractTests {
         }
         // the winner's hold puts the ban back in force for everyone else
         assertThat(store.bans(task).get(0).active()).isTrue();
+    }
+
+    /**
+     * Eight nodes ban, all at once, an endpoint none had banned (the one whose calls fail for them
+     * all) and each one of its own, in turns, twenty rounds: every ban succeeds (none is lost to a
+     * deadlock of two first bans, or to a duplicate key), and each endpoint has one ban, in force,
+     * with one of the errors it was banned for.
+     */
+    @Test
+    void freshEndpointsBannedAtOnceByManyNodesAreAllBanned() throws Exception {
+        int nodes = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            for (int round = 0; round < 20; round++) {
+                String shared = "shared-" + round;
+                String own = "own-" + round + "-";
+                List<String> expected = new ArrayList<>(List.of(shared));
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<?>> banned = new ArrayList<>();
+                for (int n = 0; n < nodes; n++) {
+                    List<String> endpoints = n % 2 == 0 ? List.of(shared, own + n) : List.of(own + n, shared);
+                    expected.add(own + n);
+                    String error = "refused by node-" + n;
+                    banned.add(pool.submit((Callable<Void>) () -> {
+                        start.await();
+                        for (String endpoint : endpoints) {
+                            store.ban(task, endpoint, Duration.ofMinutes(5), error);
+                        }
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (Future<?> ban : banned) {
+                    ban.get(60, TimeUnit.SECONDS);
+                }
+                List<EndpointBan> bans = store.bans(task).stream()
+                        .filter(ban ->
+                                ban.endpoint().equals(shared) || ban.endpoint().startsWith(own))
+                        .toList();
+                assertThat(bans)
+                        .as("round %d", round)
+                        .extracting(EndpointBan::endpoint)
+                        .containsExactlyInAnyOrderElementsOf(expected);
+                assertThat(bans).allSatisfy(ban -> {
+                    assertThat(ban.active()).isTrue();
+                    assertThat(ban.lastError()).startsWith("refused by node-");
+                });
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

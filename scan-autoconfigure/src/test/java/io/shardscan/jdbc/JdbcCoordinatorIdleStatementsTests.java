@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.Member;
 import io.shardscan.core.NodeCounters;
+import io.shardscan.core.ShardCoordinator;
 import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -15,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * What a settled node's lease tick costs the database with JDBC leases: the heartbeat and the
- * renewal of every held lease, counted on the client side.
+ * What a settled node's lease tick costs the database with JDBC leases: the heartbeat, the
+ * renewal of every held lease and the reads of members and leases, counted on the client side.
  */
 class JdbcCoordinatorIdleStatementsTests {
 
@@ -60,6 +61,53 @@ class JdbcCoordinatorIdleStatementsTests {
         assertThat(counting.total() - before)
                 .as("statements of a renewal: %s", counting.byKind())
                 .isEqualTo(1);
+    }
+
+    /**
+     * Without PostgreSQL's data-modifying {@code WITH} a settled tick is three statements: the
+     * heartbeat, the renewal and one read of members and leases.
+     */
+    @Test
+    void aSettledTickElsewhereIsThreeStatements() {
+        assertSettledTick(coordinator, counting, 3);
+    }
+
+    /**
+     * PostgreSQL answers a whole tick (heartbeat, renewal, members, leases) in one statement, which
+     * is what lets an idle node stay under one statement per second.
+     */
+    @Test
+    void aSettledTickOnPostgresqlIsOneStatement() {
+        CountingDataSource postgres = new CountingDataSource(TestServers.postgresDatabase("idle_coordinator"));
+        new OrderTable(postgres.target()).coordinationTables();
+        assertSettledTick(new JdbcShardCoordinator(postgres.dataSource()), postgres, 1);
+    }
+
+    /** node-a and node-b hold every other shard of 64; node-a's second tick costs {@code statements}. */
+    private void assertSettledTick(JdbcShardCoordinator coordinator, CountingDataSource counted, int statements) {
+        coordinator.heartbeat(task, "node-b", TTL);
+        Map<Integer, Long> held = new HashMap<>();
+        for (int shard = 0; shard < 64; shard++) {
+            String owner = shard % 2 == 0 ? "node-a" : "node-b";
+            long epoch = coordinator
+                    .tryAcquire(task, shard, owner, TTL)
+                    .orElseThrow()
+                    .epoch();
+            if (owner.equals("node-a")) {
+                held.put(shard, epoch);
+            }
+        }
+        NodeCounters counters = new NodeCounters(1, 0, 0, 0);
+        coordinator.tick(task, "node-a", TTL, counters, held, TTL);
+        long before = counted.total();
+        ShardCoordinator.Tick tick = coordinator.tick(task, "node-a", TTL, counters, held, TTL);
+        assertThat(counted.total() - before)
+                .as("statements of a settled tick: %s", counted.byKind())
+                .isEqualTo(statements);
+        assertThat(tick.members()).extracting(Member::node).containsExactly("node-a", "node-b");
+        assertThat(tick.renewed()).containsExactlyInAnyOrderElementsOf(held.keySet());
+        assertThat(tick.leases()).hasSize(64).allSatisfy(lease -> assertThat(lease.owner())
+                .isEqualTo(lease.shard() % 2 == 0 ? "node-a" : "node-b"));
     }
 
     @Test

@@ -1,11 +1,17 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.EndpointBans;
+import io.shardscan.testsupport.JvmZoneNotTheServers;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class MariaDbEndpointBansTests extends EndpointBansContractTests {
+
+    @RegisterExtension
+    static final JvmZoneNotTheServers zone =
+            new JvmZoneNotTheServers(() -> TestServers.mariadbDatabase("endpoint_bans"));
 
     @Override
     protected EndpointBans createStore() {

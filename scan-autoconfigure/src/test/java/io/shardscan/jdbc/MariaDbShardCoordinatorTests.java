@@ -1,11 +1,16 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.ShardCoordinator;
+import io.shardscan.testsupport.JvmZoneNotTheServers;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class MariaDbShardCoordinatorTests extends ShardCoordinatorContractTests {
+
+    @RegisterExtension
+    static final JvmZoneNotTheServers zone = new JvmZoneNotTheServers(() -> TestServers.mariadbDatabase("coordinator"));
 
     private final DataSource dataSource = TestServers.mariadbDatabase("coordinator");
 

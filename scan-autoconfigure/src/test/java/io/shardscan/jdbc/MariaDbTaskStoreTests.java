@@ -2,17 +2,59 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.Row;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.testsupport.JvmZoneNotTheServers;
 import io.shardscan.testsupport.TestServers;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.TimeZone;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+/**
+ * The contract on MariaDB, in a JVM whose zone is not the server's, so that every due-at test also
+ * checks that the due bound reads the database's clock in the JVM's zone.
+ */
 class MariaDbTaskStoreTests extends TaskStoreContractTests {
+
+    @RegisterExtension
+    static final JvmZoneNotTheServers zone = new JvmZoneNotTheServers(() -> TestServers.mariadbDatabase("task_store"));
 
     @Override
     DataSource dataSource() {
         return TestServers.mariadbDatabase("task_store");
+    }
+
+    /**
+     * The due bound holds the JVM's offset as a literal: when the offset changes (a daylight saving
+     * switch; three hours here, well beyond the rows' hour), the statements are built again, so a
+     * row written in the new offset an hour ago is due and one due in an hour is not.
+     */
+    @Test
+    void aChangeOfTheJvmsOffsetBuildsTheDueBoundAgain() {
+        table.withDueAt(SHARDS);
+        TaskDefinition delayed = delayed(Duration.ZERO);
+        JdbcTaskStore store = new JdbcTaskStore(dataSource());
+        assertThat(store.inspect(delayed).indexPresent()).isTrue();
+        assertThat(store.fetch(delayed, fresh(1, Long.MIN_VALUE, 100))).isEmpty();
+        TimeZone before = TimeZone.getDefault();
+        int offset = before.toZoneId().getRules().getOffset(Instant.now()).getTotalSeconds();
+        TimeZone.setDefault(TimeZone.getTimeZone(ZoneOffset.ofTotalSeconds(offset + 3 * 3600)));
+        try {
+            Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+            setDue(now.minus(Duration.ofHours(1)), 1);
+            setDue(now.plus(Duration.ofHours(1)), 5);
+            assertThat(store.fetch(delayed, fresh(1, Long.MIN_VALUE, 100)))
+                    .extracting(Row::id)
+                    .containsExactly(1L);
+        } finally {
+            TimeZone.setDefault(before);
+        }
     }
 
     /**
@@ -30,8 +72,10 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
     }
 
     /**
-     * 40 000 rows, all done but one: every branch of the idle probe (one per shard) reads the
-     * pending-row index on (status, scan_shard, retry_count, order_id), none the table, none sorts.
+     * 40 000 rows, all done but one: every branch of the idle probe of two tiers (one per shard and
+     * tier) reads the pending-row index on (status, scan_shard, retry_count, order_id), none the
+     * table. The fresh tier's branches do not sort; a branch of a range of retry counts sorts the
+     * shard's pending rows of that range it read through the index, as the tier's fetch does.
      */
     @Test
     void theIdleProbeReadsEachShardThroughThePendingIndex() throws SQLException {
@@ -41,10 +85,12 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
         String plan = explainProbe("EXPLAIN ", null);
         java.util.List<String> branches =
                 plan.lines().filter(line -> line.contains(" tb_order ")).toList();
-        assertThat(branches).as(plan).hasSize(SHARDS);
-        assertThat(branches).as(plan).allSatisfy(line -> assertThat(line)
-                .contains("tb_order_scan_idx")
-                .doesNotContain("filesort"));
+        assertThat(branches).as(plan).hasSize(2 * SHARDS);
+        assertThat(branches).as(plan).allSatisfy(line -> assertThat(line).contains("tb_order_scan_idx"));
+        // the fresh tier's branches come first of each shard's two (ids 1, 3, 5, 7)
+        assertThat(java.util.stream.IntStream.range(0, SHARDS).mapToObj(shard -> branches.get(2 * shard)))
+                .as(plan)
+                .allSatisfy(line -> assertThat(line).doesNotContain("filesort"));
     }
 
     /**
@@ -72,7 +118,9 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
                     .asString()
                     .contains("due-at-column due_at is a DATETIME without time zone")
                     .contains("this JVM's zone (" + jvm + ") is not the database's (" + other + ")")
-                    .contains("rows this application writes with JDBC timestamps run up to");
+                    .contains("the due check reads the database's clock in " + jvm)
+                    .contains("rows that the database's clock (DEFAULT CURRENT_TIMESTAMP, NOW()), triggers or other"
+                            + " services write in " + other + " run up to");
         } finally {
             table.jdbc().execute("SET GLOBAL time_zone = '" + global + "'");
         }

@@ -34,8 +34,7 @@ class PostgresArchiveTests extends ArchiveContractTests {
         for (boolean includeDead : List.of(false, true)) {
             TaskDefinition task = task("tb_order_archive", includeDead, 500);
             String select = new JdbcTaskStore(dataSource()).archiveSql(task).select();
-            String plan = String.join(
-                    "\n", table.jdbc().queryForList("EXPLAIN " + select, String.class, 3, -86_400_000L, 500));
+            String plan = String.join("\n", table.jdbc().queryForList("EXPLAIN " + select, String.class, 3, 500));
             assertThat(plan).as(plan).contains("tb_order_finished_idx").doesNotContain("Seq Scan");
         }
     }

@@ -30,9 +30,10 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
     }
 
     /**
-     * 40 000 rows, all done but one in shard 1: the idle probe reads each shard through the
-     * pending-row index and stops at its first row, so the done rows cost nothing; one branch per
-     * shard, no sequential scan, no sort.
+     * 40 000 rows, all done but one in shard 1: the idle probe of two tiers reads each shard's fresh
+     * rows through the pending-row index and its failed ones through the index of failed rows, and
+     * stops at the first row, so the done rows cost nothing; one branch per shard and tier, no
+     * sequential scan, no sort.
      */
     @Test
     void theIdleProbeReadsEachShardThroughThePendingIndexAndStopsAtItsFirstRow() throws SQLException {
@@ -42,6 +43,9 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
         String plan = explainProbe("EXPLAIN (ANALYZE, COSTS OFF) ", null);
         assertThat(plan).doesNotContain("Seq Scan").doesNotContain("Sort").doesNotContain("Rows Removed by Filter");
         assertThat(plan.split("Index Scan using tb_order_scan_idx|Index Only Scan using tb_order_scan_idx", -1))
+                .as(plan)
+                .hasSize(SHARDS + 1);
+        assertThat(plan.split("Index Scan using tb_order_retry_idx|Index Only Scan using tb_order_retry_idx", -1))
                 .as(plan)
                 .hasSize(SHARDS + 1);
         assertThat(plan).as(plan).containsPattern("Append \\(actual time=\\S+ rows=1 ");

@@ -16,8 +16,14 @@ import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.UserTable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,6 +142,52 @@ public abstract class RangeStoreContractTests {
         ledger.commit(name, new RangeCommit(1, 101, b.epoch(), 150, 40, List.of(), false));
         assertThat(ledger.progress(name, 1)).isEqualTo(new RangeProgress(2, 1, 110, 0, 150));
         assertThat(ledger.progress(name, 3)).isEqualTo(RangeProgress.NONE);
+    }
+
+    /**
+     * Eight nodes, each on a range of its own, commit at once the first failures of a run, two
+     * commits of two failures each, in ten runs: every commit is written (none is lost to a
+     * deadlock of two nodes recording new failures next to each other), and every failure is
+     * listed.
+     */
+    @Test
+    void firstFailuresCommittedAtOnceByManyNodesAreAllWritten() throws Exception {
+        int nodes = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            for (long run = 1; run <= 10; run++) {
+                long r = run;
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<Integer>> written = new ArrayList<>();
+                for (int n = 0; n < nodes; n++) {
+                    RangeLease lease = ledger.open(name, run, n * 100 + 1, n * 100 + 100, "node-" + n)
+                            .orElseThrow();
+                    written.add(pool.submit(() -> {
+                        start.await();
+                        int committed = 0;
+                        for (long at = lease.start(); at < lease.start() + 10; at += 5) {
+                            List<RangeFailure> failed = List.of(
+                                    new RangeFailure(at + 1, "boom", 1, Instant.now()),
+                                    new RangeFailure(at + 3, "boom", 1, Instant.now()));
+                            RangeCommit commit =
+                                    new RangeCommit(r, lease.start(), lease.epoch(), at + 4, 5, failed, false);
+                            committed += ledger.commit(name, commit) ? 1 : 0;
+                        }
+                        return committed;
+                    }));
+                }
+                start.countDown();
+                for (Future<Integer> committed : written) {
+                    assertThat(committed.get(60, TimeUnit.SECONDS))
+                            .as("run %d", run)
+                            .isEqualTo(2);
+                }
+                assertThat(failures.count(name, run)).as("run %d", run).isEqualTo(nodes * 2 * 2);
+                assertThat(ledger.progress(name, run).failed()).isEqualTo(nodes * 2 * 2);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

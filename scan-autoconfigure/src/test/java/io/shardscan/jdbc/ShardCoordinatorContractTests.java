@@ -9,6 +9,7 @@ import io.shardscan.core.Member;
 import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ShardCoordinator;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -128,6 +129,77 @@ public abstract class ShardCoordinatorContractTests {
                 .untilAsserted(() -> assertThat(coordinator.heartbeat(task, "node-a", short_))
                         .extracting(Member::node)
                         .containsExactly("node-a"));
+    }
+
+    @Test
+    void aTickHeartbeatsRenewsTheLeasesHeldWithTheirEpochAndReadsWhoHoldsWhat() {
+        coordinator.heartbeat(task, "node-a", TTL);
+        coordinator.heartbeat(task, "node-b", TTL, new NodeCounters(3, 0, 0, 0));
+        long e1 = coordinator.tryAcquire(task, 1, "node-a", TTL).orElseThrow().epoch();
+        long e2 = coordinator.tryAcquire(task, 2, "node-a", TTL).orElseThrow().epoch();
+        long e3 = coordinator.tryAcquire(task, 3, "node-b", TTL).orElseThrow().epoch();
+        Instant before = expiry(coordinator.leases(task), 1);
+        Duration longer = TTL.multipliedBy(4);
+
+        ShardCoordinator.Tick tick = coordinator.tick(
+                task, "node-a", TTL, new NodeCounters(9, 1, 0, 0), Map.of(1, e1, 2, e2 + 100, 3, e3), longer);
+
+        assertThat(tick.members())
+                .extracting(Member::node, Member::counters)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("node-a", new NodeCounters(9, 1, 0, 0)),
+                        org.assertj.core.groups.Tuple.tuple("node-b", new NodeCounters(3, 0, 0, 0)));
+        assertThat(tick.members())
+                .as("heartbeats at the instant they are, whatever the JVM's and the database's zones")
+                .allSatisfy(member -> assertThat(member.lastHeartbeat())
+                        .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60)));
+        assertThat(tick.renewed()).as("only the lease held with its epoch").containsExactly(1);
+        assertThat(tick.leases())
+                .extracting(LeaseInfo::shard, LeaseInfo::owner, LeaseInfo::epoch)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, "node-a", e1),
+                        org.assertj.core.groups.Tuple.tuple(2, "node-a", e2),
+                        org.assertj.core.groups.Tuple.tuple(3, "node-b", e3));
+        assertThat(expiry(tick.leases(), 1))
+                .as("the renewed lease shows its new expiry")
+                .isAfter(before.plus(TTL));
+        assertThat(expiry(coordinator.leases(task), 1))
+                .isEqualTo(expiry(tick.leases(), 1))
+                .isBetween(
+                        Instant.now().plus(longer).minusSeconds(60),
+                        Instant.now().plus(longer).plusSeconds(60));
+        assertThat(expiry(coordinator.leases(task), 2)).isBefore(expiry(tick.leases(), 1));
+        assertThat(coordinator.heartbeat(task, "node-b", TTL))
+                .as("the tick published node-a's counters")
+                .filteredOn(m -> m.node().equals("node-a"))
+                .extracting(Member::counters)
+                .containsExactly(new NodeCounters(9, 1, 0, 0));
+    }
+
+    @Test
+    void aFirstTickJoinsTheMembersAndASilentMemberIsLeftOut() {
+        coordinator.heartbeat(task, "node-b", TTL);
+        ShardCoordinator.Tick first =
+                coordinator.tick(task, "node-a", TTL, new NodeCounters(0, 0, 0, 0), Map.of(), TTL);
+        assertThat(first.members()).extracting(Member::node).containsExactly("node-a", "node-b");
+        assertThat(first.renewed()).isEmpty();
+        assertThat(first.leases()).isEmpty();
+        Duration short_ = Duration.ofMillis(400);
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> assertThat(coordinator
+                                .tick(task, "node-a", short_, new NodeCounters(0, 0, 0, 0), Map.of(), TTL)
+                                .members())
+                        .extracting(Member::node)
+                        .containsExactly("node-a"));
+    }
+
+    private static Instant expiry(List<LeaseInfo> leases, int shard) {
+        return leases.stream()
+                .filter(l -> l.shard() == shard)
+                .findFirst()
+                .map(LeaseInfo::expiresAt)
+                .orElseThrow();
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
+import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.OrderTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -107,13 +108,7 @@ abstract class TaskStoreContractTests {
         // orders 1..40 of users 1..40: shard 1 holds 1, 5, 9, ..., 37; their store is the user mod 3
         table.withStores(3);
         table.jdbc().update("UPDATE tb_order SET store_id = NULL WHERE order_id = 13");
-        TaskDefinition stores = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(SHARDS)
-                .endpoints(io.shardscan.core.EndpointRules.of("store_id"))
-                .build();
+        TaskDefinition stores = storesTask();
         assertThat(store.inspect(stores).problems()).isEmpty();
         FetchRequest all = fresh(1, Long.MIN_VALUE, 100);
         assertThat(store.fetch(stores, all)).hasSize(10);
@@ -208,11 +203,57 @@ abstract class TaskStoreContractTests {
     }
 
     @Test
-    void dueShardsNamesTheShardsWithARowTheFetchWouldReturn() {
-        assertThat(store.dueShards(task, freshOfEveryShard())).containsExactlyInAnyOrder(0, 1, 2, 3);
+    void dueRequestsOfMoreBranchesThanOneStatementTakesAsksInSeveral() {
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
-        assertThat(store.dueShards(task, freshOfEveryShard())).containsExactlyInAnyOrder(1, 3);
-        assertThat(store.dueShards(task, List.of())).isEmpty();
+        // every shard's first page asked over and over: more branches than one statement takes
+        int asked = JdbcTaskStore.MAX_BRANCHES + 100;
+        List<FetchRequest> requests = new ArrayList<>();
+        for (int i = 0; i < asked; i++) {
+            requests.add(fresh(i % SHARDS, Long.MIN_VALUE, 1));
+        }
+        CountingDataSource counting = new CountingDataSource(dataSource());
+        JdbcTaskStore counted = new JdbcTaskStore(counting.dataSource());
+        counted.inspect(task);
+        long before = counting.total();
+        List<Integer> due = counted.dueRequests(task, requests);
+        assertThat(counting.total() - before).as("statements").isEqualTo(2);
+        assertThat(due).hasSize(asked / 2).doesNotHaveDuplicates().allSatisfy(position -> assertThat(
+                        requests.get(position).shard())
+                .isIn(1, 3));
+    }
+
+    @Test
+    void dueRequestsBindingMoreParametersThanOneStatementTakesAsksInSeveral() {
+        table.withStores(3);
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) <> 1");
+        TaskDefinition stores = storesTask();
+        // 200 banned stores, none of them this table's, left out by every branch
+        List<String> banned = java.util.stream.IntStream.range(100, 300)
+                .mapToObj(String::valueOf)
+                .toList();
+        int asked = JdbcTaskStore.MAX_PARAMETERS / banned.size() + 10;
+        List<FetchRequest> requests = new ArrayList<>();
+        for (int i = 0; i < asked; i++) {
+            requests.add(fresh(i % SHARDS, Long.MIN_VALUE, 1).withExcludedEndpoints(banned));
+        }
+        CountingDataSource counting = new CountingDataSource(dataSource());
+        JdbcTaskStore counted = new JdbcTaskStore(counting.dataSource());
+        assertThat(counted.inspect(stores).problems()).isEmpty();
+        long before = counting.total();
+        List<Integer> due = counted.dueRequests(stores, requests);
+        assertThat(counting.total() - before).as("statements").isEqualTo(2);
+        assertThat(due)
+                .hasSize((int) requests.stream().filter(r -> r.shard() == 1).count())
+                .allSatisfy(
+                        position -> assertThat(requests.get(position).shard()).isEqualTo(1));
+    }
+
+    @Test
+    void dueRequestsNameTheRequestsWithARowTheFetchWouldReturn() {
+        assertThat(store.dueRequests(task, freshOfEveryShard())).containsExactlyInAnyOrder(0, 1, 2, 3);
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
+        assertThat(store.dueRequests(task, freshOfEveryShard())).containsExactlyInAnyOrder(1, 3);
+        assertThat(store.dueRequests(task, List.of())).isEmpty();
 
         // a failed row of shard 3 is due in its tier only once rested, and is no fresh row
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 1");
@@ -221,19 +262,19 @@ abstract class TaskStoreContractTests {
                         "UPDATE tb_order SET retry_count = 2, updated_at = ? WHERE order_id = 7",
                         Timestamp.from(T0.plusSeconds(30)));
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 3 AND order_id <> 7");
-        assertThat(store.dueShards(task, freshOfEveryShard())).isEmpty();
-        assertThat(store.dueShards(task, failedOfEveryShard(T0.plusSeconds(29))))
+        assertThat(store.dueRequests(task, freshOfEveryShard())).isEmpty();
+        assertThat(store.dueRequests(task, failedOfEveryShard(T0.plusSeconds(29))))
                 .isEmpty();
-        assertThat(store.dueShards(task, failedOfEveryShard(T0.plusSeconds(30))))
+        assertThat(store.dueRequests(task, failedOfEveryShard(T0.plusSeconds(30))))
                 .containsExactly(3);
     }
 
     @Test
-    void theDefaultDueShardsOfAStoreWithoutItsOwnAsksEachShardsFetch() {
+    void theDefaultDueRequestsOfAStoreWithoutItsOwnAsksEachRequestsFetch() {
         TaskStore real = store;
         TaskStore plain = (TaskStore) java.lang.reflect.Proxy.newProxyInstance(
                 TaskStore.class.getClassLoader(), new Class<?>[] {TaskStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("dueShards")) {
+                    if (method.getName().equals("dueRequests")) {
                         return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
                     }
                     try {
@@ -243,11 +284,61 @@ abstract class TaskStoreContractTests {
                     }
                 });
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
-        assertThat(plain.dueShards(task, freshOfEveryShard())).containsExactlyInAnyOrder(1, 3);
+        assertThat(plain.dueRequests(task, freshOfEveryShard())).containsExactlyInAnyOrder(1, 3);
+        leaveOneFailedRowInShards1And3();
+        assertThat(plain.dueRequests(task, bothTiersOfEveryShard(T0.plusSeconds(30))))
+                .containsExactlyInAnyOrder(2, 3, 7);
+    }
+
+    /**
+     * Requests of two tiers in one probe, each shard asked once per tier: the answer names positions
+     * in the list, so a shard's fresh and failed rows are told apart, whatever the order of the list.
+     */
+    @Test
+    void dueRequestsOfSeveralTiersNameEachRequestByItsPosition() {
+        leaveOneFailedRowInShards1And3();
+        assertThat(store.dueRequests(task, bothTiersOfEveryShard(T0.plusSeconds(30))))
+                .as("shard 1's fresh (2) and failed (3) rows, shard 3's failed row (7)")
+                .containsExactlyInAnyOrder(2, 3, 7);
+        assertThat(store.dueRequests(task, bothTiersOfEveryShard(T0.plusSeconds(29))))
+                .as("shard 3's failed row has not rested yet")
+                .containsExactlyInAnyOrder(2, 3);
+        List<FetchRequest> failedFirst = new ArrayList<>(failedOfEveryShard(T0.plusSeconds(30)));
+        failedFirst.addAll(freshOfEveryShard());
+        assertThat(store.dueRequests(task, failedFirst))
+                .as("failed rows of shards 1 and 3, then shard 1's fresh rows")
+                .containsExactlyInAnyOrder(1, 3, 5);
+    }
+
+    /**
+     * Shards 0 and 2 done; shard 1 keeps its fresh rows and order 5 failed once at T0; shard 3 holds
+     * only order 7, failed twice at T0 + 30 s.
+     */
+    void leaveOneFailedRowInShards1And3() {
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
+        table.jdbc().update("UPDATE tb_order SET retry_count = 1 WHERE order_id = 5");
+        table.jdbc()
+                .update(
+                        "UPDATE tb_order SET retry_count = 2, updated_at = ? WHERE order_id = 7",
+                        Timestamp.from(T0.plusSeconds(30)));
+        table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 3 AND order_id <> 7");
+    }
+
+    /**
+     * The first pages of the fresh tier and of the tier of 1-5 failures of every shard, by shard:
+     * shard {@code s}'s fresh rows at position {@code 2s}, its failed rows at {@code 2s + 1}.
+     */
+    static List<FetchRequest> bothTiersOfEveryShard(Instant dueBefore) {
+        List<FetchRequest> requests = new ArrayList<>();
+        for (int shard = 0; shard < SHARDS; shard++) {
+            requests.add(freshOfEveryShard().get(shard));
+            requests.add(failedOfEveryShard(dueBefore).get(shard));
+        }
+        return requests;
     }
 
     @Test
-    void dueShardsOfADelayedTaskCountOnlyRowsDueByTheDatabaseClock() {
+    void dueRequestsOfADelayedTaskCountOnlyRowsDueByTheDatabaseClock() {
         table.withDueAt(SHARDS);
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         // every row is due in an hour but order 6 (shard 2), due an hour ago; rows without a due time never are
@@ -256,25 +347,19 @@ abstract class TaskStoreContractTests {
         TaskDefinition delayed = delayed(Duration.ZERO);
         JdbcTaskStore store = new JdbcTaskStore(dataSource());
         assertThat(store.inspect(delayed).indexPresent()).isTrue();
-        assertThat(store.dueShards(delayed, freshOfEveryShard())).containsExactly(2);
+        assertThat(store.dueRequests(delayed, freshOfEveryShard())).containsExactly(2);
     }
 
     @Test
-    void dueShardsLeaveOutTheRowsOfExcludedEndpoints() {
+    void dueRequestsLeaveOutTheRowsOfExcludedEndpoints() {
         // orders 1..40 of users 1..40; the store of each is the user mod 3; shard 1 holds 1, 5, 9, ...
         table.withStores(3);
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) <> 1");
-        TaskDefinition stores = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(SHARDS)
-                .endpoints(io.shardscan.core.EndpointRules.of("store_id"))
-                .build();
+        TaskDefinition stores = storesTask();
         assertThat(store.inspect(stores).problems()).isEmpty();
         List<FetchRequest> all = freshOfEveryShard();
-        assertThat(store.dueShards(stores, all)).containsExactly(1);
-        assertThat(store.dueShards(
+        assertThat(store.dueRequests(stores, all)).containsExactly(1);
+        assertThat(store.dueRequests(
                         stores,
                         all.stream()
                                 .map(r -> r.withExcludedEndpoints(List.of("0", "1", "2")))
@@ -283,14 +368,28 @@ abstract class TaskStoreContractTests {
                 .isEmpty();
     }
 
-    /** The first page of the fresh tier of every shard, one row, as the idle probe asks. */
+    /** The orders task with each row's store as its endpoint ({@link OrderTable#withStores}). */
+    static TaskDefinition storesTask() {
+        return TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS)
+                .endpoints(io.shardscan.core.EndpointRules.of("store_id"))
+                .build();
+    }
+
+    /** The first page of the fresh tier of every shard, one row, as the idle probe asks: shard {@code s} at position {@code s}. */
     static List<FetchRequest> freshOfEveryShard() {
         return java.util.stream.IntStream.range(0, SHARDS)
                 .mapToObj(shard -> fresh(shard, Long.MIN_VALUE, 1))
                 .toList();
     }
 
-    /** The first page of the tier of 1-5 failures of every shard, one row, failed rows rested by {@code dueBefore}. */
+    /**
+     * The first page of the tier of 1-5 failures of every shard, one row, failed rows rested by
+     * {@code dueBefore}: shard {@code s} at position {@code s}.
+     */
     static List<FetchRequest> failedOfEveryShard(Instant dueBefore) {
         return java.util.stream.IntStream.range(0, SHARDS)
                 .mapToObj(shard -> new FetchRequest(shard, 1, 5, dueBefore, Long.MIN_VALUE, 1))
@@ -379,8 +478,7 @@ abstract class TaskStoreContractTests {
     void fencesRaisedAtOnceByManyNodesAreEachIssuedAnEpochOfTheirOwn() throws Exception {
         int nodes = 8;
         int each = 5;
-        // owned once before: the race is between owners raising it (two first fences at once deadlock
-        // in MariaDB's gap locks and fail the claim, which is then tried again at the next lease tick)
+        // owned once before: the race is between owners raising it (first fences race below)
         assertThat(store.fence(task, 2, "node-first")).isEqualTo(1);
         ExecutorService pool = Executors.newFixedThreadPool(nodes);
         try {
@@ -407,6 +505,55 @@ abstract class TaskStoreContractTests {
                             .queryForObject(
                                     "SELECT epoch FROM scan_fence WHERE task = 'orders' AND shard = 2", Long.class))
                     .isEqualTo(1L + nodes * each);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Eight nodes fence the four shards of a task never fenced before, all at once, each in its own
+     * order, five tasks in a row: every fence succeeds (none is lost to a deadlock of two first
+     * inserts), and each shard's fences are issued the epochs 1 to 8, one each.
+     */
+    @Test
+    void firstFencesOfFreshShardsRaisedAtOnceByManyNodesAllSucceed() throws Exception {
+        int nodes = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            for (int round = 0; round < 5; round++) {
+                TaskDefinition fresh = TaskDefinition.builder("fresh-" + round)
+                        .table("tb_order")
+                        .idColumn("order_id")
+                        .shardKeyColumn("user_id")
+                        .shards(SHARDS)
+                        .build();
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<long[]>> issued = new ArrayList<>();
+                for (int n = 0; n < nodes; n++) {
+                    String owner = "node-" + n;
+                    int first = n % SHARDS;
+                    issued.add(pool.submit(() -> {
+                        start.await();
+                        long[] epochs = new long[SHARDS];
+                        for (int i = 0; i < SHARDS; i++) {
+                            int shard = (first + i) % SHARDS;
+                            epochs[shard] = store.fence(fresh, shard, owner);
+                        }
+                        return epochs;
+                    }));
+                }
+                start.countDown();
+                List<long[]> all = new ArrayList<>();
+                for (Future<long[]> epochs : issued) {
+                    all.add(epochs.get(60, TimeUnit.SECONDS));
+                }
+                for (int shard = 0; shard < SHARDS; shard++) {
+                    int s = shard;
+                    assertThat(all.stream().map(epochs -> epochs[s]))
+                            .as("shard %d of %s", shard, fresh.name())
+                            .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+                }
+            }
         } finally {
             pool.shutdownNow();
         }
@@ -562,6 +709,21 @@ abstract class TaskStoreContractTests {
                         Backlog.TierBacklog::pending,
                         Backlog.TierBacklog::oldestPendingAgeSeconds)
                 .containsExactly(tuple("0", 25L, 0L), tuple("1-5", 2L, 60L), tuple("6-15", 0L, 0L));
+    }
+
+    @Test
+    void countsTheBacklogInOneStatement() {
+        table.jdbc().update("UPDATE tb_order SET status = 2 WHERE order_id <= 2");
+        CountingDataSource counting = new CountingDataSource(dataSource());
+        JdbcTaskStore counted = new JdbcTaskStore(counting.dataSource());
+        counted.inspect(task);
+        long before = counting.total();
+        BacklogCounts counts = counted.countBacklog(task);
+        assertThat(counting.total() - before)
+                .as("statements of a backlog count: %s", counting.byKind())
+                .isEqualTo(1);
+        assertThat(counts.dead()).isEqualTo(2);
+        assertThat(counts.pending()).extracting(BacklogCounts.Group::count).containsExactly(38L);
     }
 
     @Test
@@ -868,9 +1030,9 @@ abstract class TaskStoreContractTests {
     }
 
     /**
-     * The database's plan for the idle probe of the fresh tier over every shard; {@code explain} is
-     * the statement's prefix, e.g. {@code "EXPLAIN "}, and {@code setting} (or {@code null}) runs
-     * first on the same connection.
+     * The database's plan for the idle probe of the fresh tier and the tier of 1-5 failures over
+     * every shard (failed rows rested by T0 + 30 s); {@code explain} is the statement's prefix, e.g.
+     * {@code "EXPLAIN "}, and {@code setting} (or {@code null}) runs first on the same connection.
      */
     String explainProbe(String explain, String setting) throws SQLException {
         SqlDialect dialect = SqlDialect.detect(dataSource());
@@ -880,12 +1042,15 @@ abstract class TaskStoreContractTests {
             if (setting != null) {
                 connection.createStatement().execute(setting);
             }
-            List<FetchRequest> requests = freshOfEveryShard();
+            List<FetchRequest> requests = bothTiersOfEveryShard(T0.plusSeconds(30));
             try (PreparedStatement statement =
                     connection.prepareStatement(explain + sql.fetch().probe(requests))) {
                 int index = 1;
                 for (FetchRequest request : requests) {
                     statement.setInt(index++, request.shard());
+                    if (request.failedDueBefore() != null) {
+                        statement.setTimestamp(index++, Timestamp.from(request.failedDueBefore()));
+                    }
                     statement.setLong(index++, request.afterId());
                     statement.setInt(index++, request.limit());
                 }

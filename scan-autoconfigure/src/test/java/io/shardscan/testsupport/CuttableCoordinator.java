@@ -21,6 +21,13 @@ public final class CuttableCoordinator implements ShardCoordinator {
     private volatile CountDownLatch renewalsHeldUntil;
     private final AtomicInteger renewalsWaiting = new AtomicInteger();
     private volatile Error kindFailure;
+    private volatile Duration releasesFailAfter;
+    private volatile CountDownLatch releasesHangUntil;
+    private final AtomicInteger releases = new AtomicInteger();
+    private final AtomicInteger releasesHanging = new AtomicInteger();
+    private final AtomicInteger ticksHeld = new AtomicInteger();
+    private final AtomicInteger mostReleasesHanging = new AtomicInteger();
+    private volatile CountDownLatch ticksHeldUntil;
 
     public CuttableCoordinator(ShardCoordinator delegate) {
         this.delegate = delegate;
@@ -37,6 +44,42 @@ public final class CuttableCoordinator implements ShardCoordinator {
     /** From now on every renewal waits until {@code open} opens (at most 30 s), then goes through. */
     public void holdRenewalsUntil(CountDownLatch open) {
         renewalsHeldUntil = open;
+    }
+
+    /**
+     * From now on every release waits {@code delay}, then fails, as a call waiting for a connection
+     * from a pool whose database is gone does after the pool's connection timeout.
+     */
+    public void failReleasesAfter(Duration delay) {
+        releasesFailAfter = delay;
+    }
+
+    /** From now on every release waits until {@code open} opens (at most 60 s), then fails: a coordinator that hangs. */
+    public void hangReleasesUntil(CountDownLatch open) {
+        releasesHangUntil = open;
+    }
+
+    /**
+     * From now on every lease tick waits in its heartbeat until {@code open} opens (at most 60 s),
+     * then goes through: a coordinator call that hangs, and ignores interrupts, as a socket read does.
+     */
+    public void holdTicksUntil(CountDownLatch open) {
+        ticksHeldUntil = open;
+    }
+
+    /** The most releases that waited on the latch given to {@link #hangReleasesUntil} at one time. */
+    public int mostReleasesHanging() {
+        return mostReleasesHanging.get();
+    }
+
+    /** How many lease ticks wait on the latch given to {@link #holdTicksUntil} right now. */
+    public int ticksHeld() {
+        return ticksHeld.get();
+    }
+
+    /** How many times {@link #release} was called so far, failed ones included. */
+    public int releases() {
+        return releases.get();
     }
 
     /** How many renewals wait on the latch given to {@link #holdRenewalsUntil} right now. */
@@ -72,6 +115,22 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     @Override
     public List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
+        CountDownLatch held = ticksHeldUntil;
+        if (held != null) {
+            ticksHeld.incrementAndGet();
+            try {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (held.getCount() > 0 && System.nanoTime() - until < 0) {
+                    try {
+                        held.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    } catch (InterruptedException e) {
+                        // ignored, as a call that does not answer interrupts would
+                    }
+                }
+            } finally {
+                ticksHeld.decrementAndGet();
+            }
+        }
         return reach().heartbeat(task, node, timeout, counters);
     }
 
@@ -98,6 +157,26 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     @Override
     public void release(String task, int shard, String node, long epoch) {
+        releases.incrementAndGet();
+        Duration failAfter = releasesFailAfter;
+        CountDownLatch hang = releasesHangUntil;
+        if (failAfter != null || hang != null) {
+            try {
+                if (hang != null) {
+                    mostReleasesHanging.accumulateAndGet(releasesHanging.incrementAndGet(), Math::max);
+                    try {
+                        hang.await(60, TimeUnit.SECONDS);
+                    } finally {
+                        releasesHanging.decrementAndGet();
+                    }
+                } else {
+                    Thread.sleep(failAfter.toMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("release failed: the coordinator did not answer (failed by the test)");
+        }
         reach().release(task, shard, node, epoch);
     }
 

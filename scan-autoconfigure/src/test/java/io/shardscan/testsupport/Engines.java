@@ -11,6 +11,7 @@ import io.shardscan.core.ScanListener;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
+import io.shardscan.core.TaskStore;
 import io.shardscan.jdbc.JdbcRangeFailures;
 import io.shardscan.jdbc.JdbcRangeLedger;
 import io.shardscan.jdbc.JdbcRangeTable;
@@ -68,9 +69,21 @@ public final class Engines implements AfterEachCallback {
             ScanListener listener,
             Duration ttl,
             Duration renew) {
+        return start(node, new JdbcTaskStore(dataSource), coordinator, task, clock, listener, ttl, renew);
+    }
+
+    /** Starts an engine on any task store, coordinator and task; it is stopped after the test. */
+    public ScanEngine start(
+            String node,
+            TaskStore store,
+            ShardCoordinator coordinator,
+            ScanEngine.ScanTask task,
+            ScanClock clock,
+            ScanListener listener,
+            Duration ttl,
+            Duration renew) {
         EngineSettings settings = new EngineSettings(node, ttl, renew, ttl, Duration.ofSeconds(10));
-        ScanEngine engine =
-                new ScanEngine(List.of(task), new JdbcTaskStore(dataSource), coordinator, settings, clock, listener);
+        ScanEngine engine = new ScanEngine(List.of(task), store, coordinator, settings, clock, listener);
         engine.start();
         started.add(engine);
         return engine;

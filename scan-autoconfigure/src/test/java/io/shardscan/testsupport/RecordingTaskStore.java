@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A real {@link TaskStore} that also records, for every fetch, when it ran and the value of one
- * column of each row it returned, so a test can tell which rows the engine read and when; and how
- * often each row was written back done by a write-back the fence let through.
+ * column of each row it returned, so a test can tell which rows the engine read and when; what each
+ * idle probe asked; and how often each row was written back done by a write-back the fence let
+ * through.
  */
 public final class RecordingTaskStore implements TaskStore {
 
@@ -34,6 +35,7 @@ public final class RecordingTaskStore implements TaskStore {
     private final TaskStore store;
     private final String column;
     private final ConcurrentLinkedQueue<Fetched> fetched = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<List<FetchRequest>> probes = new ConcurrentLinkedQueue<>();
     private final Map<Long, AtomicInteger> writtenDone = new ConcurrentHashMap<>();
     private final AtomicLong failWriteBacksUntil = new AtomicLong();
     private volatile Duration failFor = Duration.ZERO;
@@ -61,10 +63,16 @@ public final class RecordingTaskStore implements TaskStore {
         return page;
     }
 
-    /** The real store's probe: a probe reads no row, so it records none. */
+    /** The real store's probe, its requests recorded: a probe reads no row, so it records none as fetched. */
     @Override
-    public List<Integer> dueShards(TaskDefinition task, List<FetchRequest> requests) {
-        return store.dueShards(task, requests);
+    public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> requests) {
+        probes.add(List.copyOf(requests));
+        return store.dueRequests(task, requests);
+    }
+
+    /** The requests of every probe so far, one list per probe, in the order they ran. */
+    public List<List<FetchRequest>> probes() {
+        return List.copyOf(probes);
     }
 
     @Override

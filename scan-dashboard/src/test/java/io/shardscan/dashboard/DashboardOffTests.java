@@ -26,12 +26,7 @@ class DashboardOffTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> TestServers.h2Endpoint("dashboard_off")
-                .url());
-        for (String pair : DashboardTestApp.taskProperties(8)) {
-            String[] kv = pair.split("=", 2);
-            registry.add(kv[0], () -> kv[1]);
-        }
+        DashboardTestApp.register(registry, "dashboard_off");
     }
 
     @Autowired

@@ -3,21 +3,36 @@ package io.shardscan.dashboard;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanContext;
+import io.shardscan.testsupport.TestServers;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration;
+import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A Spring Boot application with one scan task, {@code orders}, on {@code tb_order}: each order is
  * recorded in {@code effect}; an order in {@link #POISONED} is marked dead ("card declined") once and
- * done when it runs again (after a requeue).
+ * done when it runs again (after a requeue). Spring Security is on the test class path for
+ * {@link DashboardSecurityTests} only: here it is left out, as in an application without it.
  */
 @SpringBootConfiguration
-@EnableAutoConfiguration
+@EnableAutoConfiguration(
+        exclude = {
+            SecurityAutoConfiguration.class,
+            UserDetailsServiceAutoConfiguration.class,
+            ServletWebSecurityAutoConfiguration.class,
+            SecurityFilterAutoConfiguration.class,
+            ManagementWebSecurityAutoConfiguration.class
+        })
 @Import(DashboardTestApp.Orders.class)
 class DashboardTestApp {
 
@@ -48,6 +63,16 @@ class DashboardTestApp {
                     context.node(),
                     context.epoch());
             return Outcome.done();
+        }
+    }
+
+    /** Points the application at the H2 database {@code database} and adds the task's properties for 8 shards. */
+    static void register(DynamicPropertyRegistry registry, String database) {
+        registry.add(
+                "spring.datasource.url", () -> TestServers.h2Endpoint(database).url());
+        for (String pair : taskProperties(8)) {
+            String[] kv = pair.split("=", 2);
+            registry.add(kv[0], () -> kv[1]);
         }
     }
 

@@ -38,12 +38,7 @@ class DashboardWritesOffTests {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", () -> TestServers.h2Endpoint("dashboard_ro")
-                .url());
-        for (String pair : DashboardTestApp.taskProperties(8)) {
-            String[] kv = pair.split("=", 2);
-            registry.add(kv[0], () -> kv[1]);
-        }
+        DashboardTestApp.register(registry, "dashboard_ro");
     }
 
     @Autowired
