@@ -5,7 +5,6 @@ import io.shardscan.core.EndpointBans;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -40,20 +39,22 @@ public final class JdbcEndpointBans implements EndpointBans {
      * Three statements, each its own transaction: the trip, the endpoint's trips older than the
      * window deleted, the count of those left (with other nodes' trips of the same moment). Not one
      * transaction: its insert held the new trip's lock while its delete waited for a ban's, whose
-     * delete of the endpoint's trips waited for the new one, a deadlock on MySQL and MariaDB.
+     * delete of the endpoint's trips waited for the new one, a deadlock on MySQL and MariaDB. The
+     * insert and the delete still meet other nodes' deletes in the index's gaps, so each is
+     * {@linkplain Rerun#onDeadlock rerun} when it is a deadlock's victim.
      */
     @Override
     public int trip(String task, String endpoint, Duration window) {
-        jdbc.update(
+        Rerun.onDeadlock(() -> jdbc.update(
                 "INSERT INTO scan_endpoint_trip (task, endpoint, tripped_at) VALUES (?, ?, " + dialect.now() + ")",
                 task,
-                endpoint);
-        jdbc.update(
+                endpoint));
+        Rerun.onDeadlock(() -> jdbc.update(
                 "DELETE FROM scan_endpoint_trip WHERE task = ? AND endpoint = ? AND tripped_at < "
                         + dialect.nowPlusMillis(),
                 task,
                 endpoint,
-                -window.toMillis());
+                -window.toMillis()));
         Integer trips = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM scan_endpoint_trip WHERE task = ? AND endpoint = ?",
                 Integer.class,
@@ -65,17 +66,14 @@ public final class JdbcEndpointBans implements EndpointBans {
     /**
      * One transaction: the ban (its start kept when it is renewed; one {@link RowUpsert}, so that
      * nodes banning a new endpoint at once neither deadlock nor fail), then the trips that made it
-     * deleted. Where the upsert is an update, then an insert, the transaction runs once more when
-     * another node inserted the ban meanwhile.
+     * deleted. The transaction {@linkplain Rerun#onDeadlockOrDuplicateKey runs once more} when it
+     * is a deadlock's victim, or, where the upsert is an update, then an insert, when another node
+     * inserted the ban meanwhile.
      */
     @Override
     public void ban(String task, String endpoint, Duration ban, String reason) {
         String error = reason.length() > ERROR_LENGTH ? reason.substring(0, ERROR_LENGTH) : reason;
-        try {
-            banOnce(task, endpoint, ban, error);
-        } catch (DuplicateKeyException e) {
-            banOnce(task, endpoint, ban, error);
-        }
+        Rerun.onDeadlockOrDuplicateKey(() -> banOnce(task, endpoint, ban, error));
     }
 
     private void banOnce(String task, String endpoint, Duration ban, String error) {
@@ -118,10 +116,10 @@ public final class JdbcEndpointBans implements EndpointBans {
 
     @Override
     public boolean lift(String task, String endpoint) {
-        Boolean lifted = transactions.execute(status -> {
+        Boolean lifted = Rerun.onDeadlock(() -> transactions.execute(status -> {
             jdbc.update("DELETE FROM scan_endpoint_trip WHERE task = ? AND endpoint = ?", task, endpoint);
             return jdbc.update("DELETE FROM scan_endpoint_ban WHERE task = ? AND endpoint = ?", task, endpoint) == 1;
-        });
+        }));
         return Boolean.TRUE.equals(lifted);
     }
 }

@@ -74,20 +74,17 @@ public final class JdbcTaskRuns implements TaskRuns {
 
     @Override
     public TaskRun start(TaskDefinition task, long previous, String by, Instant at, @Nullable RunRange range) {
-        TaskRun started = transactions.execute(status -> {
+        // a rerun after another node's first insert finds its run current
+        TaskRun started = Rerun.onDeadlockOrDuplicateKey(() -> transactions.execute(status -> {
             int updated = jdbc.update(
                     "UPDATE scan_task SET run_id = ?, " + NEW_RUN + (range == null ? NO_RANGE : NEW_RANGE)
                             + " WHERE task = ? AND COALESCE(run_id, 0) = ?",
                     append(values(task, previous + 1, by, at, range), previous));
             if (updated == 0 && previous == 0 && current(task) == null) {
-                try {
-                    insertFirst(task, by, at, range);
-                } catch (DuplicateKeyException e) {
-                    // another node started the first run meanwhile: it is current
-                }
+                insertFirst(task, by, at, range);
             }
             return current(task);
-        });
+        }));
         return present(task, started);
     }
 

@@ -169,6 +169,35 @@ abstract class TaskRunsContractTests {
         }
     }
 
+    /**
+     * Eight nodes starting the first run by hand at once (each saw none) all get run 1: the ones
+     * whose insert met another's, or whose transaction was a deadlock's victim, run it once more and
+     * find that run current.
+     */
+    @Test
+    void nodesStartingTheFirstRunByHandAtOnceAllGetIt() throws Exception {
+        int nodes = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            CyclicBarrier together = new CyclicBarrier(nodes);
+            List<Future<TaskRun>> started = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                String node = "node-" + i;
+                started.add(pool.submit(() -> {
+                    together.await();
+                    return runs.start(task, 0, node, T0, null);
+                }));
+            }
+            Set<Long> ids = new HashSet<>();
+            for (Future<TaskRun> run : started) {
+                ids.add(run.get(30, TimeUnit.SECONDS).id());
+            }
+            assertThat(ids).containsExactly(1L);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void theFirstRunStartsOnTheRowOfAPauseAndThePauseStays() {
         store.pauseEverywhere(task, true, "node-a", T0);
