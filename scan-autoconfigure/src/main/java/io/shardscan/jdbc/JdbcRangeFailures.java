@@ -51,7 +51,7 @@ public final class JdbcRangeFailures implements RangeFailures {
 
     @Override
     public void record(String task, long run, RangeFailure failure) {
-        upsert(jdbc, dialect, task, run, failure);
+        Rerun.onDeadlockOrDuplicateKey(() -> upsert(jdbc, dialect, task, run, failure));
     }
 
     /**

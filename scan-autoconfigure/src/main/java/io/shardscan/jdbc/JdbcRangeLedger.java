@@ -125,7 +125,8 @@ public final class JdbcRangeLedger implements RangeLedger {
 
     @Override
     public boolean commit(String task, RangeCommit commit) {
-        Boolean written = transactions.execute(status -> {
+        // rerun when another node's failure of the same row was inserted meanwhile, or a deadlock's victim
+        Boolean written = Rerun.onDeadlockOrDuplicateKey(() -> transactions.execute(status -> {
             int updated = jdbc.update(
                     "UPDATE scan_range SET position = ?, processed = processed + ?, failed = failed + ?, done = ?,"
                             + " moved_at = " + dialect.now() + ", heartbeat_at = " + dialect.now()
@@ -145,7 +146,7 @@ public final class JdbcRangeLedger implements RangeLedger {
                 JdbcRangeFailures.upsert(jdbc, dialect, task, commit.run(), failure);
             }
             return true;
-        });
+        }));
         return Boolean.TRUE.equals(written);
     }
 

@@ -226,12 +226,8 @@ public final class JdbcTaskStore implements TaskStore {
      */
     @Override
     public long fence(TaskDefinition task, int shard, String owner) {
-        try {
-            return raiseFence(task, shard, owner);
-        } catch (DuplicateKeyException e) {
-            // another node inserted the shard's first fence at the same time: raise that one
-            return raiseFence(task, shard, owner);
-        }
+        // a rerun after another node's first fence of the same moment raises that one
+        return Rerun.onDeadlockOrDuplicateKey(() -> raiseFence(task, shard, owner));
     }
 
     private long raiseFence(TaskDefinition task, int shard, String owner) {
@@ -271,9 +267,9 @@ public final class JdbcTaskStore implements TaskStore {
                 && batch.run() == 0
                 && batch.failed().isEmpty()
                 && batch.dead().isEmpty()) {
-            return markDoneFenced(task, sql, batch, at);
+            return Rerun.onDeadlock(() -> markDoneFenced(task, sql, batch, at));
         }
-        Boolean written = transactions.execute(status -> {
+        Boolean written = Rerun.onDeadlock(() -> transactions.execute(status -> {
             boolean holds = batch.run() == 0
                     ? holdsFence(task, batch.shard(), batch.epoch())
                     : runs.countUnderFence(task, batch.shard(), batch.epoch(), batch.run(), batch.counts());
@@ -290,7 +286,7 @@ public final class JdbcTaskStore implements TaskStore {
             updateFailures(sql.markFailed(), batch.failed(), at, errorLength);
             updateFailures(sql.markDead(), batch.dead(), at, errorLength);
             return true;
-        });
+        }));
         return Boolean.TRUE.equals(written);
     }
 
@@ -324,7 +320,7 @@ public final class JdbcTaskStore implements TaskStore {
             throw new IllegalStateException("scan.tasks." + task.name() + ".archive is not configured");
         }
         ArchiveSql sql = archiveSql(task);
-        Integer moved = transactions.execute(status -> {
+        Integer moved = Rerun.onDeadlock(() -> transactions.execute(status -> {
             if (!holdsFence(task, shard, epoch)) {
                 return -1;
             }
@@ -338,7 +334,7 @@ public final class JdbcTaskStore implements TaskStore {
             }
             return requireAll(
                     jdbc.update(sql.delete() + dialect.anyOf(ids.size()), ps -> dialect.bindIds(ps, 1, ids)), ids);
-        });
+        }));
         return moved == null ? 0 : moved;
     }
 
