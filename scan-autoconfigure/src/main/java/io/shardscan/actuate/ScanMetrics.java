@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code scan.rows} (counter; task, tier, outcome = done, failed, dead or skipped): rows handled;
  *   <li>{@code scan.backlog} (gauge; task, tier): pending rows as last counted, NaN before a count;
  *   <li>{@code scan.shards.owned} (gauge; task): shards this node holds a usable lease on;
+ *   <li>{@code scan.coordinator.reachable} and {@code scan.store.reachable} (gauges; task): 1 while
+ *       the lease tick and the task's table answer, 0 while one does not (the health says which and
+ *       why); an alert on 0 catches a node that stalls behind a lost database or Redis;
  *   <li>{@code scan.lease.lost} (counter; task) and {@code scan.latch.timeouts} (counter; task);
  *   <li>{@code scan.handler.timeouts} (counter; task): calls past the handler timeout, recorded failed;
  *   <li>{@code scan.handlers.abandoned} (gauge; task): threads still stuck in such calls;
@@ -92,6 +95,18 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                             "scan.shards.owned",
                             () -> scanEngine.task(task).ownedShards().size())
                     .description("Shards of the task this node holds a usable lease on")
+                    .tag("task", task)
+                    .register(registry);
+            Gauge.builder(
+                            "scan.coordinator.reachable",
+                            () -> scanEngine.task(task).coordinatorReachable() ? 1 : 0)
+                    .description("1 while the task's lease tick answers, 0 while the coordinator does not")
+                    .tag("task", task)
+                    .register(registry);
+            Gauge.builder(
+                            "scan.store.reachable",
+                            () -> scanEngine.task(task).stats().storeReachable() ? 1 : 0)
+                    .description("1 while the task's table answers, 0 while the database is unreachable")
                     .tag("task", task)
                     .register(registry);
             for (Tier tier : scanEngine.task(task).definition().tiers()) {

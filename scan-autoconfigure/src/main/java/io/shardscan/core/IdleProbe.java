@@ -111,7 +111,7 @@ final class IdleProbe {
                         .flatMap(tier -> tier.shards().stream())
                         .distinct()
                         .count()
-                + " idle shards failed; they are probed again in 1 s: " + e;
+                + " idle shards failed; they are probed again in 1 s: " + StoreFailure.describe(e);
         if (suppressed >= 0) {
             log.log(
                     Level.WARNING,

@@ -151,7 +151,7 @@ final class Round {
         String message = "Task " + task.name() + " shard " + shard.shard + ": round failed, its rows stay pending"
                 + " and are fetched again"
                 + (retryAfter.compareTo(RoundFailure.REFETCH) > 0 ? " in " + retryAfter : "")
-                + ": " + e
+                + ": " + StoreFailure.describe(e)
                 + (e instanceof LinkageError
                         ? " (a class the node loaded is gone or changed: was the application's jar replaced"
                                 + " while it ran? Restart the node)"

@@ -78,7 +78,8 @@ final class RunningLanes {
             log.log(
                     e instanceof Error ? Level.ERROR : Level.WARNING,
                     "Task " + task.name() + " shard " + shard.shard + ": write-back of the calls the round left"
-                            + " running failed; their rows stay pending and are fetched again: " + e);
+                            + " running failed; their rows stay pending and are fetched again: "
+                            + StoreFailure.describe(e));
         }
     }
 

@@ -44,6 +44,24 @@ final class StoreFailure {
         return !answered;
     }
 
+    /**
+     * The failure as a log line shows it: itself, and when the database was not reached, the
+     * deepest cause (a pool's wrapper hides "Connection refused" or "Connection is not available"
+     * behind "Failed to obtain JDBC Connection") and what to check.
+     */
+    static String describe(Throwable failure) {
+        if (!unreachable(failure)) {
+            return failure.toString();
+        }
+        Throwable root = failure;
+        Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+        while (root.getCause() != null && seen.put(root, Boolean.TRUE) == null) {
+            root = root.getCause();
+        }
+        return failure + (root == failure ? "" : " (caused by " + root + ")")
+                + "; the database was not reached: check that it runs and that spring.datasource.url points at it";
+    }
+
     private static boolean connectionFailure(SQLException e) {
         String state = e.getSQLState();
         return e instanceof SQLNonTransientConnectionException

@@ -3,15 +3,20 @@ package io.shardscan.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.Tier;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
+import io.shardscan.testsupport.CuttableDataSource;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -88,7 +93,12 @@ class ScanHealthIndicatorTests {
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
+        MeterRegistry registry = new SimpleMeterRegistry();
+        new ScanMetrics(() -> engine, name -> null).bindTo(registry);
+        Gauge reachable =
+                registry.get("scan.coordinator.reachable").tag("task", "orders").gauge();
         await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        assertThat(reachable.value()).isEqualTo(1);
         assertThat(details(health.health(true)))
                 .containsEntry("coordinator", "jdbc")
                 .containsEntry("unownedShards", 0L)
@@ -104,8 +114,55 @@ class ScanHealthIndicatorTests {
         coordinator.cut();
         await().atMost(Duration.ofSeconds(5)).until(() -> status(health).equals(Status.DOWN));
         assertThat(details(health.health(true))).containsEntry("coordinatorReachable", false);
+        assertThat(reachable.value()).as("the stall shows as a metric too").isZero();
         coordinator.heal();
         await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        assertThat(reachable.value()).isEqualTo(1);
+    }
+
+    /**
+     * A database that stops giving connections to the task's store: the health is DOWN with
+     * {@code databaseReachable=false}, the gauge reads 0, and both recover with the database.
+     */
+    @Test
+    void aDatabaseThatGivesNoConnectionIsDownAndShowsInTheMetric() {
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(4)
+                .tiers(List.of(Tier.of("0", Duration.ofSeconds(1))))
+                .build();
+        CuttableDataSource store = new CuttableDataSource(dataSource);
+        ScanEngine engine = engines.start(
+                "node-1",
+                store,
+                new JdbcShardCoordinator(dataSource),
+                new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        ScanHealthIndicator health = new ScanHealthIndicator(engine);
+        MeterRegistry registry = new SimpleMeterRegistry();
+        new ScanMetrics(() -> engine, name -> null).bindTo(registry);
+        Gauge reachable =
+                registry.get("scan.store.reachable").tag("task", "orders").gauge();
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        assertThat(reachable.value()).isEqualTo(1);
+
+        store.cut();
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.DOWN));
+        assertThat(details(health.health(true))).containsEntry("databaseReachable", false);
+        assertThat(reachable.value()).as("the stall shows as a metric too").isZero();
+        List<String> warnings = new ArrayList<>(roundLog.warnings());
+        warnings.addAll(probeLog.warnings());
+        assertThat(warnings).as("and as a log line naming the cause").anySatisfy(m -> assertThat(m)
+                .contains("Connection is not available"));
+
+        store.heal();
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        assertThat(reachable.value()).isEqualTo(1);
     }
 
     /**

@@ -57,6 +57,8 @@ class ScanMetricsPrometheusTests {
                         "scan_rows_total",
                         "scan_backlog_rows",
                         "scan_shards_owned",
+                        "scan_coordinator_reachable",
+                        "scan_store_reachable",
                         "scan_lease_lost_total",
                         "scan_latch_timeouts_total",
                         "scan_handler_timeouts_total",
