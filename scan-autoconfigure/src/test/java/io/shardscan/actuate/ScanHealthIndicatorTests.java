@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.core.TaskView;
@@ -50,21 +51,7 @@ class ScanHealthIndicatorTests {
 
     @Test
     void anErrorWhileCheckingIsDownWithTheErrorNotAnExceptionOfItsOwn() {
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(4)
-                .build();
-        ScanEngine engine = engines.start(
-                "node-1",
-                dataSource,
-                coordinator,
-                new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null),
-                ScanClock.system(),
-                ScanListener.NONE,
-                Engines.FAST_TTL,
-                Engines.FAST_RENEW);
+        ScanEngine engine = start(dataSource, coordinator, orders().build());
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
         coordinator.failKindWith(new NoClassDefFoundError("io/shardscan/jdbc/JdbcShardCoordinator"));
 
@@ -77,21 +64,7 @@ class ScanHealthIndicatorTests {
 
     @Test
     void followsTheCoordinatorAndShowsThePauseAsADetailOnly() {
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(4)
-                .build();
-        ScanEngine engine = engines.start(
-                "node-1",
-                dataSource,
-                coordinator,
-                new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null),
-                ScanClock.system(),
-                ScanListener.NONE,
-                Engines.FAST_TTL,
-                Engines.FAST_RENEW);
+        ScanEngine engine = start(dataSource, coordinator, orders().build());
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
         MeterRegistry registry = new SimpleMeterRegistry();
         new ScanMetrics(() -> engine, name -> null).bindTo(registry);
@@ -126,23 +99,11 @@ class ScanHealthIndicatorTests {
      */
     @Test
     void aDatabaseThatGivesNoConnectionIsDownAndShowsInTheMetric() {
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(4)
-                .tiers(List.of(Tier.of("0", Duration.ofSeconds(1))))
-                .build();
         CuttableDataSource store = new CuttableDataSource(dataSource);
-        ScanEngine engine = engines.start(
-                "node-1",
+        ScanEngine engine = start(
                 store,
                 new JdbcShardCoordinator(dataSource),
-                new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null),
-                ScanClock.system(),
-                ScanListener.NONE,
-                Engines.FAST_TTL,
-                Engines.FAST_RENEW);
+                orders().tiers(List.of(Tier.of("0", Duration.ofSeconds(1)))).build());
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
         MeterRegistry registry = new SimpleMeterRegistry();
         new ScanMetrics(() -> engine, name -> null).bindTo(registry);
@@ -172,13 +133,8 @@ class ScanHealthIndicatorTests {
      */
     @Test
     void aStatementTheDatabaseRefusesKeepsItReachableAndWarnsOnce() {
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(4)
-                .build();
-        ScanEngine engine = engines.start("node-1", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> null);
+        ScanEngine engine =
+                engines.start("node-1", dataSource, orders().build(), (TaskHandler.PerRow) (row, ctx) -> null);
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
         await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
         table.jdbc().execute("DROP INDEX tb_order_scan_idx");
@@ -212,5 +168,25 @@ class ScanHealthIndicatorTests {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> details(Health health) {
         return (Map<String, Object>) ((Map<String, Object>) health.getDetails().get("tasks")).get("orders");
+    }
+
+    private static TaskDefinition.Builder orders() {
+        return TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(4);
+    }
+
+    private ScanEngine start(DataSource store, ShardCoordinator leases, TaskDefinition task) {
+        return engines.start(
+                "node-1",
+                store,
+                leases,
+                new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
     }
 }

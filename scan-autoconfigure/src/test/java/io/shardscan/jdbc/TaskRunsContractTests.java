@@ -15,14 +15,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -132,41 +131,10 @@ abstract class TaskRunsContractTests {
     /** Eight nodes at once, released together: one first run, ended by exactly one of them. */
     @Test
     void nodesActingAtOnceStartOneFirstRunAndEndItOnce() throws Exception {
-        int nodes = 8;
-        ExecutorService pool = Executors.newFixedThreadPool(nodes);
-        try {
-            CyclicBarrier together = new CyclicBarrier(nodes);
-            List<Future<TaskRun>> started = new ArrayList<>();
-            for (int i = 0; i < nodes; i++) {
-                String node = "node-" + i;
-                started.add(pool.submit(() -> {
-                    together.await();
-                    return runs.startFirst(task, node, T0, null);
-                }));
-            }
-            Set<Long> ids = new HashSet<>();
-            for (Future<TaskRun> run : started) {
-                ids.add(run.get(30, TimeUnit.SECONDS).id());
-            }
-            assertThat(ids).containsExactly(1L);
-
-            List<Future<Boolean>> ended = new ArrayList<>();
-            for (int i = 0; i < nodes; i++) {
-                String node = "node-" + i;
-                ended.add(pool.submit(() -> {
-                    together.await();
-                    return runs.finish(task, 1, new RunCounts(40, 0, 0), node, T0.plusSeconds(5));
-                }));
-            }
-            int enders = 0;
-            for (Future<Boolean> end : ended) {
-                enders += end.get(30, TimeUnit.SECONDS) ? 1 : 0;
-            }
-            assertThat(enders).isEqualTo(1);
-            assertThat(runs.current(task).state()).isEqualTo(TaskRun.State.DONE);
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(atOnce(node -> runs.startFirst(task, node, T0, null).id())).containsOnly(1L);
+        assertThat(atOnce(node -> runs.finish(task, 1, new RunCounts(40, 0, 0), node, T0.plusSeconds(5))))
+                .containsOnlyOnce(true);
+        assertThat(runs.current(task).state()).isEqualTo(TaskRun.State.DONE);
     }
 
     /**
@@ -176,23 +144,28 @@ abstract class TaskRunsContractTests {
      */
     @Test
     void nodesStartingTheFirstRunByHandAtOnceAllGetIt() throws Exception {
+        assertThat(atOnce(node -> runs.start(task, 0, node, T0, null).id())).containsOnly(1L);
+    }
+
+    /** What eight nodes, named node-0 to node-7, answer when released together. */
+    private static <T> List<T> atOnce(Function<String, T> act) throws Exception {
         int nodes = 8;
         ExecutorService pool = Executors.newFixedThreadPool(nodes);
         try {
             CyclicBarrier together = new CyclicBarrier(nodes);
-            List<Future<TaskRun>> started = new ArrayList<>();
+            List<Future<T>> acted = new ArrayList<>();
             for (int i = 0; i < nodes; i++) {
                 String node = "node-" + i;
-                started.add(pool.submit(() -> {
+                acted.add(pool.submit(() -> {
                     together.await();
-                    return runs.start(task, 0, node, T0, null);
+                    return act.apply(node);
                 }));
             }
-            Set<Long> ids = new HashSet<>();
-            for (Future<TaskRun> run : started) {
-                ids.add(run.get(30, TimeUnit.SECONDS).id());
+            List<T> answers = new ArrayList<>();
+            for (Future<T> answer : acted) {
+                answers.add(answer.get(30, TimeUnit.SECONDS));
             }
-            assertThat(ids).containsExactly(1L);
+            return answers;
         } finally {
             pool.shutdownNow();
         }
