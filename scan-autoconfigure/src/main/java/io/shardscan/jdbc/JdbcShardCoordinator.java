@@ -114,8 +114,19 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
      * count says whether every lease was renewed; a smaller one is read off the leases) and one read
      * of the members and the leases. A silent member's sweep adds one.
      */
+    /** Runs again when a statement of it was a deadlock's victim: each one is safe to repeat. */
     @Override
     public Tick tick(
+            String task,
+            String node,
+            Duration memberTimeout,
+            NodeCounters counters,
+            Map<Integer, Long> held,
+            Duration ttl) {
+        return Rerun.onDeadlock(() -> tickOnce(task, node, memberTimeout, counters, held, ttl));
+    }
+
+    private Tick tickOnce(
             String task,
             String node,
             Duration memberTimeout,
@@ -222,8 +233,16 @@ public final class JdbcShardCoordinator implements ShardCoordinator {
         return new Member(rs.getString(2), dialect.readNow(rs, 3), NodeCounters.decode(rs.getString(4)));
     }
 
+    /**
+     * Runs again when a statement of it was a deadlock's victim: a claim that landed before is
+     * read back as this node's.
+     */
     @Override
     public Optional<Lease> tryAcquire(String task, int shard, String node, Duration ttl) {
+        return Rerun.onDeadlock(() -> tryAcquireOnce(task, shard, node, ttl));
+    }
+
+    private Optional<Lease> tryAcquireOnce(String task, int shard, String node, Duration ttl) {
         int updated = jdbc.update(
                 "UPDATE scan_lease SET owner = ?, epoch = epoch + 1, expires_at = " + dialect.nowPlusMillis()
                         + " WHERE task = ? AND shard = ? AND (owner IS NULL OR expires_at < " + dialect.now() + ")",
