@@ -3,8 +3,10 @@ package io.shardscan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.testsupport.TestServers;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -36,12 +38,15 @@ class RerunTests {
     void aDeadlocksVictimRunsAgainAndBothTransactionsLand() throws Exception {
         CyclicBarrier bothHoldTheirFirstRow = new CyclicBarrier(2);
         AtomicInteger runs = new AtomicInteger();
-        CompletableFuture<Void> first =
-                CompletableFuture.runAsync(() -> lockInOrder(1, 2, bothHoldTheirFirstRow, runs));
-        CompletableFuture<Void> second =
-                CompletableFuture.runAsync(() -> lockInOrder(2, 1, bothHoldTheirFirstRow, runs));
-        first.get(60, TimeUnit.SECONDS);
-        second.get(60, TimeUnit.SECONDS);
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> first = two.submit(() -> lockInOrder(1, 2, bothHoldTheirFirstRow, runs));
+            Future<?> second = two.submit(() -> lockInOrder(2, 1, bothHoldTheirFirstRow, runs));
+            first.get(60, TimeUnit.SECONDS);
+            second.get(60, TimeUnit.SECONDS);
+        } finally {
+            two.shutdownNow();
+        }
 
         assertThat(runs).as("the victim ran twice").hasValue(3);
         assertThat(jdbc.queryForList("SELECT hits FROM rerun_counter ORDER BY id", Integer.class))
