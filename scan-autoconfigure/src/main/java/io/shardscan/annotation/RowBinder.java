@@ -1,8 +1,10 @@
 package io.shardscan.annotation;
 
+import io.shardscan.core.ColumnTimes;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowColumns;
 import java.lang.reflect.Modifier;
+import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -110,11 +112,18 @@ interface RowBinder {
             return value;
         }
         try {
+            if (value instanceof Timestamp timestamp && ColumnTimes.TARGETS.contains(target.getObjectType())) {
+                return ColumnTimes.fromTimestamp(timestamp, target.getObjectType());
+            }
             return DefaultConversionService.getSharedInstance().convert(value, TypeDescriptor.forObject(value), target);
         } catch (ConversionException e) {
             throw new IllegalArgumentException(
                     "cannot convert column value of type " + value.getClass().getName() + " to " + target + " for '"
-                            + member + "': " + e.getMessage(),
+                            + member + "': " + e.getMessage() + ". Give '" + member + "' a type the column converts"
+                            + " to"
+                            + (value instanceof Timestamp
+                                    ? " (Instant, OffsetDateTime, ZonedDateTime," + " LocalDateTime, LocalDate)"
+                                    : ", e.g. " + value.getClass().getSimpleName()),
                     e);
         }
     }

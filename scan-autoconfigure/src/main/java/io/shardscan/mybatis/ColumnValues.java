@@ -1,5 +1,6 @@
 package io.shardscan.mybatis;
 
+import io.shardscan.core.ColumnTimes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Timestamp;
@@ -7,7 +8,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.util.Date;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,7 +36,7 @@ final class ColumnValues {
         if (value instanceof Number number) {
             converted = fromNumber(number, type);
         } else if (value instanceof Timestamp timestamp) {
-            converted = fromTimestamp(timestamp, type);
+            converted = ColumnTimes.fromTimestamp(timestamp, type);
         } else if (value instanceof java.sql.Date date && type == LocalDate.class) {
             converted = date.toLocalDate();
         } else if (value instanceof LocalDateTime dateTime && type == Timestamp.class) {
@@ -99,22 +99,6 @@ final class ColumnValues {
         }
         if (type == Boolean.class) {
             return number.intValue() != 0;
-        }
-        return null;
-    }
-
-    private static @Nullable Object fromTimestamp(Timestamp timestamp, Class<?> type) {
-        if (type == LocalDateTime.class) {
-            return timestamp.toLocalDateTime();
-        }
-        if (type == Instant.class) {
-            return timestamp.toInstant();
-        }
-        if (type == LocalDate.class) {
-            return timestamp.toLocalDateTime().toLocalDate();
-        }
-        if (type == Date.class) {
-            return new Date(timestamp.getTime());
         }
         return null;
     }

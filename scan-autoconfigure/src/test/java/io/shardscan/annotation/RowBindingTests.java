@@ -13,6 +13,8 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,6 +120,33 @@ class RowBindingTests {
         Row row = new Row.Layout(List.of("id", "phone", "PHONE_")).row(1, 1, 0, new Object[] {1L, "first", "second"});
 
         assertThat(bind(Narrow.class, row)).isEqualTo(new Narrow(1L, "first"));
+    }
+
+    /** A timestamptz column read as a Timestamp binds to the zoned types too, as the same instant. */
+    @Test
+    void aTimestampBindsToEveryDateTimeTypeAsTheSameInstant() {
+        Timestamp at = Timestamp.valueOf(AT);
+        Row row = new Row.Layout(List.of("id", "placed_at", "paid_at", "seen_at"))
+                .row(1, 1, 0, new Object[] {1L, at, at, at});
+
+        Zoned zoned = (Zoned) bind(Zoned.class, row);
+
+        assertThat(zoned.placedAt().toInstant()).isEqualTo(at.toInstant());
+        assertThat(zoned.paidAt().toInstant()).isEqualTo(at.toInstant());
+        assertThat(zoned.seenAt()).isEqualTo(at.toInstant());
+        assertThat(zoned.placedAt().toLocalDateTime())
+                .as("the same wall-clock a LocalDateTime component reads")
+                .isEqualTo(AT);
+    }
+
+    @Test
+    void aComponentOfATypeNoTimestampConvertsToSaysWhichTypesDo() {
+        Row row = new Row.Layout(List.of("id", "phone")).row(1, 1, 0, new Object[] {1L, Timestamp.valueOf(AT)});
+
+        assertThatThrownBy(() -> bind(TimeAsNumber.class, row))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("for 'phone'")
+                .hasMessageContaining("Instant, OffsetDateTime, ZonedDateTime, LocalDateTime, LocalDate");
     }
 
     @Test
@@ -228,6 +257,10 @@ class RowBindingTests {
             String missing) {}
 
     record Narrow(long id, String phone) {}
+
+    record Zoned(long id, OffsetDateTime placedAt, ZonedDateTime paidAt, Instant seenAt) {}
+
+    record TimeAsNumber(long id, java.time.Duration phone) {}
 
     record Checked(long id, String phone) {
         Checked {
