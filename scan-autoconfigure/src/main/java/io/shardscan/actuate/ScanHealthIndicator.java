@@ -106,8 +106,7 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
                         "foreignFenceOwner",
                         "node " + foreign.node() + " took shard " + foreign.shard() + "'s fence at " + foreign.at()
                                 + " but is not a member of this node's coordinator (" + task.coordinatorKind()
-                                + "): two clusters share this database but not their coordinator and both run the"
-                                + " same rows; check spring.data.redis.* and scan.coordinator on every node");
+                                + "); both run the same rows: " + ForeignFence.cause(task.coordinatorKind()));
             }
             tasks.put(name, details);
             status = worse(status, statusOf(task, unowned, foreign));

@@ -1,5 +1,6 @@
 package io.shardscan.autoconfigure;
 
+import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
@@ -55,7 +56,7 @@ final class ScanCoordinators {
                         ? staticCoordinator(properties, clock)
                         : new JdbcShardCoordinator(dataSource);
             case REDIS ->
-                throw new IllegalStateException("scan.coordinator=redis needs Spring Data Redis with Lettuce and"
+                throw new InvalidTaskException("scan.coordinator=redis needs Spring Data Redis with Lettuce and"
                         + " Spring Boot's Redis connection details: add spring-boot-starter-data-redis and set"
                         + " spring.data.redis.host (or url), or choose scan.coordinator=jdbc");
         };
@@ -65,9 +66,13 @@ final class ScanCoordinators {
         Integer count = properties.getNodeCount();
         Integer index = properties.getNodeIndex();
         if (count == null || index == null) {
-            throw new IllegalStateException("static sharding needs both scan.node-index and scan.node-count (were "
+            throw new InvalidTaskException("static sharding needs both scan.node-index and scan.node-count (were "
                     + index + " and " + count + "): number the nodes 0..count-1 and set both on every node");
         }
-        return new StaticShardCoordinator(index, count, clock);
+        try {
+            return new StaticShardCoordinator(index, count, clock);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidTaskException(e.getMessage());
+        }
     }
 }

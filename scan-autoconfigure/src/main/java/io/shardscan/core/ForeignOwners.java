@@ -50,12 +50,11 @@ final class ForeignOwners {
                     .foreignFence(new ForeignFence(owner, shard, context.clock().now()));
             log.log(
                     Level.ERROR,
-                    "Task " + context.name() + ": two clusters share this database but not their coordinator: node "
-                            + owner + " holds shard " + shard + "'s fence but is not a member of this node's ("
-                            + nodeId + ") coordinator (" + coordinatorKind + ", members "
+                    "Task " + context.name() + ": node " + owner + " holds shard " + shard
+                            + "'s fence but is not a member of this node's (" + nodeId + ") coordinator ("
+                            + coordinatorKind + ", members "
                             + members.stream().map(Member::node).sorted().collect(Collectors.joining(", "))
-                            + "); both run the shard's rows. Check spring.data.redis.* and scan.coordinator on"
-                            + " every node, so that all nodes of the task use one coordinator");
+                            + "); both run the shard's rows: " + ForeignFence.cause(coordinatorKind));
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
+import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowKey;
@@ -90,6 +91,8 @@ class ScanAutoConfigurationTests {
         runner.withPropertyValues("scan.coordinator=static", "scan.node-count=2")
                 .run(context -> assertThat(context.getStartupFailure())
                         .rootCause()
+                        // the type Boot's failure analysis prints as APPLICATION FAILED TO START
+                        .isInstanceOf(InvalidTaskException.class)
                         .hasMessageContaining("static sharding needs both scan.node-index and scan.node-count"));
     }
 
@@ -121,6 +124,7 @@ class ScanAutoConfigurationTests {
     void failsWhenRedisIsAskedForWithoutAConnectionFactory() {
         runner.withPropertyValues("scan.coordinator=redis").run(context -> assertThat(context.getStartupFailure())
                 .rootCause()
+                .isInstanceOf(InvalidTaskException.class)
                 .hasMessageContaining("scan.coordinator=redis needs Spring Data Redis with Lettuce"));
     }
 

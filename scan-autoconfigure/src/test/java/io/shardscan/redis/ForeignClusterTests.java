@@ -61,8 +61,9 @@ class ForeignClusterTests {
         assertThat(b.task(nodes.name).stats().lastForeignFence().node()).isEqualTo("node-a");
         List<String> errors = coreLog.messages(java.util.logging.Level.SEVERE);
         assertThat(errors)
-                .anyMatch(e -> e.contains("two clusters share this database but not their coordinator: node node-b")
+                .anyMatch(e -> e.contains("node node-b holds shard")
                         && e.contains("not a member of this node's (node-a) coordinator (redis, members node-a)")
+                        && e.contains("two clusters share this database but not their coordinator")
                         && e.contains("spring.data.redis.*"))
                 .anyMatch(e -> e.contains("node node-a holds shard") && e.contains("(node-b) coordinator"));
         Health health = healthA.health(true);
