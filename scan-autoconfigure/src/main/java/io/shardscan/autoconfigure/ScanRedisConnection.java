@@ -4,9 +4,13 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
@@ -40,14 +44,21 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 final class ScanRedisConnection implements DisposableBean {
 
+    private final ClientResources resources;
     private final LettuceConnectionFactory connectionFactory;
 
     ScanRedisConnection(DataRedisConnectionDetails details, Duration leaseTtl) {
         Objects.requireNonNull(details, "details");
         Duration timeout = commandTimeout(leaseTtl);
         RedisConfiguration server = serverConfiguration(details);
+        // Lettuce's default reconnect delay doubles up to 30 s: after a long outage the node would
+        // go on idling for up to 30 s with Redis back; bounded by the command timeout, it rejoins
+        // within a third of the TTL
+        this.resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(100), timeout, 2, TimeUnit.MILLISECONDS))
+                .build();
         this.connectionFactory = new LettuceConnectionFactory(
-                server, clientConfiguration(details, timeout, server instanceof RedisClusterConfiguration));
+                server, clientConfiguration(details, timeout, server instanceof RedisClusterConfiguration, resources));
         connectionFactory.afterPropertiesSet();
         // connects lazily: a Redis that is down at startup does not fail the application
         connectionFactory.start();
@@ -69,14 +80,15 @@ final class ScanRedisConnection implements DisposableBean {
     @Override
     public void destroy() {
         connectionFactory.destroy();
+        resources.shutdown();
     }
 
     private static LettuceClientConfiguration clientConfiguration(
-            DataRedisConnectionDetails details, Duration timeout, boolean cluster) {
+            DataRedisConnectionDetails details, Duration timeout, boolean cluster, ClientResources resources) {
         ClientOptions.Builder options = cluster ? ClusterClientOptions.builder() : ClientOptions.builder();
         options.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
         LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
-                LettuceClientConfiguration.builder().commandTimeout(timeout);
+                LettuceClientConfiguration.builder().commandTimeout(timeout).clientResources(resources);
         SslBundle ssl = details.getSslBundle();
         if (ssl != null) {
             builder.useSsl();

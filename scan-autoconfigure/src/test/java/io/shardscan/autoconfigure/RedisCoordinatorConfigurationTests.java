@@ -84,6 +84,12 @@ class RedisCoordinatorConfigurationTests {
                                     .getSocketOptions()
                                     .getConnectTimeout())
                             .isEqualTo(Duration.ofSeconds(1));
+                    // after a long outage it reconnects within the command timeout, not Lettuce's 30 s
+                    assertThat(own.getClientResources()
+                                    .orElseThrow()
+                                    .reconnectDelay()
+                                    .createDelay(30))
+                            .isEqualTo(Duration.ofSeconds(1));
                     // the application's own client keeps what it configured
                     LettuceConnectionFactory application =
                             (LettuceConnectionFactory) context.getBean(RedisConnectionFactory.class);
