@@ -97,9 +97,17 @@ public class ScanTaskRegistry {
                         + methods.stream().map(HandlerMethod::describe).collect(Collectors.joining(" and "))
                         + ": keep one handler per task");
             } else if (!configured.containsKey(task)) {
+                List<String> unhandled = configured.keySet().stream()
+                        .filter(name -> !handlers.containsKey(name))
+                        .toList();
+                String typo = UnknownScanProperties.closest(task, unhandled);
                 problems.add("@ScanTask(\"" + task + "\") on " + methods.get(0).describe() + " has no scan.tasks."
-                        + task + " configuration: add scan.tasks." + task + ".table=<the table to scan> (with its"
-                        + " column settings) or remove the annotation");
+                        + task + " configuration: "
+                        + (typo != null
+                                ? "did you mean @ScanTask(\"" + typo + "\"), configured and without a handler? Or add"
+                                : "add")
+                        + " scan.tasks." + task + ".table=<the table to scan> (with its column settings) or remove the"
+                        + " annotation");
             }
         });
         List<ScanEngine.ScanTask> tasks = new ArrayList<>();

@@ -118,13 +118,18 @@ final class UnknownScanProperties {
         return properties;
     }
 
+    /** The name of {@code known} within a typo of {@code name} (case and dashes aside), or {@code null}. */
+    static @Nullable String closest(String name, Collection<String> known) {
+        return known.stream()
+                .min(Comparator.comparingInt(k -> distance(uniform(k), uniform(name))))
+                .filter(k -> distance(uniform(k), uniform(name)) <= CLOSE)
+                .orElse(null);
+    }
+
     private static String unknown(ConfigurationPropertyName name, int index, Collection<String> known) {
         String element = name.getElement(index, ConfigurationPropertyName.Form.DASHED);
         String message = name + " is not a Shardscan property: '" + element + "' is unknown";
-        String closest = known.stream()
-                .min(Comparator.comparingInt(k -> distance(uniform(k), uniform(element))))
-                .filter(k -> distance(uniform(k), uniform(element)) <= CLOSE)
-                .orElse(null);
+        String closest = closest(element, known);
         if (closest != null) {
             return message + "; did you mean '" + closest + "'?";
         }

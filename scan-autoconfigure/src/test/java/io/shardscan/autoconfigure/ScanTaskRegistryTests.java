@@ -48,6 +48,17 @@ class ScanTaskRegistryTests {
     }
 
     @Test
+    void aHandlerWhoseTaskNameIsATypoOfAConfiguredOneIsToldWhichItMeant() {
+        runner.withBean("smsJobs", SmsJobs.class)
+                .withPropertyValues("scan.tasks.order-sns.table=tb_order")
+                .run(context -> assertFailure(
+                        context,
+                        "@ScanTask(\"order-sms\") on bean 'smsJobs' method SmsJobs.send(OrderRow) has no"
+                                + " scan.tasks.order-sms configuration: did you mean @ScanTask(\"order-sns\"),"
+                                + " configured and without a handler?"));
+    }
+
+    @Test
     void failsWhenTwoBeansHandleOneTask() {
         runner.withBean("smsJobs", SmsJobs.class)
                 .withBean("otherSmsJobs", OtherSmsJobs.class)
