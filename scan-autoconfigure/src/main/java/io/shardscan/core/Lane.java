@@ -340,6 +340,13 @@ final class Lane implements Runnable {
         }
         abandoned = true;
         task.stats().inFlight(-call.unit().size());
+        Thread running = thread;
+        // before the outcome is recorded, whose line says when the row went dead of it
+        log.log(
+                Level.WARNING,
+                "Task " + task.name() + " row " + call.unit().get(0).id() + " " + reason + ": recorded failed,"
+                        + " its thread " + (running == null ? "" : running.getName() + " ")
+                        + "interrupted and replaced; the rest of its lane stays pending");
         Outcome failed = Outcome.retryLater(reason);
         Duration took = Duration.ofNanos(task.clock().nanos() - call.startedNanos());
         for (Row row : call.unit()) {
@@ -347,15 +354,9 @@ final class Lane implements Runnable {
             recorded(row, failed, took);
         }
         task.workerAbandoned();
-        Thread running = thread;
         if (running != null) {
             running.interrupt();
         }
-        log.log(
-                Level.WARNING,
-                "Task " + task.name() + " row " + call.unit().get(0).id() + " " + reason + ": recorded failed,"
-                        + " its thread " + (running == null ? "" : running.getName() + " ")
-                        + "interrupted and replaced; the rest of its lane stays pending");
         finish();
         return true;
     }
