@@ -1,0 +1,204 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.CapturedLog;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Two nodes on H2 with JDBC leases and a 2 s lease TTL: one stops while a handler call of it runs
+ * for several TTLs. The stop keeps that shard's lease until the call wrote back, so the other node
+ * neither runs the row again nor takes the shard before the stop released it.
+ */
+class GracefulShutdownTests {
+
+    static final int SHARDS = 4;
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    @RegisterExtension
+    final CapturedLog runnerLog = new CapturedLog(TaskRunner.class.getName());
+
+    @RegisterExtension
+    final CapturedLog laneLog = new CapturedLog(RunningLanes.class.getName());
+
+    final DataSource dataSource = TestServers.h2("graceful_shutdown");
+    final OrderTable table = new OrderTable(dataSource).recreate(SHARDS, true).coordinationTables();
+    final TaskDefinition task = TaskDefinition.builder("orders")
+            .table("tb_order")
+            .idColumn("order_id")
+            .shardKeyColumn("user_id")
+            .shards(SHARDS)
+            .build();
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch finish = new CountDownLatch(1);
+    final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+    /** What the two nodes did with leases, in the order they did it: "node-a releases 3", "node-b took 3". */
+    final List<String> leaseEvents = new CopyOnWriteArrayList<>();
+
+    final TaskHandler.PerRow slow = (row, ctx) -> {
+        runs.computeIfAbsent(ctx.node(), n -> new AtomicInteger()).incrementAndGet();
+        entered.countDown();
+        finish.await(60, TimeUnit.SECONDS);
+        return table.recordEffect(row, ctx, 0);
+    };
+
+    @AfterEach
+    void endTheCall() {
+        finish.countDown();
+    }
+
+    @Test
+    void aCallThatOutlastsSeveralLeaseTtlsDuringTheStopRunsOnceAndItsShardMovesOnlyAfterItsRelease() {
+        ScanEngine a = start("node-a");
+        ScanEngine b = start("node-b");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(a.task("orders").ownedShards()).hasSize(SHARDS / 2);
+            assertThat(b.task("orders").ownedShards()).hasSize(SHARDS / 2);
+        });
+        List<Integer> heldByA = List.copyOf(a.task("orders").ownedShards().keySet());
+        int shard = heldByA.get(0);
+        // order SHARDS + shard belongs to user shard, so to that shard
+        table.insert(SHARDS + shard, 1, SHARDS, Instant.now().minusSeconds(5));
+        await().atMost(Duration.ofSeconds(30)).until(() -> entered.getCount() == 0);
+        leaseEvents.clear();
+
+        CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop);
+
+        // three lease TTLs while the call runs: the lease stays node-a's, node-b neither takes the shard
+        // nor runs the row (without renewals during the stop it took the shard within about one TTL)
+        await().during(Engines.FAST_TTL.multipliedBy(3))
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> "node-a".equals(owner(shard))
+                        && !b.task("orders").ownedShards().containsKey(shard)
+                        && !runs.containsKey("node-b")
+                        && !stop.isDone());
+        finish.countDown();
+        await().atMost(Duration.ofSeconds(30)).until(stop::isDone);
+
+        // the call's write-back landed under node-a's fence, and nothing ran it again
+        assertThat(table.count("status = 1")).isEqualTo(1);
+        assertThat(table.effects()).isEqualTo(1);
+        assertThat(runs).containsOnlyKeys("node-a");
+        assertThat(runs.get("node-a")).hasValue(1);
+        assertThat(laneLog.messages()).noneMatch(line -> line.contains("refused"));
+        assertThat(runnerLog.messages())
+                .contains("Task orders: stopped; released shards " + heldByA + " and left the members");
+        // node-b took the shard, and only after node-a released it
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> b.task("orders").ownedShards().size() == SHARDS);
+        assertThat(leaseEvents)
+                .filteredOn(event -> event.endsWith(" " + shard))
+                .containsExactly("node-a releases " + shard, "node-b took " + shard);
+        assertThat(runs).containsOnlyKeys("node-a");
+    }
+
+    ScanEngine start(String node) {
+        return engines.start(
+                node,
+                dataSource,
+                new Recording(node, new JdbcShardCoordinator(dataSource)),
+                new ScanEngine.ScanTask(task, slow),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+    }
+
+    /** Who holds {@code shard}'s lease as the coordinator shows it; {@code null} when nobody does. */
+    String owner(int shard) {
+        for (LeaseInfo lease : new JdbcShardCoordinator(dataSource).leases("orders")) {
+            if (lease.shard() == shard) {
+                return lease.owner();
+            }
+        }
+        return null;
+    }
+
+    /** A real coordinator that records in {@link #leaseEvents} each lease its node took and each release it began. */
+    final class Recording implements ShardCoordinator {
+
+        private final String node;
+        private final ShardCoordinator delegate;
+
+        Recording(String node, ShardCoordinator delegate) {
+            this.node = node;
+            this.delegate = delegate;
+        }
+
+        @Override
+        public List<Member> heartbeat(String task, String node, Duration timeout) {
+            return delegate.heartbeat(task, node, timeout);
+        }
+
+        @Override
+        public List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
+            return delegate.heartbeat(task, node, timeout, counters);
+        }
+
+        @Override
+        public Tick tick(
+                String task,
+                String node,
+                Duration memberTimeout,
+                NodeCounters counters,
+                Map<Integer, Long> held,
+                Duration ttl) {
+            return delegate.tick(task, node, memberTimeout, counters, held, ttl);
+        }
+
+        @Override
+        public Optional<Lease> tryAcquire(String task, int shard, String node, Duration ttl) {
+            Optional<Lease> lease = delegate.tryAcquire(task, shard, node, ttl);
+            lease.ifPresent(l -> leaseEvents.add(this.node + " took " + shard));
+            return lease;
+        }
+
+        @Override
+        public List<Integer> renew(String task, String node, Map<Integer, Long> leases, Duration ttl) {
+            return delegate.renew(task, node, leases, ttl);
+        }
+
+        @Override
+        public void release(String task, int shard, String node, long epoch) {
+            // before the call: a node that takes the shard once it is free then comes after
+            leaseEvents.add(this.node + " releases " + shard);
+            delegate.release(task, shard, node, epoch);
+        }
+
+        @Override
+        public void leave(String task, String node) {
+            delegate.leave(task, node);
+        }
+
+        @Override
+        public List<LeaseInfo> leases(String task) {
+            return delegate.leases(task);
+        }
+
+        @Override
+        public String kind() {
+            return delegate.kind();
+        }
+    }
+}
