@@ -98,11 +98,6 @@ final class OwnedShard {
         return (now == State.BUSY || now == State.RELEASING || now == State.IDLE) && nanos - deadlineNanos < 0;
     }
 
-    /** Whether the lease's local deadline has not passed at the monotonic reading {@code nanos}, whatever the state. */
-    boolean leaseLive(long nanos) {
-        return nanos - deadlineNanos < 0;
-    }
-
     void renewed(long deadlineNanos) {
         this.deadlineNanos = deadlineNanos;
     }

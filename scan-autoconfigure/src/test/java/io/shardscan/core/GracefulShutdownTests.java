@@ -52,9 +52,18 @@ class GracefulShutdownTests {
             .build();
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch finish = new CountDownLatch(1);
+    /** Until a hanging renewal of node-a returns, unless the stop interrupts it first. */
+    final CountDownLatch renewalsOpen = new CountDownLatch(1);
+
     final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
     /** What the two nodes did with leases, in the order they did it: "node-a releases 3", "node-b took 3". */
     final List<String> leaseEvents = new CopyOnWriteArrayList<>();
+
+    ScanEngine a;
+    ScanEngine b;
+    Recording renewalsOfA;
+    List<Integer> heldByA;
+    int shard;
 
     final TaskHandler.PerRow slow = (row, ctx) -> {
         runs.computeIfAbsent(ctx.node(), n -> new AtomicInteger()).incrementAndGet();
@@ -66,22 +75,12 @@ class GracefulShutdownTests {
     @AfterEach
     void endTheCall() {
         finish.countDown();
+        renewalsOpen.countDown();
     }
 
     @Test
     void aCallThatOutlastsSeveralLeaseTtlsDuringTheStopRunsOnceAndItsShardMovesOnlyAfterItsRelease() {
-        ScanEngine a = start("node-a");
-        ScanEngine b = start("node-b");
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(a.task("orders").ownedShards()).hasSize(SHARDS / 2);
-            assertThat(b.task("orders").ownedShards()).hasSize(SHARDS / 2);
-        });
-        List<Integer> heldByA = List.copyOf(a.task("orders").ownedShards().keySet());
-        int shard = heldByA.get(0);
-        // order SHARDS + shard belongs to user shard, so to that shard
-        table.insert(SHARDS + shard, 1, SHARDS, Instant.now().minusSeconds(5));
-        await().atMost(Duration.ofSeconds(30)).until(() -> entered.getCount() == 0);
-        leaseEvents.clear();
+        startTwoNodesWithACallRunningOnNodeA();
 
         CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop);
 
@@ -113,11 +112,59 @@ class GracefulShutdownTests {
         assertThat(runs).containsOnlyKeys("node-a");
     }
 
-    ScanEngine start(String node) {
+    @Test
+    void aLeaseRefusedDuringTheStopIsNotNamedAsReleased() {
+        aLeaseLostDuringTheStopIsNotNamedAsReleased(() -> renewalsOfA.refuse = true);
+    }
+
+    /** The hanging renewal holds the stop up no longer than the call: the stop interrupts it. */
+    @Test
+    void aLeaseThatLapsedWhileItsRenewalHungIsNotNamedAsReleased() {
+        aLeaseLostDuringTheStopIsNotNamedAsReleased(() -> renewalsOfA.hang = true);
+    }
+
+    /**
+     * Node-a's renewals during its stop fail as {@code failing} makes them: the shard of its running
+     * call goes to node-b after about a TTL (node-a's write-back is then refused), and node-a's last
+     * line names only the shards it still held when it released them, not that one.
+     */
+    void aLeaseLostDuringTheStopIsNotNamedAsReleased(Runnable failing) {
+        startTwoNodesWithACallRunningOnNodeA();
+        failing.run();
+
+        CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop);
+
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> b.task("orders").ownedShards().containsKey(shard));
+        finish.countDown();
+        await().atMost(Duration.ofSeconds(30)).until(stop::isDone);
+        List<Integer> released = heldByA.stream().filter(s -> s != shard).toList();
+        assertThat(runnerLog.messages())
+                .contains("Task orders: stopped; released shards " + released + " and left the members");
+    }
+
+    /** Starts node-a and node-b, two shards each, and a row on one of node-a's shards whose call waits for {@link #finish}. */
+    void startTwoNodesWithACallRunningOnNodeA() {
+        renewalsOfA = new Recording("node-a", new JdbcShardCoordinator(dataSource));
+        a = start(renewalsOfA);
+        b = start(new Recording("node-b", new JdbcShardCoordinator(dataSource)));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(a.task("orders").ownedShards()).hasSize(SHARDS / 2);
+            assertThat(b.task("orders").ownedShards()).hasSize(SHARDS / 2);
+        });
+        heldByA = List.copyOf(a.task("orders").ownedShards().keySet());
+        shard = heldByA.get(0);
+        // order SHARDS + shard belongs to user shard, so to that shard
+        table.insert(SHARDS + shard, 1, SHARDS, Instant.now().minusSeconds(5));
+        await().atMost(Duration.ofSeconds(30)).until(() -> entered.getCount() == 0);
+        leaseEvents.clear();
+    }
+
+    ScanEngine start(Recording coordinator) {
         return engines.start(
-                node,
+                coordinator.node,
                 dataSource,
-                new Recording(node, new JdbcShardCoordinator(dataSource)),
+                coordinator,
                 new ScanEngine.ScanTask(task, slow),
                 ScanClock.system(),
                 ScanListener.NONE,
@@ -135,11 +182,17 @@ class GracefulShutdownTests {
         return null;
     }
 
-    /** A real coordinator that records in {@link #leaseEvents} each lease its node took and each release it began. */
+    /**
+     * A real coordinator that records in {@link #leaseEvents} each lease its node took and each release
+     * it began; its {@link #renew} (which only a stop calls: a lease tick renews in its own call) can
+     * be made to refuse every lease, or to hang until interrupted.
+     */
     final class Recording implements ShardCoordinator {
 
-        private final String node;
+        final String node;
         private final ShardCoordinator delegate;
+        volatile boolean refuse;
+        volatile boolean hang;
 
         Recording(String node, ShardCoordinator delegate) {
             this.node = node;
@@ -176,6 +229,17 @@ class GracefulShutdownTests {
 
         @Override
         public List<Integer> renew(String task, String node, Map<Integer, Long> leases, Duration ttl) {
+            if (hang) {
+                try {
+                    renewalsOpen.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException("renewal hung (by the test)");
+            }
+            if (refuse) {
+                return List.of();
+            }
             return delegate.renew(task, node, leases, ttl);
         }
 
