@@ -218,6 +218,34 @@ final class LeaseKeeper {
     }
 
     /**
+     * While the stop waits for running rounds: renews, in one call, the leases of the shards handed
+     * over whose round or stragglers still run, so that no other node takes one before its outcomes
+     * are written back and it is released. Claims nothing, hands nothing over and sends no
+     * heartbeat. A lease left out of the renewal, or past its local deadline, is fenced off as at a
+     * tick, and then dropped instead of released.
+     */
+    void renewHandedOver() {
+        Map<Integer, Long> held = new HashMap<>();
+        owned.values().stream().filter(LeaseKeeper::held).forEach(s -> held.put(s.shard, s.leaseEpoch));
+        if (!held.isEmpty()) {
+            long sentAt = context.clock().nanos();
+            try {
+                List<Integer> renewed = coordinator.renew(context.name(), settings.nodeId(), held, settings.leaseTtl());
+                renewed(held, new HashSet<>(renewed), sentAt);
+                reachable(true, "");
+            } catch (RuntimeException e) {
+                reachable(false, e.toString());
+            }
+        }
+        expireOverdue();
+    }
+
+    /** The shards the stop released so far, ascending: handed over ones and those released at its end. */
+    List<Integer> releasedByStop() {
+        return stopReleases.released();
+    }
+
+    /**
      * Releases the leases still held (shards whose rounds did not end in time) and leaves the
      * members, waiting for the coordinator no later than {@code deadlineNanos}; after the first
      * failure, or past the deadline, the rest expire by themselves (one WARN says which).

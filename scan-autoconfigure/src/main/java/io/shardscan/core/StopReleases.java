@@ -21,6 +21,7 @@ final class StopReleases {
     private final ReleasePass pass;
     private final ExecutorService thread;
     private final Set<Integer> pending = new TreeSet<>();
+    private final Set<Integer> released = new TreeSet<>();
 
     StopReleases(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
         this.context = context;
@@ -36,13 +37,23 @@ final class StopReleases {
         }
         try {
             thread.execute(() -> {
-                pass.release(shard.shard, shard.leaseEpoch);
+                boolean done = pass.release(shard.shard, shard.leaseEpoch);
                 synchronized (pending) {
                     pending.remove(shard.shard);
+                    if (done) {
+                        released.add(shard.shard);
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
             pass.leftToExpire(Set.of(shard.shard), "shard " + shard.shard + " was handed over after the stop ended");
+        }
+    }
+
+    /** The shards whose release the coordinator answered so far, ascending; not those left to expire. */
+    List<Integer> released() {
+        synchronized (pending) {
+            return List.copyOf(released);
         }
     }
 

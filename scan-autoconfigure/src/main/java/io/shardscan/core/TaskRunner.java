@@ -105,7 +105,8 @@ final class TaskRunner {
 
     /**
      * Stops claiming and dispatching, hands every shard over (a running round finishes and writes
-     * back first), releases what is left and leaves, all within the shutdown timeout: a coordinator
+     * back first, its lease kept by {@link StopRenewals} meanwhile, so no other node runs its rows
+     * again), releases what is left and leaves, all within the shutdown timeout: a coordinator
      * that does not answer is waited for until then (at least a third of the lease TTL after the
      * rounds ended), its leases expire by themselves. Logs what it waits for and what it gave up on.
      */
@@ -126,8 +127,13 @@ final class TaskRunner {
                             + " (scan.shutdown-timeout) for the rounds of shards " + busy + " with "
                             + context.stats().inFlight() + " rows in handlers");
         }
-        while (!busyShards().isEmpty() && context.clock().nanos() - deadline < 0) {
-            awaitQuietly(10);
+        // the control thread no longer ticks: the leases of the busy shards are kept here until their
+        // rounds wrote back (each is released then), else another node would take one and run its rows again
+        try (StopRenewals renewals =
+                busy.isEmpty() ? null : new StopRenewals(context, leases, settings.renewInterval())) {
+            while (!busyShards().isEmpty() && context.clock().nanos() - deadline < 0) {
+                awaitQuietly(10);
+            }
         }
         List<Integer> abandoned = busyShards();
         if (!abandoned.isEmpty()) {
@@ -141,15 +147,18 @@ final class TaskRunner {
         // rounds that used the whole timeout still leave a healthy coordinator time to release
         long releasesEnd =
                 context.clock().nanos() + settings.leaseTtl().dividedBy(3).toNanos();
-        if (leases.releaseAll(deadline - releasesEnd < 0 ? releasesEnd : deadline)) {
+        boolean releasedAll = leases.releaseAll(deadline - releasesEnd < 0 ? releasesEnd : deadline);
+        // what it released, not what it held when the stop began: a shard lost meanwhile is another node's
+        List<Integer> released = leases.releasedByStop();
+        if (releasedAll) {
             log.log(
                     Level.INFO,
-                    "Task " + context.name() + ": stopped; released shards " + held + " and left the members");
+                    "Task " + context.name() + ": stopped; released shards " + released + " and left the members");
         } else {
             log.log(
                     Level.INFO,
-                    "Task " + context.name() + ": stopped; of shards " + held + " it held, those named in the warning"
-                            + " above are left to expire");
+                    "Task " + context.name() + ": stopped; of shards " + held + " it held, it released " + released
+                            + ", those named in the warnings above are left to expire");
         }
         control.shutdownNow();
         rounds.shutdownNow();
