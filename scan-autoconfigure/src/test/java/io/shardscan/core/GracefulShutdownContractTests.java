@@ -136,17 +136,6 @@ public abstract class GracefulShutdownContractTests {
         assertThat(runs).containsOnlyKeys("node-a");
     }
 
-    @Test
-    void aLeaseRefusedDuringTheStopIsNotNamedAsReleased() {
-        aLeaseLostDuringTheStopIsNotNamedAsReleased(() -> renewalsOfA.refuse = true);
-    }
-
-    /** The hanging renewal holds the stop up no longer than the call: the stop interrupts it. */
-    @Test
-    void aLeaseThatLapsedWhileItsRenewalHungIsNotNamedAsReleased() {
-        aLeaseLostDuringTheStopIsNotNamedAsReleased(() -> renewalsOfA.hang = true);
-    }
-
     /**
      * Node-a's renewals during its stop fail as {@code failing} makes them: the shard of its running
      * call goes to node-b after about a TTL (node-a's write-back is then refused), and node-a's last
