@@ -22,11 +22,12 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * A rolling change of {@code shards} (8 to 16) on one table and one JDBC coordinator: the node with
- * the new count claims nothing while a node with the old one holds leases, and says so in its health,
- * a gauge and one WARN line; once the old node stops, it takes over. Every row runs exactly once.
+ * A rolling change of {@code shards} (8 to 16) on one table and one coordinator: the node with the
+ * new count claims nothing while a node with the old one holds leases, and says so in its health, a
+ * gauge and one WARN line; once the old node stops, it takes over. Every row runs exactly once. One
+ * subclass per coordinator.
  */
-class ShardCountChangeTests {
+abstract class ShardCountChangeContractTests {
 
     @RegisterExtension
     final Engines engines = new Engines();
@@ -35,37 +36,41 @@ class ShardCountChangeTests {
     final CapturedLog coreLog = new CapturedLog("io.shardscan.core");
 
     final DataSource dataSource = TestServers.postgresDatabase("shard_count_change");
+    // a task of its own per test: a coordinator outside the database keeps what earlier runs left
+    final String name = "store-sync-" + System.nanoTime();
     // no scan index: it would fix one modulus, and the two nodes use two
     final OrderTable table = new OrderTable(dataSource).recreate(8, false).coordinationTables();
     final TaskHandler.PerRow effect = (row, ctx) -> table.recordEffect(row, ctx, 0);
 
+    /** A coordinator of its own, as another node would have. */
+    abstract ShardCoordinator coordinator();
+
     @Test
     void aNodeWithAnotherShardCountIdlesUntilTheOldNodesAreGoneAndNoRowRunsTwice() {
         table.insert(1, 2_000, 500, Instant.now().minusSeconds(5));
-        ScanEngine old = engines.start("node-a", dataSource, task(8), effect);
+        ScanEngine old = start("node-a", 8);
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(
-                        () -> assertThat(old.task("store-sync").ownedShards()).hasSize(8));
+                .untilAsserted(() -> assertThat(old.task(name).ownedShards()).hasSize(8));
 
-        ScanEngine changed = engines.start("node-b", dataSource, task(16), effect);
+        ScanEngine changed = start("node-b", 16);
         MeterRegistry registry = new SimpleMeterRegistry();
-        new ScanMetrics(() -> changed, name -> null).bindTo(registry);
+        new ScanMetrics(() -> changed, task -> null).bindTo(registry);
         ScanHealthIndicator health = new ScanHealthIndicator(changed);
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(changed.task("store-sync").shardCountConflict())
+                .untilAsserted(() -> assertThat(changed.task(name).shardCountConflict())
                         .isEqualTo(new ShardCountConflict(16, 8, List.of("node-a"))));
         // rows inserted while both run: all of them on the old count's node
         table.insert(10_001, 2_000, 500, Instant.now().minusSeconds(5));
         await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 4_000);
         assertThat(effectsOf("node-b")).isZero();
-        assertThat(changed.task("store-sync").ownedShards()).isEmpty();
-        assertThat(old.task("store-sync").ownedShards()).hasSize(8);
+        assertThat(changed.task(name).ownedShards()).isEmpty();
+        assertThat(old.task(name).ownedShards()).hasSize(8);
         assertThat(registry.get("scan.shards.conflict").gauge().value()).isEqualTo(1.0);
         Health down = health.health(true);
         assertThat(down.getStatus()).isEqualTo(Status.DOWN);
         assertThat(String.valueOf(details(down).get("shardCountConflict")))
                 .contains(
-                        "scan.tasks.store-sync.shards is 16 on this node but 8 on members [node-a]",
+                        "scan.tasks." + name + ".shards is 16 on this node but 8 on members [node-a]",
                         "finish the rolling change or set the same value everywhere");
         assertThat(coreLog.warnings())
                 .filteredOn(m -> m.contains("shards is 16 on this node but 8"))
@@ -78,8 +83,8 @@ class ShardCountChangeTests {
         old.stop();
         table.insert(20_001, 2_000, 500, Instant.now().minusSeconds(5));
         await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 6_000);
-        assertThat(changed.task("store-sync").shardCountConflict()).isNull();
-        assertThat(changed.task("store-sync").ownedShards()).hasSize(16);
+        assertThat(changed.task(name).shardCountConflict()).isNull();
+        assertThat(changed.task(name).ownedShards()).hasSize(16);
         assertThat(registry.get("scan.shards.conflict").gauge().value()).isZero();
         // the leases a tick reads come before its claims: UP from the tick after
         await().atMost(Duration.ofSeconds(30))
@@ -89,8 +94,20 @@ class ShardCountChangeTests {
         assertThat(table.duplicateEffects()).isZero();
     }
 
-    private static TaskDefinition task(int shards) {
-        return TaskDefinition.builder("store-sync")
+    private ScanEngine start(String node, int shards) {
+        return engines.start(
+                node,
+                dataSource,
+                coordinator(),
+                new ScanEngine.ScanTask(task(shards), effect),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+    }
+
+    private TaskDefinition task(int shards) {
+        return TaskDefinition.builder(name)
                 .table("tb_order")
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
@@ -103,7 +120,7 @@ class ShardCountChangeTests {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> details(Health health) {
-        return (Map<String, Object>) ((Map<String, Object>) health.getDetails().get("tasks")).get("store-sync");
+    private Map<String, Object> details(Health health) {
+        return (Map<String, Object>) ((Map<String, Object>) health.getDetails().get("tasks")).get(name);
     }
 }
