@@ -51,7 +51,6 @@ public record NodeCounters(long processed, long failed, long dead, long inFlight
 
     /**
      * Reads what {@link #encode()} wrote.
-     *
      * Four fields (a node of a version before the shard count) read with {@link #UNKNOWN_SHARDS}.
      *
      * @return {@code null} for {@code null} or a text it cannot read (a node that published none)

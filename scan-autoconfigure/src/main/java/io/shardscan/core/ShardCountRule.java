@@ -37,7 +37,7 @@ final class ShardCountRule {
                 counts.put(m.node(), c.shards());
             }
         }
-        Integer winning = leases.stream()
+        int winning = leases.stream()
                 .filter(l -> l.owner() != null && counts.containsKey(l.owner()))
                 .min(Comparator.comparingInt(LeaseInfo::shard))
                 .map(l -> counts.get(l.owner()))
@@ -55,7 +55,7 @@ final class ShardCountRule {
         }
         List<String> others = live.stream()
                 .map(Member::node)
-                .filter(n -> winning.equals(counts.get(n)))
+                .filter(n -> Objects.equals(counts.get(n), winning))
                 .sorted()
                 .toList();
         List<Member> self = live.stream().filter(m -> m.node().equals(node)).toList();
