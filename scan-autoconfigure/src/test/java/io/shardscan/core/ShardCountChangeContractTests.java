@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.actuate.ScanMetrics;
 import io.shardscan.testsupport.CapturedLog;
+import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -94,11 +95,38 @@ abstract class ShardCountChangeContractTests {
         assertThat(table.duplicateEffects()).isZero();
     }
 
+    @Test
+    void whenTheOldNodeDiesTheOtherCountTakesOverOnceItsLeasesAndMembershipLapsed() {
+        table.insert(1, 1_000, 300, Instant.now().minusSeconds(5));
+        CuttableCoordinator cut = new CuttableCoordinator(coordinator());
+        ScanEngine old = start("node-a", 8, cut);
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1_000);
+        ScanEngine changed = start("node-b", 16, coordinator());
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() ->
+                        assertThat(changed.task(name).shardCountConflict()).isNotNull());
+
+        // node-a can neither renew, heartbeat nor release, as if it had been killed
+        cut.cut();
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(old.task(name).ownedShards()).isEmpty());
+        table.insert(10_001, 1_000, 300, Instant.now().minusSeconds(5));
+        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 2_000);
+        assertThat(changed.task(name).shardCountConflict()).isNull();
+        assertThat(changed.task(name).ownedShards()).hasSize(16);
+        assertThat(effectsOf("node-b")).isEqualTo(1_000);
+        assertThat(table.duplicateEffects()).isZero();
+    }
+
     private ScanEngine start(String node, int shards) {
+        return start(node, shards, coordinator());
+    }
+
+    private ScanEngine start(String node, int shards, ShardCoordinator coordinator) {
         return engines.start(
                 node,
                 dataSource,
-                coordinator(),
+                coordinator,
                 new ScanEngine.ScanTask(task(shards), effect),
                 ScanClock.system(),
                 ScanListener.NONE,
