@@ -118,6 +118,27 @@ abstract class ShardCountChangeContractTests {
         assertThat(table.duplicateEffects()).isZero();
     }
 
+    @Test
+    void nodesOfTwoCountsStartingAtOnceSettleOnOneCountAndFinishEveryRow() {
+        table.insert(1, 2_000, 500, Instant.now().minusSeconds(5));
+        ScanEngine a = start("node-a", 8);
+        ScanEngine b = start("node-b", 16);
+
+        // which count wins depends on who claimed first; that one count wins, on both nodes, does not
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            ScanEngine idle = a.task(name).shardCountConflict() != null ? a : b;
+            ScanEngine busy = idle == a ? b : a;
+            assertThat(busy.task(name).shardCountConflict()).isNull();
+            assertThat(idle.task(name).shardCountConflict()).isNotNull();
+            assertThat(idle.task(name).ownedShards()).isEmpty();
+            assertThat(busy.task(name).ownedShards())
+                    .hasSize(busy.task(name).definition().shards());
+        });
+        table.insert(10_001, 2_000, 500, Instant.now().minusSeconds(5));
+        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 4_000);
+        assertThat(table.count("status <> 1")).isZero();
+    }
+
     private ScanEngine start(String node, int shards) {
         return start(node, shards, coordinator());
     }
