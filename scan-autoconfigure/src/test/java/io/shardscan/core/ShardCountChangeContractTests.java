@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardscan.actuate.ScanBacklogs;
+import io.shardscan.actuate.ScanEndpoint;
 import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.actuate.ScanMetrics;
 import io.shardscan.testsupport.CapturedLog;
@@ -76,6 +78,10 @@ abstract class ShardCountChangeContractTests {
         assertThat(coreLog.warnings())
                 .filteredOn(m -> m.contains("shards is 16 on this node but 8"))
                 .hasSize(1);
+        assertThat(new ScanEndpoint(changed, new ScanBacklogs(changed, Duration.ofMinutes(1)), false)
+                        .task(name)
+                        .shardCountConflict())
+                .contains("shards is 16 on this node but 8 on members [node-a]");
         // the old node's health counts its own 8 shards only, never less than none unowned
         assertThat(details(new ScanHealthIndicator(old).health(true)))
                 .containsEntry("unownedShards", 0L)
