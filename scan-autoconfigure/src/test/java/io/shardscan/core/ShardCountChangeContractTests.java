@@ -102,6 +102,21 @@ abstract class ShardCountChangeContractTests {
     }
 
     @Test
+    void unownedShardsCountsOnlyThisNodesShardsNeverBelowNone() {
+        ScanEngine a = start("node-a", 8);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(a.task(name).ownedShards()).hasSize(8));
+        // a lease past this node's 8 shards, as a node of 16 that claimed before it saw node-a would hold
+        // longer than the await below: a lease that lapsed would pass it whatever the count
+        assertThat(coordinator().tryAcquire(name, 12, "node-x", Duration.ofMinutes(2)))
+                .isPresent();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(a.task(name).leases()).extracting(LeaseInfo::shard).contains(12);
+            assertThat(details(new ScanHealthIndicator(a).health(true))).containsEntry("unownedShards", 0L);
+        });
+    }
+
+    @Test
     void whenTheOldNodeDiesTheOtherCountTakesOverOnceItsLeasesAndMembershipLapsed() {
         table.insert(1, 1_000, 300, Instant.now().minusSeconds(5));
         CuttableCoordinator cut = new CuttableCoordinator(coordinator());
