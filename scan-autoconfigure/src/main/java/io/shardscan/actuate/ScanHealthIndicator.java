@@ -5,6 +5,7 @@ import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.RangeView;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.ShardCountConflict;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
 import java.time.Duration;
@@ -19,7 +20,9 @@ import org.springframework.boot.health.contributor.Status;
  * The scan engine's health on this node, from what its lease keepers and rounds last saw (no query
  * of its own): DOWN when a task's coordinator or database could not be reached, so this node
  * processes nothing of it, or when in the last five minutes a node that is not a member of this
- * node's coordinator took one of its shards' fences (two clusters on one database run the same rows); UNKNOWN while some shard has no live owner (a failover or rebalance in
+ * node's coordinator took one of its shards' fences (two clusters on one database run the same rows), or
+ * when this node runs another shard count than the nodes holding the task's leases and so claims no
+ * shard ({@code shardCountConflict} names both counts, the members and the fix); UNKNOWN while some shard has no live owner (a failover or rebalance in
  * progress); UP when every task is reachable and every shard owned. A paused task is a detail
  * ({@code state: PAUSED}), never a status, and so is a task whose run is done ({@code state: DONE},
  * {@code run: until-empty}), whatever it last saw: the indicator sits in the web node's health, and a
@@ -61,12 +64,14 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
         Map<String, Object> tasks = new LinkedHashMap<>();
         for (String name : engine.taskNames()) {
             TaskView task = engine.task(name);
+            int shards = task.definition().shards();
+            // leases of shards past this node's count (another count's) are no shard of its own
             long owned = task.leases().stream()
-                    .filter(l -> l.owner() != null)
+                    .filter(l -> l.owner() != null && l.shard() >= 0 && l.shard() < shards)
                     .map(LeaseInfo::shard)
                     .distinct()
                     .count();
-            long unowned = task.definition().shards() - owned;
+            long unowned = shards - owned;
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("state", task.state());
             details.put("pausedEverywhere", task.isPausedEverywhere());
@@ -108,8 +113,12 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
                                 + " but is not a member of this node's coordinator (" + task.coordinatorKind()
                                 + "); both run the same rows: " + ForeignFence.cause(task.coordinatorKind()));
             }
+            ShardCountConflict conflict = task.shardCountConflict();
+            if (conflict != null) {
+                details.put("shardCountConflict", conflict.describe(name));
+            }
             tasks.put(name, details);
-            status = worse(status, statusOf(task, unowned, foreign));
+            status = worse(status, statusOf(task, unowned, foreign, conflict));
         }
         builder.status(status).withDetail("node", engine.nodeId()).withDetail("tasks", tasks);
         Map<String, Object> ranges = new LinkedHashMap<>();
@@ -143,11 +152,12 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
         }
     }
 
-    private static Status statusOf(TaskView task, long unowned, @Nullable ForeignFence foreign) {
+    private static Status statusOf(
+            TaskView task, long unowned, @Nullable ForeignFence foreign, @Nullable ShardCountConflict conflict) {
         if (task.state() == TaskView.State.DONE) {
             return Status.UP;
         }
-        if (!task.coordinatorReachable() || !task.stats().storeReachable() || foreign != null) {
+        if (!task.coordinatorReachable() || !task.stats().storeReachable() || foreign != null || conflict != null) {
             return Status.DOWN;
         }
         return unowned > 0 ? Status.UNKNOWN : Status.UP;

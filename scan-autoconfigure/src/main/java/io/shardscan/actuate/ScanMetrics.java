@@ -103,6 +103,11 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     .description("1 while the task's lease tick answers, 0 while the coordinator does not")
                     .tag("task", task)
                     .register(registry);
+            Gauge.builder("scan.shards.conflict", () -> scanEngine.task(task).shardCountConflict() != null ? 1 : 0)
+                    .description("1 while this node claims no shard because it runs another shard count than the"
+                            + " nodes holding the task's leases, else 0")
+                    .tag("task", task)
+                    .register(registry);
             Gauge.builder(
                             "scan.store.reachable",
                             () -> scanEngine.task(task).stats().storeReachable() ? 1 : 0)

@@ -3,6 +3,7 @@ package io.shardscan.actuate;
 import io.shardscan.core.Backlog;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
+import io.shardscan.core.ShardCountConflict;
 import io.shardscan.core.TaskStats;
 import io.shardscan.core.TaskView;
 import java.time.Instant;
@@ -39,6 +40,8 @@ import org.jspecify.annotations.Nullable;
  * @param bannedEndpoints for a task with an endpoint column, the endpoints banned at level 2 on every
  *     node, as this node last read them; empty when none
  * @param run the task's current run as this node last read it, or {@code null} for a task that runs forever
+ * @param shardCountConflict why this node claims no shard: its {@code shards} differs from the nodes
+ *     holding the task's leases (names both counts, the members and the fix); {@code null} when it does not
  */
 public record TaskDescriptor(
         TaskView.State state,
@@ -60,7 +63,8 @@ public record TaskDescriptor(
         @Nullable ArchiveDescriptor archive,
         @Nullable BudgetDescriptor budget,
         List<EndpointBanDescriptor> bannedEndpoints,
-        @Nullable RunDescriptor run) {
+        @Nullable RunDescriptor run,
+        @Nullable String shardCountConflict) {
 
     public TaskDescriptor {
         members = List.copyOf(members);
@@ -93,7 +97,13 @@ public record TaskDescriptor(
                 ArchiveDescriptor.of(task.definition().archive(), stats),
                 task.budgeted() ? BudgetDescriptor.of(task) : null,
                 task.bannedEndpoints().stream().map(EndpointBanDescriptor::of).toList(),
-                RunDescriptor.of(task.runMode(), task.run(), task.runDuration()));
+                RunDescriptor.of(task.runMode(), task.run(), task.runDuration()),
+                shardCountConflict(task));
+    }
+
+    private static @Nullable String shardCountConflict(TaskView task) {
+        ShardCountConflict conflict = task.shardCountConflict();
+        return conflict == null ? null : conflict.describe(task.definition().name());
     }
 
     private static List<MemberDescriptor> members(List<Member> members, List<LeaseInfo> leases) {

@@ -41,6 +41,7 @@ final class LeaseKeeper {
     private volatile boolean stopping;
     private final ForeignOwners foreignOwners;
     private final StopReleases stopReleases;
+    private final ShardCountWatch shardCounts;
 
     LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
         this.context = context;
@@ -48,6 +49,7 @@ final class LeaseKeeper {
         this.settings = settings;
         this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind());
         this.stopReleases = new StopReleases(context, coordinator, settings);
+        this.shardCounts = new ShardCountWatch(context.name());
     }
 
     /** The shards held, lost ones included until their round ends. */
@@ -80,6 +82,12 @@ final class LeaseKeeper {
 
     String coordinatorKind() {
         return coordinator.kind();
+    }
+
+    /** Why this node claims no shard of the task, as the last tick found; {@code null} when it may. */
+    @Nullable
+    ShardCountConflict shardCountConflict() {
+        return shardCounts.conflict();
     }
 
     /**
@@ -137,7 +145,7 @@ final class LeaseKeeper {
                         context.name(),
                         settings.nodeId(),
                         settings.memberTimeout(),
-                        NodeCounters.of(context.stats()),
+                        NodeCounters.of(context.stats(), context.definition().shards()),
                         held,
                         settings.leaseTtl());
             } finally {
@@ -148,7 +156,13 @@ final class LeaseKeeper {
             leases = List.copyOf(tick.leases());
             foreignOwners.check(live);
             renewed(held, new HashSet<>(tick.renewed()), sentAt);
-            Set<Integer> target = new HashSet<>(coordinator.assign(settings.nodeId(), live, currentOwners()));
+            ShardCountRule.Verdict counts =
+                    ShardCountRule.judge(settings.nodeId(), context.definition().shards(), live, leases);
+            shardCounts.seen(counts.conflict());
+            // in conflict every shard is handed over and none claimed; else only nodes of this count share them
+            Set<Integer> target = counts.conflict() != null
+                    ? Set.of()
+                    : new HashSet<>(coordinator.assign(settings.nodeId(), counts.peers(), currentOwners()));
             ReleasePass handovers = new ReleasePass(context, coordinator, settings);
             owned.values().stream().filter(s -> !target.contains(s.shard)).forEach(s -> handOver(s, handovers));
             handovers.report();

@@ -283,6 +283,11 @@ final class TaskRunner {
         return leases.coordinatorReachable();
     }
 
+    @Nullable
+    ShardCountConflict shardCountConflict() {
+        return leases.shardCountConflict();
+    }
+
     void wakeUp() {
         synchronized (monitor) {
             signalled = true;

@@ -251,6 +251,15 @@ public final class TaskView {
         return last != null && last.recent(runner.context().clock().now()) ? last : null;
     }
 
+    /**
+     * Why this node claims no shard of the task: it runs another shard count than the nodes holding
+     * the task's leases (a rolling change of {@code scan.tasks.X.shards}), as the last lease tick found;
+     * {@code null} when it runs the cluster's count.
+     */
+    public @Nullable ShardCountConflict shardCountConflict() {
+        return runner.shardCountConflict();
+    }
+
     /** Whether the last heartbeat reached the coordinator. */
     public boolean coordinatorReachable() {
         return runner.coordinatorReachable();

@@ -59,6 +59,7 @@ class ScanMetricsPrometheusTests {
                         "scan_shards_owned",
                         "scan_coordinator_reachable",
                         "scan_store_reachable",
+                        "scan_shards_conflict",
                         "scan_lease_lost_total",
                         "scan_latch_timeouts_total",
                         "scan_handler_timeouts_total",

@@ -19,4 +19,10 @@ class H2ShardCoordinatorTests extends ShardCoordinatorContractTests {
     protected Counter createCounter(String name) {
         return new JdbcCounter(dataSource, name);
     }
+
+    @Override
+    protected void storeCounters(String task, String node, String encoded) {
+        new org.springframework.jdbc.core.JdbcTemplate(dataSource)
+                .update("UPDATE scan_member SET counters = ? WHERE task = ? AND node = ?", encoded, task, node);
+    }
 }

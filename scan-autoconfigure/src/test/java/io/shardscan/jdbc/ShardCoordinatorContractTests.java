@@ -40,6 +40,9 @@ public abstract class ShardCoordinatorContractTests {
     /** Returns a counter at 0 named after the test's task, in the same store as the coordinator's. */
     protected abstract Counter createCounter(String name);
 
+    /** Overwrites what {@code node} last published with {@code encoded}, as a node of another version wrote it. */
+    protected abstract void storeCounters(String task, String node, String encoded);
+
     @BeforeEach
     void setUp() {
         coordinator = createCoordinator();
@@ -113,6 +116,30 @@ public abstract class ShardCoordinatorContractTests {
                 .filteredOn(m -> m.node().equals("node-b"))
                 .extracting(Member::counters)
                 .containsExactly((NodeCounters) null);
+    }
+
+    @Test
+    void theShardCountRidesWithTheCountersAndAnOlderNodesFourFieldsReadAsUnknown() {
+        NodeCounters widest =
+                new NodeCounters(Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE);
+        assertThat(widest.encode()).hasSize(NodeCounters.MAX_ENCODED_LENGTH);
+        coordinator.heartbeat(task, "node-b", TTL, widest);
+        coordinator.heartbeat(task, "node-c", TTL, new NodeCounters(1, 0, 0, 0, 8));
+        storeCounters(task, "node-c", "5,1,0,2");
+
+        List<Member> members = coordinator
+                .tick(task, "node-a", TTL, new NodeCounters(3, 0, 0, 0, 16), Map.of(), TTL)
+                .members();
+
+        assertThat(members)
+                .extracting(Member::node, Member::counters)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("node-a", new NodeCounters(3, 0, 0, 0, 16)),
+                        org.assertj.core.groups.Tuple.tuple("node-b", widest),
+                        org.assertj.core.groups.Tuple.tuple(
+                                "node-c", new NodeCounters(5, 1, 0, 2, NodeCounters.UNKNOWN_SHARDS)));
+        assertThat(members.get(2).counters().knowsShards()).isFalse();
+        assertThat(members.get(0).counters().shards()).isEqualTo(16);
     }
 
     @Test

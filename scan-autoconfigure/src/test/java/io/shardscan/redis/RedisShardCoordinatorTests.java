@@ -49,4 +49,9 @@ class RedisShardCoordinatorTests extends ShardCoordinatorContractTests {
             }
         };
     }
+
+    @Override
+    protected void storeCounters(String task, String node, String encoded) {
+        new StringRedisTemplate(connectionFactory).opsForHash().put(new TaskKeys(task).memberCounters(), node, encoded);
+    }
 }
