@@ -45,7 +45,7 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
             long probesBefore = engine.task("orders").stats().probes();
             long started = System.nanoTime();
             // the node keeps all its shards and stays idle over the window
-            await().during(Duration.ofSeconds(20))
+            await().during(Duration.ofSeconds(12))
                     .atMost(Duration.ofSeconds(60))
                     .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
             double seconds = (System.nanoTime() - started) / 1e9;
