@@ -163,9 +163,22 @@ final class LeaseKeeper {
             Set<Integer> target = counts.conflict() != null
                     ? Set.of()
                     : new HashSet<>(coordinator.assign(settings.nodeId(), counts.peers(), currentOwners()));
+            List<Integer> handing = owned.values().stream()
+                    .filter(s -> !target.contains(s.shard)
+                            && (s.state() == OwnedShard.State.IDLE || s.state() == OwnedShard.State.BUSY))
+                    .map(s -> s.shard)
+                    .sorted()
+                    .toList();
             ReleasePass handovers = new ReleasePass(context, coordinator, settings);
             owned.values().stream().filter(s -> !target.contains(s.shard)).forEach(s -> handOver(s, handovers));
             handovers.report();
+            if (!handing.isEmpty() && !stopping) {
+                log.log(
+                        Level.INFO,
+                        "Task " + context.name() + ": handing shards " + handing + " over to rebalance (one whose"
+                                + " round runs goes once it wrote back); this node keeps " + kept(target) + " of "
+                                + context.definition().shards());
+            }
             // a tick that hung in the coordinator may return after the task began to stop
             if (claim && !stopping) {
                 List<Integer> took = target.stream()
@@ -176,7 +189,7 @@ final class LeaseKeeper {
                 if (!took.isEmpty()) {
                     log.log(
                             Level.INFO,
-                            "Task " + context.name() + ": took shards " + took + "; this node holds " + owned.size()
+                            "Task " + context.name() + ": took shards " + took + "; this node holds " + kept(target)
                                     + " of " + context.definition().shards());
                 }
             }
@@ -189,6 +202,11 @@ final class LeaseKeeper {
         }
         expireOverdue();
         return settled;
+    }
+
+    /** The shards of {@code target} this node holds: not those it is handing over. */
+    private long kept(Set<Integer> target) {
+        return owned.keySet().stream().filter(target::contains).count();
     }
 
     /** Whether every member heartbeat within 1.5 renew intervals of the newest one (all coordinator time). */

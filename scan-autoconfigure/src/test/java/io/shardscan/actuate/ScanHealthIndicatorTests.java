@@ -116,10 +116,13 @@ class ScanHealthIndicatorTests {
         await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.DOWN));
         assertThat(details(health.health(true))).containsEntry("databaseReachable", false);
         assertThat(reachable.value()).as("the stall shows as a metric too").isZero();
-        List<String> warnings = new ArrayList<>(roundLog.warnings());
-        warnings.addAll(probeLog.warnings());
-        assertThat(warnings).as("and as a log line naming the cause").anySatisfy(m -> assertThat(m)
-                .contains("Connection is not available"));
+        // the failure is logged just after the store is marked unreachable
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            List<String> warnings = new ArrayList<>(roundLog.warnings());
+            warnings.addAll(probeLog.warnings());
+            assertThat(warnings).as("and as a log line naming the cause").anySatisfy(m -> assertThat(m)
+                    .contains("Connection is not available"));
+        });
 
         store.heal();
         await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));

@@ -3,6 +3,7 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
@@ -23,6 +24,9 @@ class MultiNodeTests {
 
     @RegisterExtension
     final Engines engines = new Engines();
+
+    @RegisterExtension
+    final CapturedLog leaseLog = new CapturedLog("io.shardscan.core.LeaseKeeper");
 
     final DataSource dataSource = TestServers.postgresDatabase("multi_node");
     final OrderTable table = new OrderTable(dataSource).recreate(64, true).coordinationTables();
@@ -45,6 +49,23 @@ class MultiNodeTests {
         assertThat(table.duplicateEffects()).isZero();
         assertThat(table.jdbc().queryForObject("SELECT COUNT(DISTINCT node) FROM effect", Integer.class))
                 .isGreaterThan(1);
+    }
+
+    /** The node that gives shards away says so, and both count only the shards they keep. */
+    @Test
+    void aRebalanceIsLoggedOnBothSidesWithTheSharesEachKeeps() {
+        ScanEngine a = engines.start("node-a", dataSource, task, effect);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.task("order-sms").ownedShards().size() == 64);
+        ScanEngine b = engines.start("node-b", dataSource, task, effect);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.task("order-sms").ownedShards().size() == 32
+                        && b.task("order-sms").ownedShards().size() == 32);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(leaseLog.messages())
+                .anyMatch(
+                        m -> m.startsWith("Task order-sms: handing shards [") && m.endsWith("this node keeps 32 of 64"))
+                .anyMatch(
+                        m -> m.startsWith("Task order-sms: took shards [") && m.endsWith("this node holds 32 of 64")));
     }
 
     @Test
