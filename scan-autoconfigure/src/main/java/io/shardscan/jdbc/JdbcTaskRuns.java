@@ -58,6 +58,11 @@ public final class JdbcTaskRuns implements TaskRuns {
 
     @Override
     public TaskRun startFirst(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
+        // nodes inserting the first row at once deadlock on MySQL and MariaDB: the victim runs it again
+        return Rerun.onDeadlock(() -> startFirstOnce(task, by, at, range));
+    }
+
+    private TaskRun startFirstOnce(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
         Object[] values = values(task, 1, by, at, range);
         String first = "UPDATE scan_task SET run_id = ?, " + NEW_RUN + (range == null ? NO_RANGE : NEW_RANGE)
                 + " WHERE task = ? AND run_id IS NULL";
