@@ -209,7 +209,9 @@ final class Lane implements Runnable {
     private void record(List<Row> unit, Result result) {
         Duration each = Duration.ofNanos(result.nanos() / unit.size());
         for (Row row : unit) {
-            if (!result.written()) {
+            if (result.written()) {
+                outcomes.writtenByCall(row);
+            } else {
                 outcomes.put(row, result.outcome());
             }
             recorded(row, result.outcome(), each);

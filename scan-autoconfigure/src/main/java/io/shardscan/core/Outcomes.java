@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.IntStream;
 
@@ -23,6 +24,9 @@ final class Outcomes {
     private final int[] pagePositions;
 
     private final AtomicReferenceArray<Outcome> byPosition;
+    /** Rows whose outcome a transactional call wrote back itself: finished, nothing left to drain. */
+    private final AtomicIntegerArray writtenByCall;
+
     private final boolean[] drained;
 
     /**
@@ -48,6 +52,7 @@ final class Outcomes {
                 ? ids
                 : Arrays.stream(pagePositions).mapToLong(i -> ids[i]).toArray();
         this.byPosition = new AtomicReferenceArray<>(ids.length);
+        this.writtenByCall = new AtomicIntegerArray(ids.length);
         this.drained = new boolean[ids.length];
     }
 
@@ -69,11 +74,34 @@ final class Outcomes {
 
     /** Records a row's outcome, once; looks the row up by id, since lanes are not in page order. */
     void put(Row row, Outcome outcome) {
+        byPosition.compareAndSet(positionOf(row), null, outcome);
+    }
+
+    /** A transactional call wrote the row's outcome back with its own statements: the row finished. */
+    void writtenByCall(Row row) {
+        writtenByCall.set(positionOf(row), 1);
+    }
+
+    /**
+     * The rows of the page that have no outcome (yet): never started, left when their lane stopped,
+     * or still in a call. In page order.
+     */
+    List<Row> unfinished() {
+        List<Row> unfinished = new ArrayList<>();
+        for (int i = 0; i < page.size(); i++) {
+            if (byPosition.get(i) == null && writtenByCall.get(i) == 0) {
+                unfinished.add(page.get(i));
+            }
+        }
+        return unfinished;
+    }
+
+    private int positionOf(Row row) {
         int position = Arrays.binarySearch(ids, row.id());
         if (position < 0) {
             throw new IllegalArgumentException("row " + row.id() + " is not on this page");
         }
-        byPosition.compareAndSet(pagePositions == null ? position : pagePositions[position], null, outcome);
+        return pagePositions == null ? position : pagePositions[position];
     }
 
     /**

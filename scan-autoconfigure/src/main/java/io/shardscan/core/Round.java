@@ -3,6 +3,7 @@ package io.shardscan.core;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -83,13 +84,13 @@ final class Round {
                                             endpoints == null ? List.of() : endpoints.excluded()));
             task.stats().storeReached(true);
             if (page.isEmpty() || !shard.canDispatch(task.clock().nanos())) {
-                cursor.advance(List.of(), limit, now);
+                cursor.advance(List.of(), limit, now, List.of());
                 outcome = page.isEmpty() ? "empty" : "lost";
                 return null;
             }
-            List<Row> startable = straggling.startable(page, shard.held());
+            List<Row> startable = notLeftBehind(straggling.startable(page, shard.held()));
             if (startable.isEmpty()) {
-                cursor.advance(page, limit, task.clock().now());
+                cursor.advance(page, limit, task.clock().now(), page);
                 outcome = "handled";
                 return null;
             }
@@ -106,7 +107,7 @@ final class Round {
                     startable,
                     Math.min(held, startable.size()),
                     task.definition().endpoints(),
-                    task.definition().ordering() == Ordering.PER_KEY);
+                    perKey());
             task.releaseWorkers(held - split.size());
             held = 0;
             Outcomes outcomes = new Outcomes(task.definition(), task.rules(), page);
@@ -119,7 +120,7 @@ final class Round {
                 outcome = "lost";
                 return left;
             }
-            cursor.advance(page, limit, task.clock().now());
+            cursor.advance(page, limit, task.clock().now(), perKey() ? outcomes.unfinished() : List.of());
             outcome = "handled";
         } catch (RuntimeException | Error e) {
             // an Error too (a class gone from a replaced jar): escaping, it killed the round's thread and
@@ -138,6 +139,24 @@ final class Round {
             timing.stop(outcome);
         }
         return left;
+    }
+
+    private boolean perKey() {
+        return task.definition().ordering() == Ordering.PER_KEY;
+    }
+
+    /** The rows of {@code page} whose keys this pass has not left behind (see {@link TierCursor}). */
+    private List<Row> notLeftBehind(List<Row> page) {
+        if (!perKey()) {
+            return page;
+        }
+        List<Row> startable = new ArrayList<>(page.size());
+        for (Row row : page) {
+            if (!cursor.leftBehind(row.shardKey())) {
+                startable.add(row);
+            }
+        }
+        return startable;
     }
 
     /**

@@ -1,10 +1,20 @@
 package io.shardscan.core;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
-/** One tier's keyset position and next due time within one {@link OwnedShard}. */
+/**
+ * One tier's keyset position and next due time within one {@link OwnedShard}, and the shard keys its
+ * pass left behind: with per-key order, a pass never moves its position past a row it fetched and did
+ * not finish (left unstarted when the lease deadline passed, when its lane was abandoned by a timeout or
+ * a stop, or skipped while its key was held) and then runs a later row of that key. Such a key's rows
+ * are not started again until the pass ends and the next one, from the start, reaches the row left
+ * behind first. This is the one rule; the places that leave a row unfinished need not know it.
+ */
 final class TierCursor {
     final Tier tier;
     volatile Instant nextRunAt;
@@ -17,6 +27,9 @@ final class TierCursor {
         this.tier = tier;
         this.nextRunAt = now;
     }
+
+    /** The keys of rows this pass fetched and did not finish; empty once the pass ends. */
+    private final Set<Long> behind = new HashSet<>();
 
     /** Passes of this tier that reached their end, or were cut short by a failed round. */
     volatile long passesEnded;
@@ -53,12 +66,25 @@ final class TierCursor {
         }
     }
 
-    /** A full page continues at once after its last id; a short one ends the pass until the interval passes. */
-    synchronized void advance(List<Row> page, int limit, Instant now) {
+    /**
+     * Whether this pass left a row of {@code shardKey} behind its position: the key's rows it fetches
+     * now must wait for the next pass.
+     */
+    synchronized boolean leftBehind(long shardKey) {
+        return !behind.isEmpty() && behind.contains(shardKey);
+    }
+
+    /**
+     * A full page continues at once after its last id, keeping the keys of {@code unfinished} (rows of
+     * the page that did not run to an outcome) behind until the pass ends; a short one ends the pass
+     * until the interval passes.
+     */
+    synchronized void advance(List<Row> page, int limit, Instant now, Collection<Row> unfinished) {
         if (!page.isEmpty() && page.size() >= limit) {
             afterId = page.get(page.size() - 1).id();
             afterDue = page.get(page.size() - 1).dueAt();
             nextRunAt = now;
+            unfinished.forEach(row -> behind.add(row.shardKey()));
         } else {
             afterId = Long.MIN_VALUE;
             afterDue = null;
@@ -86,7 +112,7 @@ final class TierCursor {
             }
             return;
         }
-        advance(List.of(), 1, now);
+        advance(List.of(), 1, now, List.of());
     }
 
     /** Makes the tier due at once, fetched directly rather than probed. */
@@ -111,6 +137,7 @@ final class TierCursor {
     }
 
     private void endPass() {
+        behind.clear();
         if (open) {
             open = false;
             passesEnded++;

@@ -12,6 +12,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -137,6 +138,140 @@ class KeyOrderTests {
         assertEffectsInIdOrderPerKey(4);
     }
 
+    /**
+     * Issue 20's race (a): the lane sees its lease deadline passed (a renewal that runs late on a
+     * starved node) and leaves the rest of its rows unstarted; the renewal then succeeds and the
+     * round's write-back with it, so the pass goes on with the next page. Forced here by a clock
+     * that reads an hour late on the lane's thread only, from the call of row 2 until the lane ends:
+     * the lease itself is never late. The key's rows 3-5 are left behind row 5's keyset position,
+     * and rows 6-10 of the next page must not run before them.
+     */
+    @Test
+    void rowsLeftUnstartedWhenTheLeaseDeadlinePassedRunBeforeTheirKeysLaterRows() {
+        insertKeyRows(7, 1, 10);
+        LateOnLaneClock clock = new LateOnLaneClock();
+        TaskHandler.PerRow handler = (row, ctx) -> {
+            calls.add(Long.toString(row.id()));
+            if (row.id() == 2
+                    && attempts.computeIfAbsent(2L, id -> new AtomicInteger()).incrementAndGet() == 1) {
+                clock.lateOnThisLane();
+            }
+            return effect(row, ctx);
+        };
+        engines.start(
+                "node-a",
+                dataSource,
+                task(1).pageSize(5).build(),
+                handler,
+                clock,
+                clock,
+                Duration.ofSeconds(6),
+                Duration.ofSeconds(2));
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 10);
+        assertThat(clock.lanesLate).as("lanes that saw the late clock").hasValue(1);
+        assertThat(callsOf(1, 10)).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
+        assertEffectsInIdOrderPerKey(10);
+    }
+
+    /**
+     * Issue 20's race (b): a key's failed row succeeds in a retry round that runs between two pages
+     * of a fresh pass (the dispatcher read its clock before the fresh round ended, so the fresh tier
+     * looked not due and the retry tier did). The pass had skipped the key's row 3 while the key was
+     * held; its next page holds rows 5 and 6 of that key. Forced by freezing the dispatcher's clock at
+     * the start of the first fresh round from its end until the retry round ends.
+     */
+    @Test
+    void aKeyReleasedMidPassDoesNotLetItsLaterRowsPassTheRowsItSkipped() {
+        insertKeyRows(7, 1, 3); // rows 1-3, row 2 fails once
+        insertKeyRows(11, 4, 1);
+        insertKeyRows(7, 5, 2); // the next page: rows 5 and 6 of key 7, then 7 and 8 of key 11
+        insertKeyRows(11, 7, 2);
+        FrozenDispatcherClock clock = new FrozenDispatcherClock();
+        TaskDefinition task = task(1).pageSize(4)
+                .workers(1)
+                .tiers(List.of(Tier.of("0", Duration.ofMillis(200)), Tier.of("1-15", Duration.ZERO)))
+                .build();
+        engines.start(
+                "node-a", dataSource, task, failingOnce(2), clock, clock, Duration.ofSeconds(6), Duration.ofSeconds(2));
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 8);
+        assertThat(clock.retryRoundsWhileFrozen)
+                .as("retry rounds between the fresh pages")
+                .hasPositiveValue();
+        assertThat(callsOf(1, 6)).containsExactly("1", "2!", "4", "2", "3", "5", "6");
+        assertEffectsInIdOrderPerKey(8);
+    }
+
+    /**
+     * Reads an hour late on a lane's thread once its handler asked for it, until the lane ends: that
+     * lane finds its lease deadline passed; the lease ticks and the rounds read the real time.
+     */
+    static final class LateOnLaneClock implements ScanClock, ScanListener {
+        private static final long HOUR = Duration.ofHours(1).toNanos();
+        private final ThreadLocal<Boolean> late = ThreadLocal.withInitial(() -> false);
+        final AtomicInteger lanesLate = new AtomicInteger();
+
+        void lateOnThisLane() {
+            late.set(true);
+            lanesLate.incrementAndGet();
+        }
+
+        @Override
+        public Instant now() {
+            return Instant.now();
+        }
+
+        @Override
+        public long nanos() {
+            return System.nanoTime() + (late.get() ? HOUR : 0);
+        }
+
+        @Override
+        public Runnable around(String task, int shard, long epoch, Runnable work) {
+            return () -> {
+                try {
+                    work.run();
+                } finally {
+                    late.remove();
+                }
+            };
+        }
+    }
+
+    /**
+     * Freezes the dispatcher's wall time at the start of the first fresh-tier round, from that
+     * round's end until a retry-tier round ended: the dispatcher then finds the fresh tier not due
+     * (its next page is due at the round's end) and the retry tier due.
+     */
+    static final class FrozenDispatcherClock implements ScanClock, ScanListener {
+        private volatile Instant frozenAt;
+        private final AtomicInteger freezes = new AtomicInteger();
+        final AtomicInteger retryRoundsWhileFrozen = new AtomicInteger();
+
+        @Override
+        public Instant now() {
+            Instant frozen = frozenAt;
+            return frozen != null && Thread.currentThread().getName().contains("-dispatch-") ? frozen : Instant.now();
+        }
+
+        @Override
+        public long nanos() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public Timing roundStarted(String task, int shard, Tier tier) {
+            Instant started = Instant.now();
+            return outcome -> {
+                if (tier.minRetries() == 0 && outcome.equals("handled") && freezes.getAndIncrement() == 0) {
+                    frozenAt = started;
+                } else if (tier.minRetries() > 0 && frozenAt != null) {
+                    retryRoundsWhileFrozen.incrementAndGet();
+                    frozenAt = null;
+                }
+            };
+        }
+    }
+
     @Test
     void thousandKeysStayInOrderOnThreeNodesWithRandomFailures() {
         int keys = 1000;
@@ -163,6 +298,20 @@ class KeyOrderTests {
                 .as("rows that failed at least once")
                 .isGreaterThan(500);
         assertEffectsInIdOrderPerKey(keys * rowsPerKey);
+    }
+
+    /** Fails each of {@code failing} on its first attempt, records an effect otherwise. */
+    private TaskHandler.PerRow failingOnce(long... failing) {
+        return (row, ctx) -> {
+            int attempt = attempts.computeIfAbsent(row.id(), id -> new AtomicInteger())
+                    .incrementAndGet();
+            if (attempt == 1 && Arrays.stream(failing).anyMatch(id -> id == row.id())) {
+                calls.add(row.id() + "!");
+                throw new IllegalStateException("downstream refused " + row.id());
+            }
+            calls.add(Long.toString(row.id()));
+            return effect(row, ctx);
+        };
     }
 
     /** Fails each of {@code failing} on its first two attempts, records an effect otherwise. */
