@@ -209,9 +209,10 @@ final class Lane implements Runnable {
     private void record(List<Row> unit, Result result) {
         Duration each = Duration.ofNanos(result.nanos() / unit.size());
         for (Row row : unit) {
-            if (result.written()) {
+            if (result.written() && result.outcome().kind() != Outcome.Kind.SKIP) {
                 outcomes.writtenByCall(row);
             } else {
+                // a skip writes nothing: kept as an outcome, it says the row stays pending where it is
                 outcomes.put(row, result.outcome());
             }
             recorded(row, result.outcome(), each);

@@ -83,14 +83,19 @@ final class Outcomes {
     }
 
     /**
-     * The rows of the page that have no outcome (yet): never started, left when their lane stopped,
-     * or still in a call. In page order.
+     * The rows of the page left pending where they are: without an outcome (never started, left when
+     * their lane stopped, or still in a call) or skipped. In page order.
      */
     List<Row> unfinished() {
         List<Row> unfinished = new ArrayList<>();
         for (int i = 0; i < page.size(); i++) {
-            if (byPosition.get(i) == null && writtenByCall.get(i) == 0) {
-                unfinished.add(page.get(i));
+            Outcome outcome = byPosition.get(i);
+            Row row = page.get(i);
+            boolean pending = outcome == null
+                    ? writtenByCall.get(i) == 0
+                    : rules.recorded(row.retries(), outcome) == Outcome.Kind.SKIP;
+            if (pending) {
+                unfinished.add(row);
             }
         }
         return unfinished;

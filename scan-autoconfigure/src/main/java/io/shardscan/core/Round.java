@@ -88,7 +88,7 @@ final class Round {
                 outcome = page.isEmpty() ? "empty" : "lost";
                 return null;
             }
-            List<Row> startable = notLeftBehind(straggling.startable(page, shard.held()));
+            List<Row> startable = notLeftBehind(straggling.startable(page));
             if (startable.isEmpty()) {
                 cursor.advance(page, limit, task.clock().now(), page);
                 outcome = "handled";

@@ -85,10 +85,10 @@ final class Stragglers {
 
         /**
          * The rows of {@code page} a round may start: not straggling, and not behind a straggling row
-         * of their key. A row behind one is held in {@code held} as a skipped row is, so that its
-         * key's later rows wait for it, also once the straggler ended, until it ran.
+         * of their key. A row behind one is left unfinished, so its key's later rows wait for the next
+         * pass (see {@link TierCursor}).
          */
-        List<Row> startable(List<Row> page, HeldKeys held) {
+        List<Row> startable(List<Row> page) {
             if (ids.isEmpty()) {
                 return page;
             }
@@ -99,9 +99,7 @@ final class Stragglers {
                 if (ids.contains(row.id())) {
                     continue;
                 }
-                if (first != null && HeldKeys.ORDER.compare(first, key) < 0) {
-                    held.hold(key);
-                } else {
+                if (first == null || HeldKeys.ORDER.compare(first, key) >= 0) {
                     startable.add(row);
                 }
             }

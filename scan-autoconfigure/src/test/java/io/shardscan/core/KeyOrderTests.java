@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -274,8 +275,46 @@ class KeyOrderTests {
 
     @Test
     void thousandKeysStayInOrderOnThreeNodesWithRandomFailures() {
-        int keys = 1000;
-        int rowsPerKey = 20;
+        keysStayInOrderOnThreeNodesWithRandomFailures(1000, 20);
+    }
+
+    /**
+     * The scenario above while busy threads, twice as many as the machine has cores, starve the
+     * nodes of CPU: lease ticks and handler calls run late, leases lapse and move, lanes find their
+     * deadlines passed. Still no key runs out of order.
+     */
+    @Test
+    void keysStayInOrderWhileBusyThreadsStarveTheNodes() throws InterruptedException {
+        AtomicBoolean busy = new AtomicBoolean(true);
+        List<Thread> spinners = new ArrayList<>();
+        for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
+            Thread spinner = new Thread(
+                    () -> {
+                        long sink = 0;
+                        while (busy.get()) {
+                            sink += ThreadLocalRandom.current().nextInt();
+                        }
+                        spun.addAndGet(sink == 42 ? 1 : 0);
+                    },
+                    "cpu-starver-" + i);
+            spinner.setDaemon(true);
+            spinner.setPriority(Thread.MAX_PRIORITY);
+            spinners.add(spinner);
+            spinner.start();
+        }
+        try {
+            keysStayInOrderOnThreeNodesWithRandomFailures(300, 20);
+        } finally {
+            busy.set(false);
+            for (Thread spinner : spinners) {
+                spinner.join();
+            }
+        }
+    }
+
+    private final AtomicInteger spun = new AtomicInteger();
+
+    private void keysStayInOrderOnThreeNodesWithRandomFailures(int keys, int rowsPerKey) {
         List<Object[]> rows = new ArrayList<>();
         for (long id = 1; id <= keys * rowsPerKey; id++) {
             rows.add(new Object[] {id, id % keys, Timestamp.from(Instant.now())});
@@ -288,16 +327,55 @@ class KeyOrderTests {
             return effect(row, ctx);
         };
         TaskDefinition task = task(16).workers(8).pageSize(200).build();
+        long started = System.nanoTime();
         for (String node : List.of("node-a", "node-b", "node-c")) {
             engines.start(node, dataSource, task, handler);
         }
         await().atMost(Duration.ofSeconds(120)).until(() -> table.count("status = 1") == keys * rowsPerKey);
+        System.out.printf(
+                "KEY-ORDER keys=%d rows=%d retried_rows=%d rows_run_again=%d epochs=%d out_of_order=%d"
+                        + " seconds=%.1f%n",
+                keys,
+                keys * rowsPerKey,
+                table.count("retry_count > 0"),
+                table.duplicateEffects(),
+                table.jdbc().queryForObject("SELECT COUNT(DISTINCT epoch) FROM effect", Integer.class),
+                firstRunsOutOfOrder().size(),
+                (System.nanoTime() - started) / 1e9);
         assertThat(table.jdbc().queryForObject("SELECT COUNT(DISTINCT node) FROM effect", Integer.class))
                 .isEqualTo(3);
         assertThat(table.count("retry_count > 0"))
                 .as("rows that failed at least once")
-                .isGreaterThan(500);
-        assertEffectsInIdOrderPerKey(keys * rowsPerKey);
+                .isGreaterThan(keys * rowsPerKey / 40);
+        assertFirstRunsInIdOrderPerKey(keys * rowsPerKey);
+    }
+
+    /**
+     * Every row ran, none twice under one fence epoch, and each key's rows first ran in id order. A
+     * row may run again under a newer epoch: a node starved past its lease deadline has its rows in
+     * handlers, and those not yet written back, run again by the next owner (bounded redo).
+     */
+    private void assertFirstRunsInIdOrderPerKey(int rows) {
+        assertThat(table.jdbc().queryForObject("SELECT COUNT(DISTINCT order_id) FROM effect", Integer.class))
+                .as("rows that ran")
+                .isEqualTo(rows);
+        assertThat(table.jdbc()
+                        .queryForList("SELECT order_id, epoch, COUNT(*) AS runs FROM effect GROUP BY order_id, epoch"
+                                + " HAVING COUNT(*) > 1 LIMIT 20"))
+                .as("rows run twice under one fence epoch")
+                .isEmpty();
+        assertThat(firstRunsOutOfOrder())
+                .as("rows whose first run came after the first run of a later row of their key")
+                .isEmpty();
+    }
+
+    private List<Map<String, Object>> firstRunsOutOfOrder() {
+        return table.jdbc()
+                .queryForList("SELECT * FROM (SELECT user_id, order_id, node, epoch, seq, LAG(order_id) OVER w AS"
+                        + " previous, LAG(node) OVER w AS previous_node, LAG(epoch) OVER w AS previous_epoch FROM"
+                        + " (SELECT DISTINCT ON (order_id) user_id, order_id, node, epoch, seq FROM effect ORDER BY"
+                        + " order_id, seq) first_runs WINDOW w AS (PARTITION BY user_id ORDER BY seq)) e WHERE"
+                        + " e.previous > e.order_id ORDER BY seq LIMIT 20");
     }
 
     /** Fails each of {@code failing} on its first attempt, records an effect otherwise. */
