@@ -44,7 +44,7 @@ final class RangeTaskSettings {
             "max-wait");
 
     /** What only a range task reads. */
-    static final Set<String> RANGE_ONLY = Set.of("range-size", "stall-timeout");
+    static final Set<String> RANGE_ONLY = Set.of("range-size", "stall-timeout", "follow-grace");
 
     private RangeTaskSettings() {}
 

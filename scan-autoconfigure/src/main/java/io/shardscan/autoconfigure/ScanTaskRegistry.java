@@ -129,12 +129,8 @@ public class ScanTaskRegistry {
                                     + " ScanContext.epoch()");
                         }
                         // a handler type that names its columns has its pages read only those, as a status task's
-                        RangeTask reading = new RangeTask(
-                                range.definition()
-                                        .withRowColumns(ScanTaskMethods.rowColumns(methods.get(0).method, mapper)),
-                                range.rangeSize(),
-                                range.stallTimeout(),
-                                range.run());
+                        RangeTask reading = range.withDefinition(range.definition()
+                                .withRowColumns(ScanTaskMethods.rowColumns(methods.get(0).method, mapper)));
                         ranges.add(new RangeJob(reading, methods.get(0).handler(mapper)));
                     }
                     return;

@@ -129,6 +129,10 @@ public class TaskProperties {
     /** With mode range: how long a range's position may stand still before another node takes it over; needs a unit. */
     private Duration stallTimeout = RangeTask.DEFAULT_STALL_TIMEOUT;
 
+    /** With mode range and run follow: how long after a higher id showed a lower one may still commit and run; a range is done only that long after the ids passed its end. */
+    @DurationUnit(ChronoUnit.SECONDS)
+    private Duration followGrace = RangeTask.DEFAULT_FOLLOW_GRACE;
+
     /** How long a run lasts: forever, or until-empty (ends once no pending row is left); or with mode range, once (cover the ids found at start, then end DONE) or follow (then keep running new ids); unset, forever, or once with mode range. */
     private @Nullable RunMode run;
 
@@ -212,7 +216,11 @@ public class TaskProperties {
         }
         // the definition carries the table, paging and tiers; the range task its run
         return new RangeTask(
-                definition(name, RunMode.FOREVER), rangeSize, stallTimeout, run == null ? RunMode.ONCE : run);
+                definition(name, RunMode.FOREVER),
+                rangeSize,
+                stallTimeout,
+                run == null ? RunMode.ONCE : run,
+                followGrace);
     }
 
     /** Whether the task runs in range mode. */
@@ -274,6 +282,14 @@ public class TaskProperties {
 
     public void setStallTimeout(Duration stallTimeout) {
         this.stallTimeout = stallTimeout;
+    }
+
+    public Duration getFollowGrace() {
+        return followGrace;
+    }
+
+    public void setFollowGrace(Duration followGrace) {
+        this.followGrace = followGrace;
     }
 
     public @Nullable RunMode getRun() {

@@ -32,6 +32,7 @@ final class RangeRunner {
     private final Map<Long, HeldRange> held = new ConcurrentHashMap<>();
     private final FailureLog failureLog = new FailureLog();
     private final RangeClaims claims;
+    private final IdHorizon horizon;
     private final Object idle = new Object();
     private final ScheduledExecutorService control;
     private final ExecutorService workers;
@@ -49,6 +50,7 @@ final class RangeRunner {
         this.clock = clock;
         this.status = new RangeStatus(task, stores, clock);
         this.claims = new RangeClaims(task, stores, settings, clock, () -> running);
+        this.horizon = new IdHorizon(task.followGrace());
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + task.name() + "-ranges-"));
         control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -248,7 +250,8 @@ final class RangeRunner {
                 settings.nodeId(),
                 () -> running,
                 this::pause,
-                status::handled);
+                status::handled,
+                horizon);
         while (running) {
             TaskRun current = run;
             try {

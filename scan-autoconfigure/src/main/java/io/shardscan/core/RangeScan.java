@@ -11,7 +11,10 @@ import java.util.function.BooleanSupplier;
  * every commit interval, and marks the range done at its end. A commit the ledger refuses (a newer
  * epoch took the range) ends the scan at once; so does the heartbeat finding the range lost. Redo
  * after a takeover is at most the rows handled since the last commit. Each commit reports its rows at
- * once (a follow task's tail range never ends). One instance per worker thread.
+ * once (a follow task's tail range never ends). In a following run the range is done only once its
+ * ids are settled ({@link IdHorizon}): the table's highest id is read before the page, never after it,
+ * and ids missing when read are read again once the follow grace passed, so a row whose transaction
+ * took its id before a higher one and committed after it still runs. One instance per worker thread.
  */
 final class RangeScan {
 
@@ -25,11 +28,16 @@ final class RangeScan {
     private final BooleanSupplier running;
     private final IdleWait idle;
     private final java.util.function.LongConsumer committedRows;
+    private final IdHorizon horizon;
 
     private long position;
     private long handled;
     private List<RangeFailure> failures = new ArrayList<>();
     private long lastCommitNanos;
+    private long lateLoggedNanos;
+
+    /** How often at most a scan logs rows that committed late. */
+    static final java.time.Duration LATE_LOG_INTERVAL = java.time.Duration.ofMinutes(1);
 
     /** How a tail range waits for new ids; returns early when the task stops. */
     @FunctionalInterface
@@ -45,7 +53,8 @@ final class RangeScan {
             String node,
             BooleanSupplier running,
             IdleWait idle,
-            java.util.function.LongConsumer committedRows) {
+            java.util.function.LongConsumer committedRows,
+            IdHorizon horizon) {
         this.task = task;
         this.stores = stores;
         this.handling = handling;
@@ -54,6 +63,7 @@ final class RangeScan {
         this.running = running;
         this.idle = idle;
         this.committedRows = committedRows;
+        this.horizon = horizon;
     }
 
     /**
@@ -69,21 +79,34 @@ final class RangeScan {
         handled = 0;
         failures = new ArrayList<>();
         lastCommitNanos = clock.nanos();
+        UnsettledIds unsettled = new UnsettledIds(lease.position());
         long committed = 0;
         int pageSize = task.definition().pageSize();
         while (running.getAsBoolean() && !held.lost()) {
-            List<Row> page = stores.table().page(task, position, lease.end(), pageSize);
-            for (int from = 0; from < page.size(); ) {
+            long bound = bound(lease);
+            long from = unsettled.from(position, bound);
+            List<Row> page = stores.table().page(task, from, lease.end(), pageSize);
+            List<Row> runs = new ArrayList<>(page.size());
+            for (Row row : page) {
+                if (unsettled.runs(row.id(), position)) {
+                    runs.add(row);
+                }
+            }
+            late(lease, runs);
+            for (int next = 0; next < runs.size(); ) {
                 if (!running.getAsBoolean() || held.lost()) {
                     break;
                 }
-                int to = handling.batch() ? page.size() : from + 1;
-                List<Row> rows = page.subList(from, to);
+                int to = handling.batch() ? runs.size() : next + 1;
+                List<Row> rows = runs.subList(next, to);
                 failures.addAll(handling.handle(
                         rows, attempt -> new ScanContext(task.name(), node, index, lease.epoch(), attempt)));
-                position = rows.get(rows.size() - 1).id();
+                for (Row row : rows) {
+                    unsettled.passed(position, row.id());
+                    position = Math.max(position, row.id());
+                }
                 handled += rows.size();
-                from = to;
+                next = to;
                 if (clock.nanos() - lastCommitNanos
                         >= task.definition().commitInterval().toNanos()) {
                     long written = commit(held, false);
@@ -97,7 +120,11 @@ final class RangeScan {
                 return committed;
             }
             boolean last = page.size() < pageSize && running.getAsBoolean();
-            boolean done = last && (task.run() == RunMode.ONCE || stores.table().maxId(task) >= lease.end());
+            if (running.getAsBoolean()) {
+                unsettled.read(
+                        from, last ? lease.end() : page.get(page.size() - 1).id(), bound);
+            }
+            boolean done = last && unsettled.settled() >= lease.end();
             long written = commit(held, done);
             if (written < 0) {
                 return committed;
@@ -107,7 +134,7 @@ final class RangeScan {
                 return committed;
             }
             if (last) {
-                // a tail range of a following task: no new id yet
+                // a tail range of a following task: no new id yet, or ids not yet settled
                 idle.pause(task.idleInterval());
             }
         }
@@ -116,6 +143,41 @@ final class RangeScan {
             committed += Math.max(0, written);
         }
         return committed;
+    }
+
+    /**
+     * The ids a page read now finds all of: a once run's are all there; a following run's are those
+     * the table showed at least the follow grace ago. While none reached the range's end, the table's
+     * highest id is read first, before the page, so a row committed after the page is never counted as
+     * seen.
+     */
+    private long bound(RangeLease lease) {
+        if (task.run() == RunMode.ONCE) {
+            return Long.MAX_VALUE;
+        }
+        if (horizon.latest() < lease.end()) {
+            long max = stores.table().maxId(task);
+            horizon.saw(clock.nanos(), max);
+        }
+        return horizon.settled(clock.nanos());
+    }
+
+    /** Logs, at most once per {@link #LATE_LOG_INTERVAL}, rows that committed after a higher id was read. */
+    private void late(RangeLease lease, List<Row> runs) {
+        long late = runs.stream().filter(r -> r.id() <= position).count();
+        long now = clock.nanos();
+        if (late == 0 || (lateLoggedNanos != 0 && now - lateLoggedNanos < LATE_LOG_INTERVAL.toNanos())) {
+            return;
+        }
+        lateLoggedNanos = now;
+        log.log(
+                Level.INFO,
+                "Task " + task.name() + ": range " + lease.start() + "-" + lease.end() + " runs " + late
+                        + " rows (first id " + runs.get(0).id() + ") that committed after a higher id was read"
+                        + " (a transaction that took its id early and committed late), within scan.tasks."
+                        + task.name() + ".follow-grace (" + task.followGrace() + "); an id that commits later"
+                        + " than that after a higher one is never run: raise follow-grace if transactions on "
+                        + task.definition().table() + " can take longer");
     }
 
     /** Commits the position; returns the rows it wrote, or {@code -1} when the range was taken over. */

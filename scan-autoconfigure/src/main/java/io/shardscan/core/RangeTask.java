@@ -13,8 +13,12 @@ import java.util.Objects;
  * @param rangeSize how many ids one claim of the cursor covers
  * @param stallTimeout how long a range's position may stand still before another node takes it over
  * @param run whether the task ends once it covered the ids found at start, or follows new ids
+ * @param followGrace with {@link RunMode#FOLLOW}: how long after the table showed a higher id a lower
+ *     one may still commit and be run (a transaction that took its id early and committed late); a
+ *     range counts as done only once the table's ids passed its end at least this long ago
  */
-public record RangeTask(TaskDefinition definition, long rangeSize, Duration stallTimeout, RunMode run) {
+public record RangeTask(
+        TaskDefinition definition, long rangeSize, Duration stallTimeout, RunMode run, Duration followGrace) {
 
     /** The default number of ids per range. */
     public static final long DEFAULT_RANGE_SIZE = 10_000;
@@ -22,10 +26,17 @@ public record RangeTask(TaskDefinition definition, long rangeSize, Duration stal
     /** The default stall timeout, seed 002's five minutes. */
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(5);
 
+    /**
+     * The default follow grace: far longer than the commit of an ordinary transaction, short enough
+     * that a range whose ids were passed holds its worker only that long.
+     */
+    public static final Duration DEFAULT_FOLLOW_GRACE = Duration.ofSeconds(5);
+
     public RangeTask {
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(stallTimeout, "stallTimeout");
         Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(followGrace, "followGrace");
         if (run != RunMode.ONCE && run != RunMode.FOLLOW) {
             throw new InvalidTaskException("scan.tasks." + definition.name() + ".run is " + run.property()
                     + ", which a range task does not have: once (cover the ids found at start, then end) or follow"
@@ -39,6 +50,20 @@ public record RangeTask(TaskDefinition definition, long rangeSize, Duration stal
             throw new InvalidTaskException("scan.tasks." + definition.name() + ".stall-timeout must be a positive"
                     + " duration (was " + stallTimeout + "), e.g. 5m");
         }
+        if (followGrace.isNegative()) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".follow-grace must not be negative"
+                    + " (was " + followGrace + "), e.g. 5s; 0s runs no id that commits after a higher one was read");
+        }
+    }
+
+    /** A range task with the {@linkplain #DEFAULT_FOLLOW_GRACE default follow grace}. */
+    public RangeTask(TaskDefinition definition, long rangeSize, Duration stallTimeout, RunMode run) {
+        this(definition, rangeSize, stallTimeout, run, DEFAULT_FOLLOW_GRACE);
+    }
+
+    /** This task with another definition (the same name), every range setting kept. */
+    public RangeTask withDefinition(TaskDefinition definition) {
+        return new RangeTask(definition, rangeSize, stallTimeout, run, followGrace);
     }
 
     /** The task's name. */

@@ -7,6 +7,7 @@ import io.shardscan.core.IndexCheck;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Ordering;
+import io.shardscan.core.RangeTask;
 import io.shardscan.core.TaskDefinition;
 import java.time.Duration;
 import java.util.List;
@@ -46,6 +47,38 @@ class TaskPropertiesTests {
         assertThat(definition.handlerTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(definition.ordering()).isEqualTo(Ordering.NONE);
         assertThat(properties.getJdbc().getInitializeSchema().name()).isEqualTo("ALWAYS");
+    }
+
+    /** A bare number is seconds, and the grace survives the registry's narrowing of the definition. */
+    @Test
+    void followGraceReachesTheRangeTask() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                "scan.tasks.events.table", "tb_event",
+                "scan.tasks.events.mode", "range",
+                "scan.tasks.events.run", "follow",
+                "scan.tasks.events.follow-grace", "30")));
+
+        RangeTask task = binder.bind("scan", ScanProperties.class)
+                .get()
+                .getTasks()
+                .get("events")
+                .toRangeTask("events");
+
+        assertThat(task.followGrace()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(task.withDefinition(task.definition()).followGrace()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(new TaskProperties().getFollowGrace()).isEqualTo(RangeTask.DEFAULT_FOLLOW_GRACE);
+    }
+
+    @Test
+    void aNegativeFollowGraceNamesTheProperty() {
+        TaskProperties properties = new TaskProperties();
+        properties.setTable("tb_event");
+        properties.setMode(TaskMode.RANGE);
+        properties.setFollowGrace(Duration.ofSeconds(-1));
+
+        assertThatThrownBy(() -> properties.toRangeTask("events"))
+                .isInstanceOf(InvalidTaskException.class)
+                .hasMessageStartingWith("scan.tasks.events.follow-grace must not be negative (was PT-1S)");
     }
 
     @Test

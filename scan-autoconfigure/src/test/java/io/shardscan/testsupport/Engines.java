@@ -91,15 +91,21 @@ public final class Engines implements AfterEachCallback {
 
     /** Starts an engine that runs one range task on {@code stores}; it is stopped after the test. */
     public ScanEngine startRange(String node, DataSource dataSource, RangeStores stores, RangeJob job) {
+        return startRange(node, dataSource, stores, job, ScanClock.system());
+    }
+
+    /** Starts an engine that runs one range task on {@code stores} with {@code clock}; it is stopped after the test. */
+    public ScanEngine startRange(
+            String node, DataSource dataSource, RangeStores stores, RangeJob job, ScanClock clock) {
         EngineSettings settings = new EngineSettings(node, FAST_TTL, FAST_RENEW, FAST_TTL, Duration.ofSeconds(10));
         ScanEngine engine = new ScanEngine(
                 List.of(),
                 new JdbcTaskStore(dataSource),
                 new JdbcShardCoordinator(dataSource),
                 settings,
-                ScanClock.system(),
+                clock,
                 ScanListener.NONE,
-                new InMemoryEndpointBans(ScanClock.system()),
+                new InMemoryEndpointBans(clock),
                 List.of(job),
                 stores);
         return start(engine);
