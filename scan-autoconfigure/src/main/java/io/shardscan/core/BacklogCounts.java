@@ -15,11 +15,32 @@ import org.jspecify.annotations.Nullable;
  * @param outsideShards pending rows whose shard column holds a value outside 0..N-1 of the task's N
  *     shards (a column generated for another shard count), counted in {@code pending} too; {@code 0}
  *     for a store without a shard column
+ * @param countedAt the store's clock when it counted, against which the groups' last updates and due
+ *     times (which that clock stamped or compares) are aged; {@code null} for a store without a clock
+ *     of its own: then the node's
  */
-public record BacklogCounts(List<Group> pending, long dead, long withoutShardKey, long outsideShards) {
+public record BacklogCounts(
+        List<Group> pending,
+        long dead,
+        long withoutShardKey,
+        long outsideShards,
+        @Nullable Instant countedAt) {
 
     public BacklogCounts {
         pending = List.copyOf(pending);
+    }
+
+    /** Whether {@code other} counted the same rows, whenever it counted them. */
+    public boolean sameCounts(BacklogCounts other) {
+        return pending.equals(other.pending)
+                && dead == other.dead
+                && withoutShardKey == other.withoutShardKey
+                && outsideShards == other.outsideShards;
+    }
+
+    /** Counts aged by the node's clock. */
+    public BacklogCounts(List<Group> pending, long dead, long withoutShardKey, long outsideShards) {
+        this(pending, dead, withoutShardKey, outsideShards, null);
     }
 
     /** Counts of a store whose rows all have a shard of the task's: one computed from the key, or none. */

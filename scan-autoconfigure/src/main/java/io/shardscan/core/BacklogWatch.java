@@ -38,7 +38,7 @@ final class BacklogWatch {
      */
     synchronized @Nullable BacklogCounts counted(BacklogCounts counts, long activity, long nanos) {
         BacklogCounts before = last;
-        changed = last != null && !last.equals(counts);
+        changed = last != null && !last.sameCounts(counts);
         last = counts;
         activityAtCount = activity;
         countedAtNanos = nanos;

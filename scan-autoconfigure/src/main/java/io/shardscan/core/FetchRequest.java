@@ -1,19 +1,21 @@
 package io.shardscan.core;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One page to read, as {@link RetryRules} decided it: a shard, a tier's retry range, when its
- * failed rows are due and a keyset position: the id alone, or, for a task with a due-at column,
+ * One page to read, as {@link RetryRules} decided it: a shard, a tier's retry range, how long its
+ * failed rows rest and a keyset position: the id alone, or, for a task with a due-at column,
  * the due time and the id. Immutable.
  *
  * @param shard the logical shard
  * @param minRetries the lowest retry count, inclusive
  * @param maxRetries the highest retry count, inclusive ({@link Integer#MAX_VALUE} for an open last tier)
- * @param failedDueBefore rows with a retry count above 0 only when last updated at or before this
- *     instant; {@code null} when the range holds fresh rows only, which are always due
+ * @param failedRest rows with a retry count above 0 only when last updated at least this long ago by
+ *     the store's own clock, which also stamped that update (never a node's clock: nodes' clocks
+ *     differ); {@code null} when the range holds fresh rows only, which are always due
  * @param afterDue for a task with a due-at column, only rows due after this instant, or due at it
  *     with an id greater than {@code afterId}; {@code null} at the start of a pass
  * @param afterId only rows whose id is greater (with {@code afterDue}: see there)
@@ -25,7 +27,7 @@ public record FetchRequest(
         int shard,
         int minRetries,
         int maxRetries,
-        @Nullable Instant failedDueBefore,
+        @Nullable Duration failedRest,
         @Nullable Instant afterDue,
         long afterId,
         int limit,
@@ -37,7 +39,7 @@ public record FetchRequest(
 
     /** The same request leaving out {@code endpoints} instead. */
     public FetchRequest withExcludedEndpoints(List<String> endpoints) {
-        return new FetchRequest(shard, minRetries, maxRetries, failedDueBefore, afterDue, afterId, limit, endpoints);
+        return new FetchRequest(shard, minRetries, maxRetries, failedRest, afterDue, afterId, limit, endpoints);
     }
 
     /** A request that leaves no endpoint out. */
@@ -45,16 +47,16 @@ public record FetchRequest(
             int shard,
             int minRetries,
             int maxRetries,
-            @Nullable Instant failedDueBefore,
+            @Nullable Duration failedRest,
             @Nullable Instant afterDue,
             long afterId,
             int limit) {
-        this(shard, minRetries, maxRetries, failedDueBefore, afterDue, afterId, limit, List.of());
+        this(shard, minRetries, maxRetries, failedRest, afterDue, afterId, limit, List.of());
     }
 
     /** A request by id alone, for a task without a due-at column. */
     public FetchRequest(
-            int shard, int minRetries, int maxRetries, @Nullable Instant failedDueBefore, long afterId, int limit) {
-        this(shard, minRetries, maxRetries, failedDueBefore, null, afterId, limit);
+            int shard, int minRetries, int maxRetries, @Nullable Duration failedRest, long afterId, int limit) {
+        this(shard, minRetries, maxRetries, failedRest, null, afterId, limit);
     }
 }

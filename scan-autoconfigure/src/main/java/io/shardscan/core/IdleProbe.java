@@ -65,11 +65,11 @@ final class IdleProbe {
             }
         }
         if (due) {
-            probe(asked, now);
+            probe(asked);
         }
     }
 
-    private void probe(List<Asked> asked, Instant now) {
+    private void probe(List<Asked> asked) {
         EndpointBlacklist endpoints = task.endpoints();
         List<String> excluded = endpoints == null ? List.of() : endpoints.excluded();
         List<TierCursor> cursors = new ArrayList<>();
@@ -79,7 +79,7 @@ final class IdleProbe {
                 TierCursor cursor = shard.cursor(tier.index());
                 cursor.fetching();
                 cursors.add(cursor);
-                requests.add(task.rules().fetch(shard.shard, tier.tier(), now, null, Long.MIN_VALUE, 1, excluded));
+                requests.add(task.rules().fetch(shard.shard, tier.tier(), null, Long.MIN_VALUE, 1, excluded));
             }
         }
         try {

@@ -72,25 +72,23 @@ public final class RetryRules {
         return outcome.kind() == Outcome.Kind.RETRY && exhausted(retries + 1) ? Outcome.Kind.DEAD : outcome.kind();
     }
 
-    /** The page of {@code tier} to read next in {@code shard} at {@code now}, after the keyset position. */
-    FetchRequest fetch(int shard, Tier tier, Instant now, @Nullable Instant afterDue, long afterId, int limit) {
-        return fetch(shard, tier, now, afterDue, afterId, limit, List.of());
+    /**
+     * The page of {@code tier} to read next in {@code shard}, after the keyset position. Its failed
+     * rows are due once they rested the tier's interval by the store's clock: the node's clock never
+     * takes part, so nodes whose clocks differ agree on when a row is due.
+     */
+    FetchRequest fetch(int shard, Tier tier, @Nullable Instant afterDue, long afterId, int limit) {
+        return fetch(shard, tier, afterDue, afterId, limit, List.of());
     }
 
     /** The same, leaving out the rows of {@code excludedEndpoints}. */
     FetchRequest fetch(
-            int shard,
-            Tier tier,
-            Instant now,
-            @Nullable Instant afterDue,
-            long afterId,
-            int limit,
-            List<String> excludedEndpoints) {
+            int shard, Tier tier, @Nullable Instant afterDue, long afterId, int limit, List<String> excludedEndpoints) {
         return new FetchRequest(
                 shard,
                 tier.minRetries(),
                 openEnded(tier) ? Integer.MAX_VALUE : tier.maxRetries(),
-                tier.maxRetries() > 0 ? now.minus(tier.interval()) : null,
+                tier.maxRetries() > 0 ? tier.interval() : null,
                 afterDue,
                 afterId,
                 limit,

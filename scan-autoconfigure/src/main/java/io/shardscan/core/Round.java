@@ -77,7 +77,6 @@ final class Round {
                                     .fetch(
                                             shard.shard,
                                             cursor.tier,
-                                            now,
                                             cursor.afterDue,
                                             cursor.afterId,
                                             limit,

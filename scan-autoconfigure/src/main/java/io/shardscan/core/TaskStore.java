@@ -28,8 +28,8 @@ public interface TaskStore {
     /**
      * Reads the next page of due rows of one shard and tier: pending, retry count within
      * {@code request.minRetries()}–{@code request.maxRetries()}, rows with a retry count above 0
-     * only when last updated at or before {@code request.failedDueBefore()} (when not
-     * {@code null}), id greater than {@code request.afterId()}, in id order, at most
+     * only when last updated at least {@code request.failedRest()} ago by the store's own clock (when
+     * not {@code null}), the clock {@link #writeBack} stamped that update with, id greater than {@code request.afterId()}, in id order, at most
      * {@code request.limit()} rows. For a task with a due-at column, only rows whose due-at value
      * plus the task's delay has been reached by the store's own clock (never the JVM's, so that
      * nodes with skewed clocks agree), after ({@code request.afterDue()}, {@code afterId}) when a
@@ -96,7 +96,10 @@ public interface TaskStore {
      * {@code batch.epoch()}; rows no longer pending are left alone. When {@code batch.run()} is
      * set, the same transaction adds the batch's counts to the shard's counts of that run, which
      * {@link TaskRuns#counted} sums. Error texts longer than the
-     * store can keep are cut by the store.
+     * store can keep are cut by the store. Every row written gets its last update from the store's
+     * own clock, not from {@code batch.at()}: {@link #fetch} measures a failed row's rest from it, so
+     * a row failed on one node and fetched by another rests its tier's interval whatever their
+     * clocks say.
      *
      * @return {@code true} when written, {@code false} when a newer epoch fenced the shard and nothing changed
      */
@@ -120,7 +123,8 @@ public interface TaskStore {
      * Counts the task's pending rows by retry count, with the oldest last update of each group and
      * (for a task with a due-at column) how many of them are not due yet, how many have a NULL due
      * time, and the earliest due-at value of those that are due,
-     * its dead rows, and its pending rows whose shard key is NULL, with queries that read the pending-row index rather than the whole table.
+     * its dead rows, and its pending rows whose shard key is NULL, with queries that read the pending-row index rather than the whole table;
+     * and the store's clock at the count, which the groups' ages are measured against.
      *
      * @return the counts; empty groups when nothing is pending
      */
@@ -139,11 +143,11 @@ public interface TaskStore {
     }
 
     /**
-     * Puts every dead row back to pending with retry count 0.
+     * Puts every dead row back to pending with retry count 0, last updated now by the store's clock.
      *
      * @return how many rows were requeued
      */
-    int requeueDead(TaskDefinition task, Instant at);
+    int requeueDead(TaskDefinition task);
 
     /**
      * One page of the task's dead rows ({@code dead}) or of its pending rows that failed before (retry
@@ -161,13 +165,13 @@ public interface TaskStore {
     }
 
     /**
-     * Puts the rows {@code which} selects back to pending with retry count 0, last updated {@code at}:
-     * due at once, in the tier of fresh rows. A row no longer in the selected state is left alone.
+     * Puts the rows {@code which} selects back to pending with retry count 0, last updated now by the
+     * store's clock: due at once, in the tier of fresh rows. A row no longer in the selected state is left alone.
      *
      * @return how many rows were requeued
      * @throws UnsupportedOperationException when this store cannot requeue selected rows
      */
-    default int requeue(TaskDefinition task, Requeue which, Instant at) {
+    default int requeue(TaskDefinition task, Requeue which) {
         throw new UnsupportedOperationException("this task store cannot requeue selected rows");
     }
 

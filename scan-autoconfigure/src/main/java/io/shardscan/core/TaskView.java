@@ -151,7 +151,13 @@ public final class TaskView {
         if (counts.outsideShards() > 0 && (before == null || before.outsideShards() == 0)) {
             warnOutsideShards(context.definition(), counts.outsideShards());
         }
-        return Backlog.of(context.definition(), counts, context.clock().now());
+        // aged by the store's clock, which stamped the rows: a node whose clock is off shows true ages
+        return Backlog.of(
+                context.definition(),
+                counts,
+                counts.countedAt() != null
+                        ? counts.countedAt()
+                        : context.clock().now());
     }
 
     /**
@@ -221,10 +227,8 @@ public final class TaskView {
     public int requeue(Requeue which) {
         TaskContext context = runner.context();
         int requeued = which.equals(Requeue.all(true))
-                ? context.store()
-                        .requeueDead(context.definition(), context.clock().now())
-                : context.store()
-                        .requeue(context.definition(), which, context.clock().now());
+                ? context.store().requeueDead(context.definition())
+                : context.store().requeue(context.definition(), which);
         runner.trigger();
         if (requeued > 0) {
             wake.accept(ShardKeys.ofRequeue(context.definition(), which));

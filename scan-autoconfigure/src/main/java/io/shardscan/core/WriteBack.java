@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param shard the shard the rows belong to
  * @param epoch the lease epoch the round ran under; the write only happens while the fence holds it
- * @param at the time to record as the rows' last update
+ * @param at this node's time of the write-back, for its own figures; the store stamps the rows' last
+ *     update with its own clock, never this one, so that nodes whose clocks differ agree on a row's rest
  * @param done ids to mark done
  * @param failed rows to keep pending with a new retry count and error
  * @param dead rows to mark dead with their error

@@ -2,7 +2,6 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.Archive;
 import io.shardscan.core.TaskDefinition;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -13,17 +12,14 @@ import org.jspecify.annotations.Nullable;
  * delete removes them. Only rows of the task's match: tasks that share a table archive their own
  * rows, each under its own fence. Status values and the match are literals, as in {@link TaskSql},
  * so that PostgreSQL can match the partial index's predicate. So is the cutoff, the database's
- * clock less {@code after} read in the JVM's zone, in which the engine writes the updated-at
- * column: the {@link SqlDialect#dueBound due bound}'s rule, which holds the JVM's offset from UTC,
- * {@code jvmOffset}; the select is built again when it changes (a daylight saving switch).
+ * {@link SqlDialect#rowClock clock} less {@code after}, the clock the engine stamps the updated-at
+ * column with.
  *
  * @param select parameters: the shard, the limit; returns the ids
  * @param insert {@code null} when the task deletes; else completed by the dialect's id list
  * @param delete completed by the dialect's id list
- * @param names the scanned table's resolved names, which the select is built again from
- * @param jvmOffset the JVM's offset the cutoff was built with
  */
-record ArchiveSql(String select, @Nullable String insert, String delete, TableNames names, ZoneOffset jvmOffset) {
+record ArchiveSql(String select, @Nullable String insert, String delete) {
 
     /**
      * The statements for the task's archive.
@@ -46,28 +42,15 @@ record ArchiveSql(String select, @Nullable String insert, String delete, TableNa
                 ? null
                 : "INSERT INTO " + archiveTable + " (" + String.join(", ", archiveColumns) + ") SELECT "
                         + String.join(", ", sourceColumns) + " FROM " + table + byId;
-        ZoneOffset jvmOffset = SqlDialect.jvmOffset();
-        return new ArchiveSql(
-                select(task, names, dialect, jvmOffset), insert, "DELETE FROM " + table + byId, names, jvmOffset);
+        return new ArchiveSql(select(task, names, dialect), insert, "DELETE FROM " + table + byId);
     }
 
-    /** Whether the cutoff reads the database's clock in another zone than the JVM's now. */
-    boolean stale() {
-        return !jvmOffset.equals(SqlDialect.jvmOffset());
-    }
-
-    /** These statements with the select built again in the JVM's zone now. */
-    ArchiveSql inJvmZone(TaskDefinition task, SqlDialect dialect) {
-        ZoneOffset now = SqlDialect.jvmOffset();
-        return new ArchiveSql(select(task, names, dialect, now), insert, delete, names, now);
-    }
-
-    private static String select(TaskDefinition task, TableNames names, SqlDialect dialect, ZoneOffset jvmOffset) {
+    private static String select(TaskDefinition task, TableNames names, SqlDialect dialect) {
         Archive archive = task.archive();
         return "SELECT " + dialect.quote(names.id()) + " FROM " + names.qualified(dialect) + " WHERE "
                 + finished(task, names, dialect) + " AND " + dialect.shardCondition(task, names) + " AND "
                 + dialect.quote(names.updatedAt()) + " <= "
-                + dialect.dueBound(archive.after().toMillis(), jvmOffset)
+                + dialect.rowClockMinus(names.updatedAtZoned(), archive.after().toMillis())
                 + " LIMIT ? FOR UPDATE";
     }
 

@@ -29,7 +29,7 @@ record FailureSql(
                 dialect.digitsAsHash(dialect.quote(names.lastError())),
                 updatedAt,
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
-                        + updatedAt + " = ? WHERE " + state);
+                        + updatedAt + " = " + dialect.rowClock(names.updatedAtZoned()) + " WHERE " + state);
     }
 
     /**
@@ -54,7 +54,7 @@ record FailureSql(
                 + names.match().and(dialect);
     }
 
-    /** Parameters: the update time, then the ids, the error's group ({@link io.shardscan.core.FailureGroup#keyOf}), or nothing. */
+    /** Parameters: the ids, the error's group ({@link io.shardscan.core.FailureGroup#keyOf}), or nothing. */
     String requeue(Requeue which) {
         if (!which.ids().isEmpty()) {
             return requeue + " AND " + id + " IN ("

@@ -35,6 +35,23 @@ final class H2Dialect extends GeneratedShardColumnDialect {
         return "LOCALTIMESTAMP";
     }
 
+    /**
+     * For a zone-less column, the session's local time less the session's offset: H2 casts
+     * {@code CURRENT_TIMESTAMP AT TIME ZONE 'UTC'} to a {@code TIMESTAMP} in the session's zone again.
+     */
+    @Override
+    String rowClock(boolean zoned) {
+        return zoned
+                ? "CURRENT_TIMESTAMP"
+                : "DATEADD(SECOND, -(EXTRACT(TIMEZONE_HOUR FROM CURRENT_TIMESTAMP) * 3600"
+                        + " + EXTRACT(TIMEZONE_MINUTE FROM CURRENT_TIMESTAMP) * 60), LOCALTIMESTAMP)";
+    }
+
+    @Override
+    String rowClockMinus(boolean zoned, long millis) {
+        return millis == 0 ? rowClock(zoned) : "DATEADD(MILLISECOND, " + (-millis) + ", " + rowClock(zoned) + ")";
+    }
+
     @Override
     String generatedColumn(TaskDefinition task) {
         return "INT GENERATED ALWAYS AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ")";

@@ -29,7 +29,9 @@ public final class JdbcRangeFailures implements RangeFailures {
         return jdbc.query(
                 connection -> {
                     PreparedStatement statement = connection.prepareStatement(
-                            "SELECT row_id, error, attempts, failed_at FROM scan_range_failure WHERE task = ?"
+                            // read as the instant the database's clock wrote, whatever the session's zone
+                            "SELECT row_id, error, attempts, " + dialect.selectNow("failed_at")
+                                    + " FROM scan_range_failure WHERE task = ?"
                                     + " AND run_id = ? ORDER BY failed_at DESC, row_id DESC");
                     statement.setString(1, task);
                     statement.setLong(2, run);
@@ -40,7 +42,7 @@ public final class JdbcRangeFailures implements RangeFailures {
                         rs.getLong(1),
                         rs.getString(2),
                         rs.getInt(3),
-                        rs.getTimestamp(4).toInstant()));
+                        java.util.Objects.requireNonNull(dialect.readNow(rs, 4))));
     }
 
     @Override

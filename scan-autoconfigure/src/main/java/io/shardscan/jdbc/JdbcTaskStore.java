@@ -155,7 +155,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     /** At most how many parameters {@link #bind} binds for {@code request}. */
     private static int parameters(TaskSql sql, FetchRequest request) {
-        return 6
+        return 5
                 + (sql.fetch().endpoint() == null
                         ? 0
                         : request.excludedEndpoints().size());
@@ -173,9 +173,6 @@ public final class JdbcTaskStore implements TaskStore {
                     ps.setString(index++, endpoint);
                 }
             }
-        }
-        if (request.failedDueBefore() != null) {
-            ps.setTimestamp(index++, Timestamp.from(request.failedDueBefore()));
         }
         if (sql.fetch().due() == null) {
             ps.setLong(index++, request.afterId());
@@ -262,12 +259,12 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public boolean writeBack(TaskDefinition task, WriteBack batch) {
         TaskSql sql = sql(task);
-        Timestamp at = Timestamp.from(batch.at());
+        // batch.at() is the node's clock: the statements stamp the rows with the database's
         if (dialect.fencesInOneStatement()
                 && batch.run() == 0
                 && batch.failed().isEmpty()
                 && batch.dead().isEmpty()) {
-            return Rerun.onDeadlock(() -> markDoneFenced(task, sql, batch, at));
+            return Rerun.onDeadlock(() -> markDoneFenced(task, sql, batch));
         }
         Boolean written = Rerun.onDeadlock(() -> transactions.execute(status -> {
             boolean holds = batch.run() == 0
@@ -277,14 +274,13 @@ public final class JdbcTaskStore implements TaskStore {
                 return false;
             }
             if (!batch.done().isEmpty()) {
-                jdbc.update(sql.markDone() + dialect.anyOf(batch.done().size()), ps -> {
-                    ps.setTimestamp(1, at);
-                    dialect.bindIds(ps, 2, batch.done());
-                });
+                jdbc.update(
+                        sql.markDone() + dialect.anyOf(batch.done().size()),
+                        ps -> dialect.bindIds(ps, 1, batch.done()));
             }
             int errorLength = sql.names().lastErrorLength();
-            updateFailures(sql.markFailed(), batch.failed(), at, errorLength);
-            updateFailures(sql.markDead(), batch.dead(), at, errorLength);
+            updateFailures(sql.markFailed(), batch.failed(), errorLength);
+            updateFailures(sql.markDead(), batch.dead(), errorLength);
             return true;
         }));
         return Boolean.TRUE.equals(written);
@@ -295,14 +291,13 @@ public final class JdbcTaskStore implements TaskStore {
      * epoch. When it changes fewer rows than asked, the fence tells a moved epoch from rows that
      * were no longer pending.
      */
-    private boolean markDoneFenced(TaskDefinition task, TaskSql sql, WriteBack batch, Timestamp at) {
+    private boolean markDoneFenced(TaskDefinition task, TaskSql sql, WriteBack batch) {
         int updated =
                 jdbc.update(sql.markDoneFenced() + dialect.anyOf(batch.done().size()), ps -> {
-                    ps.setTimestamp(1, at);
-                    ps.setString(2, task.name());
-                    ps.setInt(3, batch.shard());
-                    ps.setLong(4, batch.epoch());
-                    dialect.bindIds(ps, 5, batch.done());
+                    ps.setString(1, task.name());
+                    ps.setInt(2, batch.shard());
+                    ps.setLong(3, batch.epoch());
+                    dialect.bindIds(ps, 4, batch.done());
                 });
         return updated == batch.done().size() || currentFence(task, batch.shard()) == batch.epoch();
     }
@@ -384,11 +379,6 @@ public final class JdbcTaskStore implements TaskStore {
     /** The task's archive statements, inspecting its tables first when they were not yet. */
     ArchiveSql archiveSql(TaskDefinition task) {
         ArchiveSql sql = archives.get(task.name());
-        if (sql != null && sql.stale()) {
-            // its cutoff holds the JVM's offset from before a daylight saving switch
-            sql = sql.inJvmZone(task, dialect);
-            archives.put(task.name(), sql);
-        }
         if (sql == null) {
             SchemaReport report = inspect(task);
             sql = archives.get(task.name());
@@ -404,21 +394,24 @@ public final class JdbcTaskStore implements TaskStore {
     public BacklogCounts countBacklog(TaskDefinition task) {
         List<BacklogCounts.Group> groups = new ArrayList<>();
         long[] deadWithoutShardKeyOutsideShards = new long[3];
-        jdbc.query(sql(task).countBacklog(), rs -> {
+        Instant[] countedAt = new Instant[1];
+        TaskSql sql = sql(task);
+        boolean zoned = sql.names().updatedAtZoned();
+        jdbc.query(sql.countBacklog(), rs -> {
             if (rs.getInt(1) == 1) {
                 deadWithoutShardKeyOutsideShards[0] = rs.getLong(2);
                 deadWithoutShardKeyOutsideShards[1] = rs.getLong(3);
+                countedAt[0] = dialect.readRowTime(rs, 4, zoned);
                 return;
             }
             if (rs.getInt(1) == 2) {
                 deadWithoutShardKeyOutsideShards[2] = rs.getLong(3);
                 return;
             }
-            Timestamp oldest = rs.getTimestamp(4);
             groups.add(new BacklogCounts.Group(
                     rs.getInt(2),
                     rs.getLong(3),
-                    oldest == null ? null : oldest.toInstant(),
+                    dialect.readRowTime(rs, 4, zoned),
                     task.delayed() ? rs.getLong(5) : 0,
                     task.delayed() ? rs.getLong(6) : 0,
                     task.delayed() ? instant(rs.getTimestamp(7)) : null));
@@ -427,12 +420,13 @@ public final class JdbcTaskStore implements TaskStore {
                 groups,
                 deadWithoutShardKeyOutsideShards[0],
                 deadWithoutShardKeyOutsideShards[1],
-                deadWithoutShardKeyOutsideShards[2]);
+                deadWithoutShardKeyOutsideShards[2],
+                countedAt[0]);
     }
 
     @Override
-    public int requeueDead(TaskDefinition task, Instant at) {
-        return jdbc.update(sql(task).requeueDead(), Timestamp.from(at));
+    public int requeueDead(TaskDefinition task) {
+        return jdbc.update(sql(task).requeueDead());
     }
 
     @Override
@@ -483,14 +477,15 @@ public final class JdbcTaskStore implements TaskStore {
             throw new IllegalArgumentException("page must be 0 or more, size 1 or more, examples 0 or more (were "
                     + page + ", " + size + ", " + examples + ")");
         }
-        FailureSql sql = FailureSql.of(task, sql(task).names(), dialect, dead);
+        TableNames names = sql(task).names();
+        FailureSql sql = FailureSql.of(task, names, dialect, dead);
         List<FailureGroup> groups = jdbc.query(
                 sql.groups(),
                 (rs, n) -> new FailureGroup(
                         rs.getString(1),
                         rs.getLong(2),
-                        rs.getTimestamp(3).toInstant(),
-                        rs.getTimestamp(4).toInstant(),
+                        Objects.requireNonNull(dialect.readRowTime(rs, 3, names.updatedAtZoned())),
+                        Objects.requireNonNull(dialect.readRowTime(rs, 4, names.updatedAtZoned())),
                         List.of(),
                         rs.getString(5)),
                 size,
@@ -519,11 +514,9 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     @Override
-    public int requeue(TaskDefinition task, Requeue which, Instant at) {
+    public int requeue(TaskDefinition task, Requeue which) {
         FailureSql sql = FailureSql.of(task, sql(task).names(), dialect, which.dead());
-        List<Object> args = new ArrayList<>();
-        args.add(Timestamp.from(at));
-        args.addAll(which.ids());
+        List<Object> args = new ArrayList<>(which.ids());
         if (which.ids().isEmpty() && which.byError() && which.error() != null) {
             args.add(FailureGroup.keyOf(which.error()));
         }
@@ -536,15 +529,14 @@ public final class JdbcTaskStore implements TaskStore {
         }
     }
 
-    private void updateFailures(String statement, List<WriteBack.Failure> failures, Timestamp at, int errorLength) {
+    private void updateFailures(String statement, List<WriteBack.Failure> failures, int errorLength) {
         if (failures.isEmpty()) {
             return;
         }
         jdbc.batchUpdate(statement, failures, failures.size(), (ps, failure) -> {
             ps.setInt(1, failure.retries());
-            ps.setTimestamp(2, at);
-            ps.setString(3, cut(failure.error(), errorLength));
-            ps.setLong(4, failure.id());
+            ps.setString(2, cut(failure.error(), errorLength));
+            ps.setLong(3, failure.id());
         });
     }
 
@@ -598,6 +590,10 @@ public final class JdbcTaskStore implements TaskStore {
         for (int i = 0; i < count; i++) {
             kinds[i] = Kind.of(meta, i + 1);
         }
+        int updated = layout.position(names.updatedAt().toLowerCase(Locale.ROOT));
+        if (updated >= 0 && kinds[updated] == Kind.LOCAL_TIMESTAMP) {
+            kinds[updated] = Kind.UTC_TIMESTAMP;
+        }
         int id = column(layout, names.id());
         int shardKey = column(layout, names.shardKey());
         int retries = column(layout, names.retries());
@@ -608,6 +604,7 @@ public final class JdbcTaskStore implements TaskStore {
             for (int i = 0; i < count; i++) {
                 values[i] = switch (kinds[i]) {
                     case LOCAL_TIMESTAMP -> deferredTimestamp(rs.getObject(i + 1, LocalDateTime.class));
+                    case UTC_TIMESTAMP -> deferredUtcTimestamp(rs.getObject(i + 1, LocalDateTime.class));
                     case ZONED_TIMESTAMP -> deferredTimestamp(rs.getObject(i + 1, OffsetDateTime.class));
                     case OTHER -> rs.getObject(i + 1);
                 };
@@ -641,6 +638,14 @@ public final class JdbcTaskStore implements TaskStore {
         return value == null ? null : () -> Timestamp.valueOf(value);
     }
 
+    /**
+     * The same for a zone-less updated-at column, which the engine stamps in UTC (see
+     * {@link SqlDialect#rowClock}): the handler gets the instant it was stamped at, whatever the JVM's zone.
+     */
+    private static Row.@Nullable Deferred deferredUtcTimestamp(@Nullable LocalDateTime value) {
+        return value == null ? null : () -> Timestamp.from(value.toInstant(java.time.ZoneOffset.UTC));
+    }
+
     /** The same for PostgreSQL's {@code timestamptz}, which the driver reads as an instant, never as a {@link LocalDateTime}. */
     private static Row.@Nullable Deferred deferredTimestamp(@Nullable OffsetDateTime value) {
         return value == null ? null : () -> Timestamp.from(value.toInstant());
@@ -650,10 +655,12 @@ public final class JdbcTaskStore implements TaskStore {
      * How a page reads a column: a timestamp without time zone as a {@link LocalDateTime}, one
      * the driver reports as {@link Types#TIMESTAMP} but holds an instant (PostgreSQL's
      * {@code timestamptz}) as an {@link OffsetDateTime}, both handed to the handler as the
-     * {@link Timestamp} {@code getObject} gives; anything else as {@code getObject} reads it.
+     * {@link Timestamp} {@code getObject} gives, but the zone-less updated-at column read as UTC;
+     * anything else as {@code getObject} reads it.
      */
     private enum Kind {
         LOCAL_TIMESTAMP,
+        UTC_TIMESTAMP,
         ZONED_TIMESTAMP,
         OTHER;
 

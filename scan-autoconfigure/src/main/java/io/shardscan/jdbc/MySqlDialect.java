@@ -123,6 +123,21 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
                 : "TIMESTAMPADD(MICROSECOND, " + shiftMillis * 1000 + ", UTC_TIMESTAMP(3))";
     }
 
+    /**
+     * {@code UTC_TIMESTAMP(3)} whatever {@code zoned} says: MySQL and MariaDB hold no instants, and a
+     * {@code TIMESTAMP} column takes and gives values in the session's zone, so it keeps the UTC value
+     * the engine writes and compares as written.
+     */
+    @Override
+    String rowClock(boolean zoned) {
+        return "UTC_TIMESTAMP(3)";
+    }
+
+    @Override
+    String rowClockMinus(boolean zoned, long millis) {
+        return millis == 0 ? rowClock(zoned) : "TIMESTAMPADD(MICROSECOND, " + (-millis * 1000) + ", UTC_TIMESTAMP(3))";
+    }
+
     /** The global zone, or the operating system's when it is {@code SYSTEM}. */
     @Override
     @Nullable

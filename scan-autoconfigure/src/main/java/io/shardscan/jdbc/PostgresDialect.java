@@ -48,6 +48,16 @@ final class PostgresDialect extends SqlDialect {
         return "LOCALTIMESTAMP";
     }
 
+    /**
+     * {@code statement_timestamp()}, not {@code CURRENT_TIMESTAMP}: that is the transaction's start, and
+     * a transactional task writes its outcomes in the transaction its handler ran in, so a row that
+     * failed after a long call would be stamped before it, and rest that much less.
+     */
+    @Override
+    String rowClock(boolean zoned) {
+        return zoned ? "statement_timestamp()" : "(statement_timestamp() AT TIME ZONE 'UTC')";
+    }
+
     @Override
     boolean updatesInWith() {
         return true;

@@ -9,6 +9,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -161,6 +163,36 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
 
     /** The database's current time. */
     abstract String now();
+
+    /**
+     * The database's clock as the engine stamps a row's last update with it: for a zone-less column
+     * ({@code zoned} false) the current time in UTC, whatever the JVM's or the session's zone, so that
+     * nodes in different zones agree; for a column that holds instants, the current instant. The fetch
+     * of failed rows, the archive's cutoff and the backlog's ages compare with the same expression, so
+     * no node's clock ever takes part in a row's rest.
+     */
+    String rowClock(boolean zoned) {
+        return zoned ? "CURRENT_TIMESTAMP" : "(CURRENT_TIMESTAMP AT TIME ZONE 'UTC')";
+    }
+
+    /** {@link #rowClock} less {@code millis}, a validated number written as a literal, without parameters. */
+    String rowClockMinus(boolean zoned, long millis) {
+        return millis == 0 ? rowClock(zoned) : "(" + rowClock(zoned) + " - INTERVAL '" + millis + " milliseconds')";
+    }
+
+    /**
+     * Reads an instant that {@link #rowClock} stamped (or a value compared with it): a zone-less
+     * one as UTC; {@code null} when the column is.
+     */
+    @Nullable
+    Instant readRowTime(ResultSet rs, int index, boolean zoned) throws SQLException {
+        if (zoned) {
+            OffsetDateTime value = rs.getObject(index, OffsetDateTime.class);
+            return value == null ? null : value.toInstant();
+        }
+        LocalDateTime value = rs.getObject(index, LocalDateTime.class);
+        return value == null ? null : value.toInstant(ZoneOffset.UTC);
+    }
 
     /**
      * {@code column}, written by {@link #now()} or {@link #nowPlusMillis()}, as a select list item

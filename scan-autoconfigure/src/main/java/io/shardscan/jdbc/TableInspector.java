@@ -97,7 +97,8 @@ final class TableInspector {
                     endpoint == null ? null : name(columns, endpoint),
                     endpoint != null
                             && ColumnTypes.WHOLE_NUMBERS.contains(columns.get(endpoint.toLowerCase(Locale.ROOT))
-                                    .jdbcType()));
+                                    .jdbcType()),
+                    !DueAtZoneCheck.zoneless(columns.get(task.updatedAtColumn().toLowerCase(Locale.ROOT))));
             boolean indexed = dialect.hasScanIndex(metaData, task, names);
             List<String> problems = new ArrayList<>(ColumnTypes.problems(task, columns));
             problems.addAll(match.problems());

@@ -6,7 +6,10 @@ import org.jspecify.annotations.Nullable;
  * A task's table and columns with the spelling the database uses, resolved from its metadata so
  * that quoting them never changes which object they name, and its match as SQL. {@code dueAt} is
  * {@code null} for a task without a due-at column, {@code endpoint} for one without an endpoint
- * column ({@code endpointNumeric}: whether its values are bound as numbers).
+ * column ({@code endpointNumeric}: whether its values are bound as numbers). {@code updatedAtZoned}:
+ * whether the updated-at column holds instants ({@code timestamptz}, {@code TIMESTAMP WITH TIME ZONE}),
+ * which the engine stamps with the database's clock as they are, rather than zone-less values, which it
+ * stamps with the database's clock in UTC.
  */
 record TableNames(
         @Nullable String schema,
@@ -22,7 +25,8 @@ record TableNames(
         MatchSql match,
         @Nullable String dueAt,
         @Nullable String endpoint,
-        boolean endpointNumeric) {
+        boolean endpointNumeric,
+        boolean updatedAtZoned) {
 
     /** Names of a task without an endpoint column. */
     TableNames(
@@ -52,6 +56,7 @@ record TableNames(
                 match,
                 dueAt,
                 null,
+                false,
                 false);
     }
 

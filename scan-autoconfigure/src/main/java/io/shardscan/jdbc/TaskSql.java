@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * selects rows by their state selects only the task's match; the write-backs select by id. The
  * fetch selects the columns the task's {@code reads} picks from {@code tableColumns}. A due-at
  * task's due bound holds the JVM's offset from UTC, {@code jvmOffset}, as a literal too: the
- * statements are built again when it changes (a daylight saving switch).
+ * statements are built again when it changes (a daylight saving switch). A row's last update is
+ * stamped, and a failed row's rest measured, with the database's {@link SqlDialect#rowClock clock}
+ * alone, never a node's: nodes whose clocks differ agree when a row is due.
  */
 record TaskSql(
         Fetch fetch,
@@ -58,6 +60,7 @@ record TaskSql(
         String updatedAt = dialect.quote(names.updatedAt());
         String lastError = dialect.quote(names.lastError());
         String pending = status + " = " + task.pendingStatus();
+        String stamp = dialect.rowClock(names.updatedAtZoned());
         String whereRow = " WHERE " + id + " = ? AND " + pending;
         String match = names.match().and(dialect);
         String dead = status + " = " + task.deadStatus() + match;
@@ -79,18 +82,23 @@ record TaskSql(
                         retries,
                         updatedAt,
                         due,
-                        names.endpoint() == null ? null : dialect.quote(names.endpoint())),
-                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ? WHERE "
-                        + pending + " AND " + id,
-                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = ? WHERE "
-                        + pending + " AND EXISTS (SELECT 1 FROM scan_fence WHERE task = ? AND shard = ? AND epoch = ?"
+                        names.endpoint() == null ? null : dialect.quote(names.endpoint()),
+                        dialect,
+                        names.updatedAtZoned()),
+                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = " + stamp
+                        + " WHERE " + pending + " AND " + id,
+                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = " + stamp
+                        + " WHERE " + pending
+                        + " AND EXISTS (SELECT 1 FROM scan_fence WHERE task = ? AND shard = ? AND epoch = ?"
                         + dialect.shareLock() + ") AND " + id,
-                "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = ?, " + lastError + " = ?" + whereRow,
+                "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = " + stamp + ", " + lastError + " = ?"
+                        + whereRow,
                 "UPDATE " + table + " SET " + status + " = " + task.deadStatus() + ", " + retries + " = ?, " + updatedAt
-                        + " = ?, " + lastError + " = ?" + whereRow,
+                        + " = " + stamp + ", " + lastError + " = ?" + whereRow,
                 // one statement: a row per retry count of the pending rows, then one of the dead rows'
                 // count and of the pending rows without a shard (through the pending-row index, which
-                // keeps the rows whose shard is NULL too), then, with a shard column, one of the pending
+                // keeps the rows whose shard is NULL too) with the database's clock to age them by, then, with a shard
+                // column, one of the pending
                 // rows whose shard is outside the task's (two short ranges of that index, empty when the
                 // column is generated for the task's shards)
                 "SELECT 0, " + retries + ", COUNT(*), MIN(" + updatedAt + ")"
@@ -104,7 +112,7 @@ record TaskSql(
                         + table + " WHERE " + pending + match + " GROUP BY " + retries
                         + " UNION ALL SELECT 1, (SELECT COUNT(*) FROM " + table + " WHERE " + dead
                         + "), (SELECT COUNT(*) FROM " + table + " WHERE " + pending + match + " AND "
-                        + dialect.shardExpression(task, names) + " IS NULL), NULL"
+                        + dialect.shardExpression(task, names) + " IS NULL), " + stamp
                         + (due == null ? "" : ", 0, 0, NULL")
                         + (names.shardColumn() == null
                                 ? ""
@@ -113,7 +121,7 @@ record TaskSql(
                                         + dialect.quote(names.shardColumn()) + " >= " + task.shards() + ")), NULL"
                                         + (due == null ? "" : ", 0, 0, NULL")),
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
-                        + updatedAt + " = ? WHERE " + dead,
+                        + updatedAt + " = " + stamp + " WHERE " + dead,
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())
                         + " FROM " + table + " WHERE " + pending + match + " AND " + retries + " > 0 AND "
                         + dialect.shardCondition(task, names) + " ORDER BY " + id,
@@ -144,7 +152,12 @@ record TaskSql(
      */
     record Due(String column, String isDue, String after) {}
 
-    /** The fetch of one shard's due rows of one tier, from quoted names; {@code due} is {@code null} without a due-at column. */
+    /**
+     * The fetch of one shard's due rows of one tier, from quoted names; {@code due} is {@code null}
+     * without a due-at column. A failed row's rest is measured with {@code dialect}'s
+     * {@link SqlDialect#rowClock clock} for an updated-at column that holds instants or not
+     * ({@code updatedAtZoned}).
+     */
     record Fetch(
             String prefix,
             String probeFrom,
@@ -152,12 +165,14 @@ record TaskSql(
             String retries,
             String updatedAt,
             @Nullable Due due,
-            @Nullable String endpoint) {
+            @Nullable String endpoint,
+            SqlDialect dialect,
+            boolean updatedAtZoned) {
 
         /**
          * The statement for a request. Its parameters: the shard, then the excluded endpoints
-         * (rows whose endpoint is NULL are kept), then the due bound of failed
-         * rows when the request has one, then the keyset position and the limit. The keyset
+         * (rows whose endpoint is NULL are kept), then the keyset position and the limit; a failed
+         * row's rest is a literal. The keyset
          * position is the id; with a due-at column it is the parameters of
          * {@link SqlDialect#after} when the request has a due time, else none.
          */
@@ -192,9 +207,13 @@ record TaskSql(
             String range = min == max
                     ? retries + " = " + min
                     : max == Integer.MAX_VALUE ? retries + " >= " + min : retries + " BETWEEN " + min + " AND " + max;
-            String due = request.failedDueBefore() == null
-                    ? ""
-                    : min > 0 ? " AND " + updatedAt + " <= ?" : " AND (" + retries + " = 0 OR " + updatedAt + " <= ?)";
+            String rested = request.failedRest() == null
+                    ? null
+                    : updatedAt + " <= "
+                            + dialect.rowClockMinus(
+                                    updatedAtZoned, request.failedRest().toMillis());
+            String due =
+                    rested == null ? "" : min > 0 ? " AND " + rested : " AND (" + retries + " = 0 OR " + rested + ")";
             if (this.due != null) {
                 return prefix + " AND " + range + due + " AND " + this.due.isDue()
                         + (request.afterDue() == null ? "" : " AND " + this.due.after()) + " ORDER BY "

@@ -292,7 +292,7 @@ class ScanAutoConfigurationTests {
         }
 
         @Override
-        public int requeueDead(TaskDefinition task, Instant at) {
+        public int requeueDead(TaskDefinition task) {
             return 0;
         }
 

@@ -98,13 +98,19 @@ class ScanEngineTests {
         // user 2's later rows 12 and 17 wait for row 7
         await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 17 && retries(7) == 1);
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
+        // the settable clock moves the dispatcher's time; a row's rest is measured on the database's
+        // clock, so the test moves the row's last update back as far (28 s, not 29: the check below
+        // takes real time too)
         clock.advance(Duration.ofSeconds(29));
+        table.updatedAgo("order_id = 7", Duration.ofSeconds(28));
         await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
         // due at 30 s; the retry tier, asked early with the first tier's probe at 29 s, rests until
         // 59 s: a row is retried within its tier's interval of becoming due
         clock.advance(Duration.ofSeconds(31));
+        table.updatedAgo("order_id = 7", Duration.ofSeconds(31));
         await().atMost(Duration.ofSeconds(5)).until(() -> retries(7) == 2);
         clock.advance(Duration.ofSeconds(31));
+        table.updatedAgo("order_id = 7", Duration.ofSeconds(31));
         await().atMost(Duration.ofSeconds(5)).until(() -> table.count("order_id = 7 AND status = 2") == 1);
         assertThat(retries(7)).isEqualTo(3);
         assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 7", String.class))
@@ -124,7 +130,9 @@ class ScanEngineTests {
         for (int retries = 1; retries <= 5; retries++) {
             int expected = retries;
             await().atMost(Duration.ofSeconds(5)).until(() -> table.count("retry_count = " + expected) == 4);
+            // the dispatcher's time on the settable clock, the rows' rest on the database's
             clock.advance(Duration.ofSeconds(11));
+            table.updatedAgo("status = 0", Duration.ofSeconds(11));
         }
         assertThat(table.count("status = 0")).isEqualTo(4);
     }
@@ -241,9 +249,30 @@ class ScanEngineTests {
                 .isZero();
         release.countDown();
         clock.advance(Duration.ofSeconds(31));
+        table.updatedAgo("order_id = 6", Duration.ofSeconds(31));
         await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 16);
         assertThat(calls.get()).isEqualTo(2);
         assertThat(stats.inFlight()).isZero();
+    }
+
+    /**
+     * The node's clock here is eleven months behind the database's: a failed row that rests a
+     * minute by the database's clock shows a minute's age, not none (the node's clock would put its
+     * last update in the future).
+     */
+    @Test
+    void theBacklogAgesRowsByTheDatabasesClockNotTheNodes() {
+        table.insert(4, 4, T0);
+        table.jdbc().update("UPDATE tb_order SET retry_count = 1 WHERE order_id IN (1, 2)");
+        table.updatedAgo("order_id IN (1, 2)", Duration.ofSeconds(60));
+        List<Tier> tiers = List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-5", Duration.ofMinutes(10)));
+        ScanEngine engine = start(task().tiers(tiers).build(), recordingEffects());
+        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 2);
+        Backlog backlog = engine.task("orders").countBacklog();
+        assertThat(backlog.tiers())
+                .filteredOn(tier -> tier.retries().equals("1-5"))
+                .singleElement()
+                .satisfies(tier -> assertThat(tier.oldestPendingAgeSeconds()).isBetween(60L, 90L));
     }
 
     @Test

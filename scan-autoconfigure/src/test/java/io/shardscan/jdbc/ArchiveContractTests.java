@@ -12,7 +12,6 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -80,7 +79,7 @@ abstract class ArchiveContractTests {
         table.jdbc()
                 .update(
                         "UPDATE tb_order SET status = 1, updated_at = ? WHERE order_id = 17",
-                        Timestamp.from(Instant.now()));
+                        OrderTable.utc(Instant.now()));
         table.jdbc().update("UPDATE tb_order SET status = 2, retry_count = 16 WHERE order_id = 21");
         table.jdbc().update("UPDATE tb_order SET retry_count = 3 WHERE order_id = 29");
     }
@@ -132,14 +131,13 @@ abstract class ArchiveContractTests {
     }
 
     /**
-     * The cutoff reads the database's clock in the JVM's zone, in which the engine writes
-     * {@code updated_at} through the driver: with {@code after} an hour, the done rows the JVM
-     * updated two hours ago go, those it updated half an hour ago or just now stay. On MariaDB the
-     * class runs in a JVM zone that is not the server's, where a cutoff in the server's zone moves
-     * by the zones' difference (eight hours on a server in UTC).
+     * The cutoff reads the database's clock in UTC, as the engine stamps {@code updated_at}: with
+     * {@code after} an hour, the done rows stamped two hours ago go, those stamped half an hour ago or
+     * just now stay. On MariaDB the class runs in a JVM zone that is not the server's, where a cutoff
+     * in either zone would move by its offset from UTC (eight hours in Asia/Shanghai).
      */
     @Test
-    void theCutoffIsTheJvmsClockAsTheEngineWritesTheColumn() {
+    void theCutoffIsTheDatabasesClockInUtcAsTheEngineStampsTheColumn() {
         Instant now = Instant.now();
         setUpdatedAt(now.minus(Duration.ofHours(2)), 1, 5);
         setUpdatedAt(now.minus(Duration.ofMinutes(30)), 9, 13);
@@ -168,7 +166,7 @@ abstract class ArchiveContractTests {
                 .update(
                         "INSERT INTO tb_order_archive (order_id, user_id, status, retry_count, updated_at)"
                                 + " VALUES (9, 9, 1, 0, ?)",
-                        Timestamp.from(OLD));
+                        OrderTable.utc(OLD));
         JdbcTaskStore store = new JdbcTaskStore(dataSource());
         TaskDefinition task = task("tb_order_archive", false, 500);
         long epoch = store.fence(task, 1, "node-a");
@@ -254,10 +252,10 @@ abstract class ArchiveContractTests {
         assertThat(engine.task("orders").stats().lastArchiveRunAt()).isNotNull();
     }
 
-    /** Sets the rows' {@code updated_at} as the engine writes it: a JDBC {@code Timestamp}, in the JVM's zone. */
+    /** Sets the rows' {@code updated_at} as the engine stamps it: in UTC, whatever the JVM's zone. */
     void setUpdatedAt(Instant at, long... ids) {
         for (long id : ids) {
-            table.jdbc().update("UPDATE tb_order SET updated_at = ? WHERE order_id = ?", Timestamp.from(at), id);
+            table.jdbc().update("UPDATE tb_order SET updated_at = ? WHERE order_id = ?", OrderTable.utc(at), id);
         }
     }
 

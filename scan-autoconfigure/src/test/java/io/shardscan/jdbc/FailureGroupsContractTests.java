@@ -101,24 +101,21 @@ abstract class FailureGroupsContractTests {
 
     @Test
     void requeuesOneRowAGroupOrAllAsFreshRowsAndLeavesTheOthers() {
-        assertThat(store.requeue(task, Requeue.rows(true, List.of(2L)), T0.plusSeconds(60)))
-                .isEqualTo(1);
+        assertThat(store.requeue(task, Requeue.rows(true, List.of(2L)))).isEqualTo(1);
         assertThat(table.count("order_id = 2 AND status = 0 AND retry_count = 0"))
                 .isEqualTo(1);
-        assertThat(store.requeue(task, Requeue.rows(true, List.of(20L)), T0.plusSeconds(60)))
+        assertThat(store.requeue(task, Requeue.rows(true, List.of(20L))))
                 .as("a failed pending row is not dead")
                 .isZero();
 
-        assertThat(store.requeue(task, Requeue.withError(true, "refused"), T0.plusSeconds(60)))
-                .isEqualTo(2);
-        assertThat(store.requeue(task, Requeue.withError(true, null), T0.plusSeconds(60)))
-                .isEqualTo(1);
+        assertThat(store.requeue(task, Requeue.withError(true, "refused"))).isEqualTo(2);
+        assertThat(store.requeue(task, Requeue.withError(true, null))).isEqualTo(1);
         assertThat(table.count("status = 2")).isEqualTo(4);
 
-        assertThat(store.requeue(task, Requeue.all(false), T0.plusSeconds(60))).isEqualTo(3);
+        assertThat(store.requeue(task, Requeue.all(false))).isEqualTo(3);
         assertThat(table.count("order_id IN (20, 21, 22) AND status = 0 AND retry_count = 0"))
                 .isEqualTo(3);
-        assertThat(store.requeue(task, Requeue.all(true), T0.plusSeconds(60))).isEqualTo(4);
+        assertThat(store.requeue(task, Requeue.all(true))).isEqualTo(4);
         assertThat(table.count("status = 2")).isZero();
         assertThat(store.failureGroups(task, true, 0, 10, 3)).isEmpty();
     }
@@ -147,7 +144,7 @@ abstract class FailureGroupsContractTests {
                 .singleElement()
                 .satisfies(g -> assertThat(g.example()).isEqualTo("timeout"));
         // the group's key, or any error of the group, requeues the whole group
-        assertThat(store.requeue(task, Requeue.withError(true, "order 99 not found after 1 tries"), T0.plusSeconds(99)))
+        assertThat(store.requeue(task, Requeue.withError(true, "order 99 not found after 1 tries")))
                 .isEqualTo(3);
         assertThat(table.count("order_id IN (31, 32, 33) AND status = 0")).isEqualTo(3);
     }

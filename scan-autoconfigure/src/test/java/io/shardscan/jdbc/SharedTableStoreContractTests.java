@@ -12,6 +12,7 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
 import io.shardscan.testsupport.OrderTable;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,7 +113,7 @@ abstract class SharedTableStoreContractTests {
                 .containsExactly(3, 4, 5, 6);
         assertThat(store.failedRows(vip, 1)).containsExactly(new RowKey(1, 1));
         assertThat(store.failedRows(normal, 1)).containsExactly(new RowKey(5, 5), new RowKey(9, 9));
-        assertThat(store.fetch(vip, new FetchRequest(1, 1, 5, T0, Long.MIN_VALUE, 100)))
+        assertThat(store.fetch(vip, new FetchRequest(1, 1, 5, Duration.ZERO, Long.MIN_VALUE, 100)))
                 .extracting(Row::id)
                 .containsExactly(1L);
     }
@@ -129,7 +130,7 @@ abstract class SharedTableStoreContractTests {
                 .containsExactly(
                         tuple(0, (long) ids(id -> id > 16 && kind(id) == 3).size()));
 
-        assertThat(store.requeueDead(vip, T0)).isEqualTo(4);
+        assertThat(store.requeueDead(vip)).isEqualTo(4);
         assertThat(table.count("status = 2")).isEqualTo(12);
         assertThat(table.count("status = 0 AND order_id <= 16")).isEqualTo(4);
         assertThat(table.count("status = 0 AND order_id <= 16 AND biz_type = 3"))

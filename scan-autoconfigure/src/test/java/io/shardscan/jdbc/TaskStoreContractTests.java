@@ -69,6 +69,7 @@ abstract class TaskStoreContractTests {
         assertThat(rows).allSatisfy(r -> assertThat(task.shardOf(r.shardKey())).isEqualTo(1));
         assertThat(rows.get(0).columns())
                 .containsEntry("phone", "+15559")
+                .as("updated_at, zone-less, read as the UTC the engine stamps it in")
                 .containsEntry("updated_at", Timestamp.from(T0))
                 .as("a NULL column is there, with a null value")
                 .containsEntry("last_error", null);
@@ -257,15 +258,12 @@ abstract class TaskStoreContractTests {
 
         // a failed row of shard 3 is due in its tier only once rested, and is no fresh row
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 1");
-        table.jdbc()
-                .update(
-                        "UPDATE tb_order SET retry_count = 2, updated_at = ? WHERE order_id = 7",
-                        Timestamp.from(T0.plusSeconds(30)));
+        failedHalfAMinuteAgo(7);
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 3 AND order_id <> 7");
         assertThat(store.dueRequests(task, freshOfEveryShard())).isEmpty();
-        assertThat(store.dueRequests(task, failedOfEveryShard(T0.plusSeconds(29))))
+        assertThat(store.dueRequests(task, failedOfEveryShard(Duration.ofSeconds(31))))
                 .isEmpty();
-        assertThat(store.dueRequests(task, failedOfEveryShard(T0.plusSeconds(30))))
+        assertThat(store.dueRequests(task, failedOfEveryShard(Duration.ofSeconds(29))))
                 .containsExactly(3);
     }
 
@@ -286,7 +284,7 @@ abstract class TaskStoreContractTests {
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
         assertThat(plain.dueRequests(task, freshOfEveryShard())).containsExactlyInAnyOrder(1, 3);
         leaveOneFailedRowInShards1And3();
-        assertThat(plain.dueRequests(task, bothTiersOfEveryShard(T0.plusSeconds(30))))
+        assertThat(plain.dueRequests(task, bothTiersOfEveryShard(Duration.ofSeconds(29))))
                 .containsExactlyInAnyOrder(2, 3, 7);
     }
 
@@ -297,13 +295,13 @@ abstract class TaskStoreContractTests {
     @Test
     void dueRequestsOfSeveralTiersNameEachRequestByItsPosition() {
         leaveOneFailedRowInShards1And3();
-        assertThat(store.dueRequests(task, bothTiersOfEveryShard(T0.plusSeconds(30))))
+        assertThat(store.dueRequests(task, bothTiersOfEveryShard(Duration.ofSeconds(29))))
                 .as("shard 1's fresh (2) and failed (3) rows, shard 3's failed row (7)")
                 .containsExactlyInAnyOrder(2, 3, 7);
-        assertThat(store.dueRequests(task, bothTiersOfEveryShard(T0.plusSeconds(29))))
+        assertThat(store.dueRequests(task, bothTiersOfEveryShard(Duration.ofSeconds(31))))
                 .as("shard 3's failed row has not rested yet")
                 .containsExactlyInAnyOrder(2, 3);
-        List<FetchRequest> failedFirst = new ArrayList<>(failedOfEveryShard(T0.plusSeconds(30)));
+        List<FetchRequest> failedFirst = new ArrayList<>(failedOfEveryShard(Duration.ofSeconds(29)));
         failedFirst.addAll(freshOfEveryShard());
         assertThat(store.dueRequests(task, failedFirst))
                 .as("failed rows of shards 1 and 3, then shard 1's fresh rows")
@@ -312,27 +310,38 @@ abstract class TaskStoreContractTests {
 
     /**
      * Shards 0 and 2 done; shard 1 keeps its fresh rows and order 5 failed once at T0; shard 3 holds
-     * only order 7, failed twice at T0 + 30 s.
+     * only order 7, failed twice half a minute ago by the database's clock.
      */
     void leaveOneFailedRowInShards1And3() {
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
         table.jdbc().update("UPDATE tb_order SET retry_count = 1 WHERE order_id = 5");
-        table.jdbc()
-                .update(
-                        "UPDATE tb_order SET retry_count = 2, updated_at = ? WHERE order_id = 7",
-                        Timestamp.from(T0.plusSeconds(30)));
+        failedHalfAMinuteAgo(7);
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) = 3 AND order_id <> 7");
+    }
+
+    /**
+     * The rows failed twice, 30 s ago by the database's clock: the clock the store stamps and compares
+     * a row's last update with, which no node's clock moves.
+     */
+    void failedHalfAMinuteAgo(long... ids) {
+        for (long id : ids) {
+            table.jdbc()
+                    .update(
+                            "UPDATE tb_order SET retry_count = 2, updated_at = "
+                                    + table.utcNowMinus(Duration.ofSeconds(30)) + " WHERE order_id = ?",
+                            id);
+        }
     }
 
     /**
      * The first pages of the fresh tier and of the tier of 1-5 failures of every shard, by shard:
      * shard {@code s}'s fresh rows at position {@code 2s}, its failed rows at {@code 2s + 1}.
      */
-    static List<FetchRequest> bothTiersOfEveryShard(Instant dueBefore) {
+    static List<FetchRequest> bothTiersOfEveryShard(Duration rest) {
         List<FetchRequest> requests = new ArrayList<>();
         for (int shard = 0; shard < SHARDS; shard++) {
             requests.add(freshOfEveryShard().get(shard));
-            requests.add(failedOfEveryShard(dueBefore).get(shard));
+            requests.add(failedOfEveryShard(rest).get(shard));
         }
         return requests;
     }
@@ -387,12 +396,12 @@ abstract class TaskStoreContractTests {
     }
 
     /**
-     * The first page of the tier of 1-5 failures of every shard, one row, failed rows rested by
-     * {@code dueBefore}: shard {@code s} at position {@code s}.
+     * The first page of the tier of 1-5 failures of every shard, one row, failed rows that rested
+     * {@code rest}: shard {@code s} at position {@code s}.
      */
-    static List<FetchRequest> failedOfEveryShard(Instant dueBefore) {
+    static List<FetchRequest> failedOfEveryShard(Duration rest) {
         return java.util.stream.IntStream.range(0, SHARDS)
-                .mapToObj(shard -> new FetchRequest(shard, 1, 5, dueBefore, Long.MIN_VALUE, 1))
+                .mapToObj(shard -> new FetchRequest(shard, 1, 5, rest, Long.MIN_VALUE, 1))
                 .toList();
     }
 
@@ -403,13 +412,10 @@ abstract class TaskStoreContractTests {
 
     @Test
     void failedTierSeesOnlyItsRetryRangeOnceRested() {
-        table.jdbc()
-                .update(
-                        "UPDATE tb_order SET retry_count = 2, updated_at = ? WHERE order_id IN (2, 6)",
-                        java.sql.Timestamp.from(T0.plusSeconds(30)));
+        failedHalfAMinuteAgo(2, 6);
         table.jdbc().update("UPDATE tb_order SET retry_count = 7 WHERE order_id = 10");
-        FetchRequest early = new FetchRequest(2, 1, 5, T0.plusSeconds(29), Long.MIN_VALUE, 100);
-        FetchRequest rested = new FetchRequest(2, 1, 5, T0.plusSeconds(30), Long.MIN_VALUE, 100);
+        FetchRequest early = new FetchRequest(2, 1, 5, Duration.ofSeconds(31), Long.MIN_VALUE, 100);
+        FetchRequest rested = new FetchRequest(2, 1, 5, Duration.ofSeconds(29), Long.MIN_VALUE, 100);
         assertThat(store.fetch(task, early)).isEmpty();
         assertThat(store.fetch(task, rested)).extracting(Row::id).containsExactly(2L, 6L);
         assertThat(store.fetch(task, fresh(2, Long.MIN_VALUE, 100)))
@@ -420,7 +426,8 @@ abstract class TaskStoreContractTests {
     @Test
     void writeBackMarksDoneFailedAndDeadUnderTheCurrentFence() {
         long epoch = store.fence(task, 1, "node-a");
-        Instant at = T0.plusSeconds(60);
+        // the node's clock, a year off: the rows are stamped with the database's
+        Instant at = Instant.now().plus(Duration.ofDays(365));
         WriteBack batch = new WriteBack(
                 1,
                 epoch,
@@ -439,10 +446,12 @@ abstract class TaskStoreContractTests {
                         String.valueOf(m.get(key(m, "last_error")))))
                 .containsExactly(
                         List.of(1L, 1L, 0L, "null"), List.of(5L, 0L, 1L, "boom"), List.of(9L, 2L, 16L, "gone"));
-        Instant updated = table.jdbc()
-                .queryForObject("SELECT updated_at FROM tb_order WHERE order_id = 5", java.sql.Timestamp.class)
-                .toInstant();
-        assertThat(updated.truncatedTo(ChronoUnit.SECONDS)).isEqualTo(at);
+        Instant databaseNow = table.databaseNow();
+        for (long id : List.of(1L, 5L, 9L)) {
+            assertThat(table.updatedAt(id))
+                    .as("order %s stamped with the database's clock in UTC (now %s), not the node's", id, databaseNow)
+                    .isBetween(databaseNow.minusSeconds(10), databaseNow);
+        }
     }
 
     @Test
@@ -691,7 +700,7 @@ abstract class TaskStoreContractTests {
         table.jdbc()
                 .update(
                         "UPDATE tb_order SET retry_count = 3, updated_at = ? WHERE order_id BETWEEN 14 AND 15",
-                        java.sql.Timestamp.from(T0.minusSeconds(60)));
+                        OrderTable.utc(T0.minusSeconds(60)));
         BacklogCounts counts = store.countBacklog(task);
         assertThat(counts.dead()).isEqualTo(3);
         assertThat(counts.pending())
@@ -729,7 +738,7 @@ abstract class TaskStoreContractTests {
     @Test
     void requeuesDeadRowsAsFresh() {
         table.jdbc().update("UPDATE tb_order SET status = 2, retry_count = 16 WHERE order_id IN (3, 4)");
-        assertThat(store.requeueDead(task, T0.plusSeconds(5))).isEqualTo(2);
+        assertThat(store.requeueDead(task)).isEqualTo(2);
         assertThat(table.count("order_id IN (3, 4) AND status = 0 AND retry_count = 0"))
                 .isEqualTo(2);
         assertThat(store.countBacklog(task).dead()).isZero();
@@ -1004,15 +1013,12 @@ abstract class TaskStoreContractTests {
             if (setting != null) {
                 connection.createStatement().execute(setting);
             }
-            FetchRequest request =
-                    new FetchRequest(1, minRetries, maxRetries, maxRetries > 0 ? T0 : null, Long.MIN_VALUE, 100);
+            FetchRequest request = new FetchRequest(
+                    1, minRetries, maxRetries, maxRetries > 0 ? Duration.ofSeconds(30) : null, Long.MIN_VALUE, 100);
             try (PreparedStatement explain =
                     connection.prepareStatement("EXPLAIN " + sql.fetch().sql(request))) {
                 int index = 1;
                 explain.setInt(index++, 1);
-                if (request.failedDueBefore() != null) {
-                    explain.setTimestamp(index++, Timestamp.from(T0));
-                }
                 explain.setLong(index++, Long.MIN_VALUE);
                 explain.setInt(index, 100);
                 StringBuilder plan = new StringBuilder();
@@ -1031,7 +1037,7 @@ abstract class TaskStoreContractTests {
 
     /**
      * The database's plan for the idle probe of the fresh tier and the tier of 1-5 failures over
-     * every shard (failed rows rested by T0 + 30 s); {@code explain} is the statement's prefix, e.g.
+     * every shard (failed rows rested 30 s); {@code explain} is the statement's prefix, e.g.
      * {@code "EXPLAIN "}, and {@code setting} (or {@code null}) runs first on the same connection.
      */
     String explainProbe(String explain, String setting) throws SQLException {
@@ -1042,15 +1048,12 @@ abstract class TaskStoreContractTests {
             if (setting != null) {
                 connection.createStatement().execute(setting);
             }
-            List<FetchRequest> requests = bothTiersOfEveryShard(T0.plusSeconds(30));
+            List<FetchRequest> requests = bothTiersOfEveryShard(Duration.ofSeconds(30));
             try (PreparedStatement statement =
                     connection.prepareStatement(explain + sql.fetch().probe(requests))) {
                 int index = 1;
                 for (FetchRequest request : requests) {
                     statement.setInt(index++, request.shard());
-                    if (request.failedDueBefore() != null) {
-                        statement.setTimestamp(index++, Timestamp.from(request.failedDueBefore()));
-                    }
                     statement.setLong(index++, request.afterId());
                     statement.setInt(index++, request.limit());
                 }

@@ -50,7 +50,7 @@ class MybatisRowMapperTests {
         table.jdbc().update("UPDATE tb_order SET channel = NULL, phone_no = NULL WHERE order_id = 3");
         JdbcTaskStore store = new JdbcTaskStore(dataSource);
         assertThat(store.inspect(task).indexPresent()).isTrue();
-        rows = store.fetch(task, new FetchRequest(0, 0, 0, T0, Long.MIN_VALUE, 10));
+        rows = store.fetch(task, new FetchRequest(0, 0, 0, null, Long.MIN_VALUE, 10));
         assertThat(rows).hasSize(3);
     }
 
@@ -133,7 +133,7 @@ class MybatisRowMapperTests {
     void failsTheRowNamingTheColumnItCannotConvert() throws IOException {
         table.jdbc().execute("UPDATE tb_order SET channel = 'FAX' WHERE order_id = 1");
         Row row = new JdbcTaskStore(dataSource)
-                .fetch(task, new FetchRequest(0, 0, 0, T0, Long.MIN_VALUE, 1))
+                .fetch(task, new FetchRequest(0, 0, 0, null, Long.MIN_VALUE, 1))
                 .get(0);
         MybatisRowMapper mapper = new MybatisRowMapper(configuration(true));
         assertThatIllegalArgumentException()

@@ -3,7 +3,6 @@ package io.shardscan.testsupport;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.Row;
 import io.shardscan.core.ScanContext;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,11 +140,14 @@ public final class OrderTable {
         return insert(1, count, users, updatedAt);
     }
 
-    /** Inserts orders firstId..firstId + count - 1; order i belongs to user {@code i % users}. */
+    /**
+     * Inserts orders firstId..firstId + count - 1; order i belongs to user {@code i % users}. Their
+     * {@code updated_at} holds {@code updatedAt} in UTC, as the engine stamps it.
+     */
     public OrderTable insert(long firstId, int count, int users, Instant updatedAt) {
         List<Object[]> rows = new ArrayList<>(count);
         for (long id = firstId; id < firstId + count; id++) {
-            rows.add(new Object[] {id, id % users, "+1555" + id, Timestamp.from(updatedAt)});
+            rows.add(new Object[] {id, id % users, "+1555" + id, utc(updatedAt)});
         }
         for (int from = 0; from < rows.size(); from += 5000) {
             jdbc.batchUpdate(
@@ -165,6 +167,50 @@ public final class OrderTable {
                 ctx.epoch(),
                 seq);
         return Outcome.done();
+    }
+
+    /** An instant as the zone-less UTC value the engine stamps {@code updated_at} with. */
+    public static java.time.LocalDateTime utc(Instant instant) {
+        return java.time.LocalDateTime.ofInstant(instant, java.time.ZoneOffset.UTC);
+    }
+
+    /**
+     * The database's clock in UTC less {@code ago}, as SQL: what the engine stamps {@code updated_at}
+     * with, so that a test can move a row's last update back on the clock the engine measures rests by
+     * (a settable node clock no longer moves it).
+     */
+    public String utcNowMinus(java.time.Duration ago) {
+        long millis = ago.toMillis();
+        if (postgres()) {
+            return "((statement_timestamp() AT TIME ZONE 'UTC') - INTERVAL '" + millis + " milliseconds')";
+        }
+        if (isMySql()) {
+            return "TIMESTAMPADD(MICROSECOND, " + (-millis * 1000) + ", UTC_TIMESTAMP(3))";
+        }
+        return "DATEADD(MILLISECOND, " + (-millis) + ", DATEADD(SECOND, -(EXTRACT(TIMEZONE_HOUR FROM"
+                + " CURRENT_TIMESTAMP) * 3600 + EXTRACT(TIMEZONE_MINUTE FROM CURRENT_TIMESTAMP) * 60), LOCALTIMESTAMP))";
+    }
+
+    /**
+     * Sets the last update of the rows {@code where} selects to {@code ago} before the database's clock
+     * now: how a test makes a failed row rest, now that the engine measures rests by that clock alone.
+     */
+    public OrderTable updatedAgo(String where, java.time.Duration ago) {
+        jdbc.update("UPDATE tb_order SET updated_at = " + utcNowMinus(ago) + " WHERE " + where);
+        return this;
+    }
+
+    /** The instant a zone-less {@code updated_at} value the engine stamped stands for. */
+    public Instant updatedAt(long orderId) {
+        return jdbc.queryForObject(
+                        "SELECT updated_at FROM tb_order WHERE order_id = ?", java.time.LocalDateTime.class, orderId)
+                .toInstant(java.time.ZoneOffset.UTC);
+    }
+
+    /** The database's clock now, read as {@link #utcNowMinus} spells it. */
+    public Instant databaseNow() {
+        return jdbc.queryForObject("SELECT " + utcNowMinus(java.time.Duration.ZERO), java.time.LocalDateTime.class)
+                .toInstant(java.time.ZoneOffset.UTC);
     }
 
     public int count(String where) {

@@ -137,8 +137,8 @@ public final class RecordingTaskStore implements TaskStore {
     }
 
     @Override
-    public int requeueDead(TaskDefinition task, Instant at) {
-        return store.requeueDead(task, at);
+    public int requeueDead(TaskDefinition task) {
+        return store.requeueDead(task);
     }
 
     @Override

@@ -1,0 +1,17 @@
+package io.shardscan.core;
+
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+
+class PostgresSkewedClocksTests extends SkewedClocksContractTests {
+
+    @Override
+    DataSource dataSource() {
+        return TestServers.postgresDatabase("skewed_clocks");
+    }
+
+    @Override
+    String epochMillisNow() {
+        return "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+    }
+}
