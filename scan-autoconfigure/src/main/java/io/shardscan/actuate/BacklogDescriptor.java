@@ -17,6 +17,12 @@ import java.util.List;
  * @param withoutDueTime pending rows whose due time is NULL (a task with a due-at column), which
  *     are never due: give them one; in {@code total} too, not in {@code notYetDue}
  * @param countedAt when the counts were taken
+ * @param nullRetryCount pending rows whose retry count is NULL, which no tier fetches: give them 0
+ *     and make the column NOT NULL DEFAULT 0 (the log names the statements); in no tier, not in {@code total}
+ * @param negativeRetryCount pending rows whose retry count is negative, which no tier fetches: give
+ *     them 0; in no tier, not in {@code total}
+ * @param failedWithoutUpdatedAt failed pending rows whose updated-at is NULL, which are never due:
+ *     give them one; in their tier and {@code total} too
  */
 public record BacklogDescriptor(
         List<TierDescriptor> tiers,
@@ -26,7 +32,10 @@ public record BacklogDescriptor(
         long withoutShardKey,
         long outsideShards,
         long withoutDueTime,
-        Instant countedAt) {
+        Instant countedAt,
+        long nullRetryCount,
+        long negativeRetryCount,
+        long failedWithoutUpdatedAt) {
 
     public BacklogDescriptor {
         tiers = List.copyOf(tiers);
@@ -44,7 +53,10 @@ public record BacklogDescriptor(
                 backlog.withoutShardKey(),
                 backlog.outsideShards(),
                 backlog.withoutDueTime(),
-                backlog.countedAt());
+                backlog.countedAt(),
+                backlog.unfetchable().nullRetries(),
+                backlog.unfetchable().negativeRetries(),
+                backlog.unfetchable().failedWithoutUpdatedAt());
     }
 
     /**

@@ -18,12 +18,32 @@ import org.jspecify.annotations.Nullable;
  * @param outsideShards pending rows whose shard column is outside the task's shards (a column
  *     generated for another shard count): counted in their tier, fetched by no shard
  * @param countedAt when the counts were taken
+ * @param unfetchable pending rows no tier fetches for what the engine's columns hold: those whose
+ *     retry count is NULL or negative are in no tier and not in {@code total}; failed rows without an
+ *     updated-at are in their tier and in {@code total} too
  */
 public record Backlog(
-        List<TierBacklog> tiers, long dead, long total, long withoutShardKey, long outsideShards, Instant countedAt) {
+        List<TierBacklog> tiers,
+        long dead,
+        long total,
+        long withoutShardKey,
+        long outsideShards,
+        Instant countedAt,
+        UnfetchableRows unfetchable) {
 
     public Backlog {
         tiers = List.copyOf(tiers);
+    }
+
+    /** A backlog without rows that no tier fetches. */
+    public Backlog(
+            List<TierBacklog> tiers,
+            long dead,
+            long total,
+            long withoutShardKey,
+            long outsideShards,
+            Instant countedAt) {
+        this(tiers, dead, total, withoutShardKey, outsideShards, countedAt, UnfetchableRows.NONE);
     }
 
     /** A backlog without rows outside the task's shards. */
@@ -91,7 +111,8 @@ public record Backlog(
             long withoutDueTime = 0;
             Instant oldest = null;
             for (BacklogCounts.Group group : counts.pending()) {
-                if (rules.tierOf(group.retries()).equals(tier)) {
+                // a negative retry count is in no tier: tierOf would put it in the last one, which never fetches it
+                if (group.retries() >= 0 && rules.tierOf(group.retries()).equals(tier)) {
                     pending += group.count();
                     notYetDue += group.notYetDue();
                     withoutDueTime += group.withoutDueTime();
@@ -105,6 +126,13 @@ public record Backlog(
             tiers.add(new TierBacklog(tier.label(), pending, age, notYetDue, withoutDueTime));
             total += pending;
         }
-        return new Backlog(tiers, counts.dead(), total, counts.withoutShardKey(), counts.outsideShards(), now);
+        return new Backlog(
+                tiers,
+                counts.dead(),
+                total,
+                counts.withoutShardKey(),
+                counts.outsideShards(),
+                now,
+                UnfetchableRows.of(counts));
     }
 }

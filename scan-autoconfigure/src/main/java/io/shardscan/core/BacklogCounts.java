@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a store counted of a task's table: pending rows grouped by retry count, dead rows, and
  * pending rows that no shard fetches (their shard key is NULL, or their shard column is outside the
- * task's shards). Immutable.
+ * task's shards) or no tier fetches (their retry count is NULL; see {@link UnfetchableRows}). Immutable.
  *
  * @param pending one group per retry count that has pending rows
  * @param dead the number of dead rows
@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param outsideShards pending rows whose shard column holds a value outside 0..N-1 of the task's N
  *     shards (a column generated for another shard count), counted in {@code pending} too; {@code 0}
  *     for a store without a shard column
+ * @param withoutRetryCount pending rows whose retry count is NULL, in no group of {@code pending}
  * @param countedAt the store's clock when it counted, against which the groups' last updates and due
  *     times (which that clock stamped or compares) are aged; {@code null} for a store without a clock
  *     of its own: then the node's
@@ -24,6 +25,7 @@ public record BacklogCounts(
         long dead,
         long withoutShardKey,
         long outsideShards,
+        long withoutRetryCount,
         @Nullable Instant countedAt) {
 
     public BacklogCounts {
@@ -35,12 +37,13 @@ public record BacklogCounts(
         return pending.equals(other.pending)
                 && dead == other.dead
                 && withoutShardKey == other.withoutShardKey
-                && outsideShards == other.outsideShards;
+                && outsideShards == other.outsideShards
+                && withoutRetryCount == other.withoutRetryCount;
     }
 
-    /** Counts aged by the node's clock. */
+    /** Counts whose every pending row has a retry count, aged by the node's clock. */
     public BacklogCounts(List<Group> pending, long dead, long withoutShardKey, long outsideShards) {
-        this(pending, dead, withoutShardKey, outsideShards, null);
+        this(pending, dead, withoutShardKey, outsideShards, 0, null);
     }
 
     /** Counts of a store whose rows all have a shard of the task's: one computed from the key, or none. */
@@ -59,6 +62,7 @@ public record BacklogCounts(
      *     {@code count} but not in {@code notYetDue}
      * @param oldestDueAt the earliest due-at value (without the delay) among its rows that are due,
      *     {@code null} when none is or the task has no due-at column
+     * @param withoutUpdatedAt how many of them have a NULL updated-at, counted in {@code count} too
      */
     public record Group(
             int retries,
@@ -66,7 +70,19 @@ public record BacklogCounts(
             @Nullable Instant oldestUpdatedAt,
             long notYetDue,
             long withoutDueTime,
-            @Nullable Instant oldestDueAt) {
+            @Nullable Instant oldestDueAt,
+            long withoutUpdatedAt) {
+
+        /** A group whose rows all have an updated-at. */
+        public Group(
+                int retries,
+                long count,
+                @Nullable Instant oldestUpdatedAt,
+                long notYetDue,
+                long withoutDueTime,
+                @Nullable Instant oldestDueAt) {
+            this(retries, count, oldestUpdatedAt, notYetDue, withoutDueTime, oldestDueAt, 0);
+        }
 
         /** A group without the due time of its oldest due row. */
         public Group(int retries, long count, @Nullable Instant oldestUpdatedAt, long notYetDue, long withoutDueTime) {

@@ -188,7 +188,9 @@ final class Lane implements Runnable {
             } else {
                 outcome = call(unit);
             }
-        } catch (Exception | LinkageError | AssertionError e) {
+        } catch (Throwable e) {
+            // any Throwable, a VirtualMachineError too: one that escaped ended the lane with its row unrecorded, so
+            // an OutOfMemoryError in a handler ran its row 99 times at retry 0 and held its key's later rows forever
             outcome = failed(unit, e);
         }
         if (!inHandler.compareAndSet(call, null)) {
@@ -457,7 +459,7 @@ final class Lane implements Runnable {
             log.log(
                     Level.WARNING,
                     "Task " + task.name() + " row " + row.id() + batch + " failed at attempt " + (row.retries() + 1)
-                            + ": " + reason + more,
+                            + ": " + reason + more + jvmFailure(e),
                     e);
         } else {
             log.log(
@@ -466,6 +468,23 @@ final class Lane implements Runnable {
                             + reason);
         }
         return endpointDown(e) ? Outcome.endpointDown(reason) : Outcome.retryLater(reason);
+    }
+
+    /**
+     * What a {@link VirtualMachineError} thrown by a handler means for the node: the row is failed like
+     * any exception and backs off through the tiers, and the node goes on, since the engine cannot
+     * tell one row's huge allocation or deep recursion (gone with the call) from a JVM that cannot go
+     * on; the JVM's own flag is the switch for that. Empty for any other failure.
+     */
+    private static String jvmFailure(Throwable e) {
+        if (!(e instanceof VirtualMachineError)) {
+            return "";
+        }
+        return ". The row is recorded failed and retried by its tiers like any exception; the node goes on"
+                + (e instanceof OutOfMemoryError
+                        ? " (run the JVM with -XX:+ExitOnOutOfMemoryError to stop it when it cannot go on"
+                                + " after an OutOfMemoryError)"
+                        : "");
     }
 
     /**

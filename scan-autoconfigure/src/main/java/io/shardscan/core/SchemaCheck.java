@@ -82,6 +82,9 @@ final class SchemaCheck {
                             + " = " + task.idColumn() + " WHERE " + task.shardKeyColumn()
                             + " IS NULL) and make the column NOT NULL");
         }
+        report.unfetchable()
+                .warnings(task, report.retryColumnStatements())
+                .forEach(warning -> log.log(Level.WARNING, warning));
         if (report.nullDueTimes() > 0) {
             log.log(
                     Level.WARNING,

@@ -25,6 +25,10 @@ import org.jspecify.annotations.Nullable;
  *     whose zone is not the JVM's); empty when none
  * @param nullDueTimes the pending rows whose due-at value is NULL, which are never due; {@code 0}
  *     without a due-at column or when it is NOT NULL, {@code -1} when not counted
+ * @param unfetchable the pending rows no tier fetches for what the retry and updated-at columns
+ *     hold; {@link UnfetchableRows#NONE} when not counted
+ * @param retryColumnStatements the statements that make the retry column NOT NULL DEFAULT 0 (after
+ *     giving its NULL rows 0) when it allows NULL, as a user would run them; empty when it does not
  */
 public record SchemaReport(
         boolean tableExists,
@@ -37,7 +41,9 @@ public record SchemaReport(
         List<String> archiveIndexStatements,
         boolean matchFailed,
         List<String> warnings,
-        long nullDueTimes) {
+        long nullDueTimes,
+        UnfetchableRows unfetchable,
+        List<String> retryColumnStatements) {
 
     public SchemaReport {
         missingColumns = List.copyOf(missingColumns);
@@ -46,6 +52,36 @@ public record SchemaReport(
         columns = List.copyOf(columns);
         archiveIndexStatements = List.copyOf(archiveIndexStatements);
         warnings = List.copyOf(warnings);
+        retryColumnStatements = List.copyOf(retryColumnStatements);
+    }
+
+    /** A report without rows that no tier fetches, or of a store that does not count them. */
+    public SchemaReport(
+            boolean tableExists,
+            List<String> missingColumns,
+            boolean indexPresent,
+            List<String> indexStatements,
+            List<String> problems,
+            List<String> columns,
+            long nullShardKeys,
+            List<String> archiveIndexStatements,
+            boolean matchFailed,
+            List<String> warnings,
+            long nullDueTimes) {
+        this(
+                tableExists,
+                missingColumns,
+                indexPresent,
+                indexStatements,
+                problems,
+                columns,
+                nullShardKeys,
+                archiveIndexStatements,
+                matchFailed,
+                warnings,
+                nullDueTimes,
+                UnfetchableRows.NONE,
+                List.of());
     }
 
     /** A report of a task without a NULL due time to count. */

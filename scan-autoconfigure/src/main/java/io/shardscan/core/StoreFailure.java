@@ -25,14 +25,17 @@ final class StoreFailure {
      * {@code CannotGetJdbcConnectionException}, {@code DataAccessResourceFailureException},
      * {@code TransientDataAccessException}); or no {@link SQLException} at all, which tells nothing,
      * so it counts as not reached. Any other {@link SQLException}, or an {@link InvalidTaskException}
-     * (the table turned out unusable), is the database's answer.
+     * (the table turned out unusable), is the database's answer; an {@link Error} (out of memory
+     * decoding a page, a class gone from a replaced jar) is the node's own failure, not a sign that
+     * the database was not reached.
      */
     static boolean unreachable(Throwable failure) {
         boolean answered = false;
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
         for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException) {
-                // the store read the table and found it unusable (dropped, a column gone)
+            if (t instanceof InvalidTaskException || t instanceof Error) {
+                // the store read the table and found it unusable (dropped, a column gone), or the node failed:
+                // an OutOfMemoryError decoding a page of large rows was logged as "the database was not reached"
                 answered = true;
             } else if (t instanceof SQLException sql) {
                 if (connectionFailure(sql)) {
@@ -45,11 +48,20 @@ final class StoreFailure {
     }
 
     /**
-     * The failure as a log line shows it: itself, and when the database was not reached, the
+     * The failure as a log line shows it: itself; for a {@link VirtualMachineError}, that the node
+     * failed and, out of memory, what to lower; and when the database was not reached, the
      * deepest cause (a pool's wrapper hides "Connection refused" or "Connection is not available"
      * behind "Failed to obtain JDBC Connection") and what to check.
      */
     static String describe(Throwable failure) {
+        if (failure instanceof OutOfMemoryError) {
+            return failure + "; this node ran out of memory, not a database failure: a page of rows (page-size of"
+                    + " them, each with every column its row type reads) or the work beside it did not fit the heap."
+                    + " Lower the task's page-size, read fewer or smaller columns, or give the JVM more heap (-Xmx)";
+        }
+        if (failure instanceof VirtualMachineError) {
+            return failure + "; this node's JVM failed, not the database";
+        }
         if (!unreachable(failure)) {
             return failure.toString();
         }

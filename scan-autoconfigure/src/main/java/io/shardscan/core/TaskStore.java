@@ -18,7 +18,9 @@ public interface TaskStore {
      * Inspects the task's table: which configured columns are missing, which are of a type the
      * store cannot use, whether the match's columns exist and its values fit their types, whether the index that keeps {@link #fetch} a range scan over pending rows
      * exists, how many pending rows have a NULL shard key or (for a task with a due-at column) a
-     * NULL due time (count queries, so called at startup, not per round), and warnings such as a
+     * NULL due time, which no tier fetches for their retry count or updated-at (see
+     * {@link UnfetchableRows}; count queries, so called at startup, not per round), the statements
+     * that make a nullable retry column NOT NULL DEFAULT 0, and warnings such as a
      * zone-less due-at column in a database whose zone is not the JVM's.
      *
      * @return the report; never {@code null}
@@ -122,9 +124,10 @@ public interface TaskStore {
     /**
      * Counts the task's pending rows by retry count, with the oldest last update of each group and
      * (for a task with a due-at column) how many of them are not due yet, how many have a NULL due
-     * time, and the earliest due-at value of those that are due,
-     * its dead rows, and its pending rows whose shard key is NULL, with queries that read the pending-row index rather than the whole table;
-     * and the store's clock at the count, which the groups' ages are measured against.
+     * time, the earliest due-at value of those that are due, and how many have a NULL updated-at;
+     * its pending rows whose retry count is NULL apart, in no group; its dead rows, and its pending
+     * rows whose shard key is NULL, with queries that read the pending-row index rather than the whole
+     * table; and the store's clock at the count, which the groups' ages are measured against.
      *
      * @return the counts; empty groups when nothing is pending
      */

@@ -151,6 +151,9 @@ public final class TaskView {
         if (counts.outsideShards() > 0 && (before == null || before.outsideShards() == 0)) {
             warnOutsideShards(context.definition(), counts.outsideShards());
         }
+        if (before != null) {
+            warnAppeared(context.definition(), UnfetchableRows.of(before), UnfetchableRows.of(counts));
+        }
         // aged by the store's clock, which stamped the rows: a node whose clock is off shows true ages
         return Backlog.of(
                 context.definition(),
@@ -158,6 +161,18 @@ public final class TaskView {
                 counts.countedAt() != null
                         ? counts.countedAt()
                         : context.clock().now());
+    }
+
+    /**
+     * Rows no tier fetches that were not there at the last count: written after startup, whose check
+     * warned of those there were then. Warned once per kind as it appears, not at every count.
+     */
+    private static void warnAppeared(TaskDefinition task, UnfetchableRows before, UnfetchableRows now) {
+        UnfetchableRows appeared = new UnfetchableRows(
+                before.nullRetries() == 0 ? now.nullRetries() : 0,
+                before.negativeRetries() == 0 ? now.negativeRetries() : 0,
+                before.failedWithoutUpdatedAt() == 0 ? now.failedWithoutUpdatedAt() : 0);
+        appeared.warnings(task, List.of()).forEach(line -> log.log(System.Logger.Level.WARNING, line));
     }
 
     /**

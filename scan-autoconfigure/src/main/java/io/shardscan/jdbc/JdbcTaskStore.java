@@ -394,9 +394,11 @@ public final class JdbcTaskStore implements TaskStore {
     public BacklogCounts countBacklog(TaskDefinition task) {
         List<BacklogCounts.Group> groups = new ArrayList<>();
         long[] deadWithoutShardKeyOutsideShards = new long[3];
+        long[] withoutRetryCount = new long[1];
         Instant[] countedAt = new Instant[1];
         TaskSql sql = sql(task);
         boolean zoned = sql.names().updatedAtZoned();
+        int withoutUpdatedAt = task.delayed() ? 8 : 5;
         jdbc.query(sql.countBacklog(), rs -> {
             if (rs.getInt(1) == 1) {
                 deadWithoutShardKeyOutsideShards[0] = rs.getLong(2);
@@ -408,19 +410,27 @@ public final class JdbcTaskStore implements TaskStore {
                 deadWithoutShardKeyOutsideShards[2] = rs.getLong(3);
                 return;
             }
+            int retries = rs.getInt(2);
+            if (rs.wasNull()) {
+                // read as 0 it would count in the first tier, which never fetches it
+                withoutRetryCount[0] = rs.getLong(3);
+                return;
+            }
             groups.add(new BacklogCounts.Group(
-                    rs.getInt(2),
+                    retries,
                     rs.getLong(3),
                     dialect.readRowTime(rs, 4, zoned),
                     task.delayed() ? rs.getLong(5) : 0,
                     task.delayed() ? rs.getLong(6) : 0,
-                    task.delayed() ? instant(rs.getTimestamp(7)) : null));
+                    task.delayed() ? instant(rs.getTimestamp(7)) : null,
+                    rs.getLong(withoutUpdatedAt)));
         });
         return new BacklogCounts(
                 groups,
                 deadWithoutShardKeyOutsideShards[0],
                 deadWithoutShardKeyOutsideShards[1],
                 deadWithoutShardKeyOutsideShards[2],
+                withoutRetryCount[0],
                 countedAt[0]);
     }
 

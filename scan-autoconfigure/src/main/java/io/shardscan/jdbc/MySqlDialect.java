@@ -25,6 +25,15 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
         return '`' + identifier + '`';
     }
 
+    /** MySQL alters a column's nullability and default only by restating its type. */
+    @Override
+    List<String> retryColumnNotNull(TaskDefinition task, String type) {
+        return List.of(
+                nullRetriesToZero(task),
+                "ALTER TABLE " + task.table() + " MODIFY COLUMN " + task.retryColumn() + " " + type
+                        + " NOT NULL DEFAULT 0");
+    }
+
     @Override
     String anyOf(int count) {
         // MySQL has no array parameters: an IN list of the page's ids

@@ -314,6 +314,23 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
                 : ShardColumnCheck.Found.warning(ShardColumnCheck.plainModWarning(task, outdated));
     }
 
+    /**
+     * The statements that make a task's retry column NOT NULL DEFAULT 0, as a user would run them:
+     * its NULL rows given 0 first, or the constraint would fail on them.
+     *
+     * @param type the column's type as the metadata names it
+     */
+    List<String> retryColumnNotNull(TaskDefinition task, String type) {
+        String alter = "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.retryColumn();
+        return List.of(nullRetriesToZero(task), alter + " SET DEFAULT 0", alter + " SET NOT NULL");
+    }
+
+    /** The {@code UPDATE} that gives the rows whose retry count is NULL a count of 0. */
+    static String nullRetriesToZero(TaskDefinition task) {
+        return "UPDATE " + task.table() + " SET " + task.retryColumn() + " = 0 WHERE " + task.retryColumn()
+                + " IS NULL";
+    }
+
     /** Whether the index that keeps the pending-row fetch a range scan exists. */
     abstract boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException;
 

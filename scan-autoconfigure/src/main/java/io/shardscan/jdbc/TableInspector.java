@@ -2,6 +2,7 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.UnfetchableRows;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -106,6 +107,12 @@ final class TableInspector {
             long nullShardKeys = problems.isEmpty() && shardKey.nullable()
                     ? countNull(connection, task, names, names.shardKey())
                     : 0;
+            ColumnInfo retries = columns.get(task.retryColumn().toLowerCase(Locale.ROOT));
+            UnfetchableRows unfetchable =
+                    problems.isEmpty() ? countUnfetchable(connection, task, names) : UnfetchableRows.NONE;
+            List<String> retryColumnStatements = problems.isEmpty() && retries.nullable()
+                    ? dialect.retryColumnNotNull(task, retries.typeName())
+                    : List.of();
             List<String> warnings = new ArrayList<>();
             long nullDueTimes = 0;
             if (dueAt != null && problems.isEmpty()) {
@@ -140,7 +147,9 @@ final class TableInspector {
                             archive.indexStatements(),
                             !match.problems().isEmpty(),
                             warnings,
-                            nullDueTimes),
+                            nullDueTimes,
+                            unfetchable,
+                            retryColumnStatements),
                     archive.sql());
         } catch (SQLException e) {
             throw new IllegalStateException(
@@ -171,6 +180,27 @@ final class TableInspector {
         try (var statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery(sql)) {
             return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    /**
+     * The task's pending rows whose retry count is NULL or negative, and its failed ones whose
+     * updated-at is NULL (see {@link UnfetchableRows}); one pass over the pending rows, at startup.
+     */
+    private UnfetchableRows countUnfetchable(Connection connection, TaskDefinition task, TableNames names)
+            throws SQLException {
+        String retries = dialect.quote(names.retries());
+        String updatedAt = dialect.quote(names.updatedAt());
+        String sql = "SELECT COALESCE(SUM(CASE WHEN " + retries + " IS NULL THEN 1 ELSE 0 END), 0),"
+                + " COALESCE(SUM(CASE WHEN " + retries + " < 0 THEN 1 ELSE 0 END), 0),"
+                + " COALESCE(SUM(CASE WHEN " + retries + " > 0 AND " + updatedAt + " IS NULL THEN 1 ELSE 0 END), 0)"
+                + " FROM "
+                + names.qualified(dialect) + " WHERE " + dialect.quote(names.status()) + " = " + task.pendingStatus()
+                + names.match().and(dialect) + " AND (" + retries + " IS NULL OR " + retries + " < 0 OR ("
+                + retries + " > 0 AND " + updatedAt + " IS NULL))";
+        try (var statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(sql)) {
+            return rs.next() ? new UnfetchableRows(rs.getLong(1), rs.getLong(2), rs.getLong(3)) : UnfetchableRows.NONE;
         }
     }
 

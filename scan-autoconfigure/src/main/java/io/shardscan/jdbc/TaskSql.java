@@ -100,7 +100,7 @@ record TaskSql(
                 // keeps the rows whose shard is NULL too) with the database's clock to age them by, then, with a shard
                 // column, one of the pending
                 // rows whose shard is outside the task's (two short ranges of that index, empty when the
-                // column is generated for the task's shards)
+                // column is generated for the task's shards); each group's rows without an updated-at last
                 "SELECT 0, " + retries + ", COUNT(*), MIN(" + updatedAt + ")"
                         + (due == null
                                 ? ""
@@ -108,18 +108,18 @@ record TaskSql(
                                         + " END), SUM(CASE WHEN " + due.column()
                                         + " IS NULL THEN 1 ELSE 0 END), MIN(CASE"
                                         + " WHEN " + due.isDue() + " THEN " + due.column() + " END)")
-                        + " FROM "
+                        + ", SUM(CASE WHEN " + updatedAt + " IS NULL THEN 1 ELSE 0 END) FROM "
                         + table + " WHERE " + pending + match + " GROUP BY " + retries
                         + " UNION ALL SELECT 1, (SELECT COUNT(*) FROM " + table + " WHERE " + dead
                         + "), (SELECT COUNT(*) FROM " + table + " WHERE " + pending + match + " AND "
                         + dialect.shardExpression(task, names) + " IS NULL), " + stamp
-                        + (due == null ? "" : ", 0, 0, NULL")
+                        + (due == null ? "" : ", 0, 0, NULL") + ", 0"
                         + (names.shardColumn() == null
                                 ? ""
                                 : " UNION ALL SELECT 2, 0, (SELECT COUNT(*) FROM " + table + " WHERE " + pending
                                         + match + " AND (" + dialect.quote(names.shardColumn()) + " < 0 OR "
                                         + dialect.quote(names.shardColumn()) + " >= " + task.shards() + ")), NULL"
-                                        + (due == null ? "" : ", 0, 0, NULL")),
+                                        + (due == null ? "" : ", 0, 0, NULL") + ", 0"),
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
                         + updatedAt + " = " + stamp + " WHERE " + dead,
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())

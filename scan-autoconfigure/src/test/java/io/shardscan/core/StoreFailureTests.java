@@ -33,6 +33,21 @@ class StoreFailureTests {
                 .isFalse();
     }
 
+    /** Out of memory decoding a page, a class gone from a replaced jar: the node failed, and the line says so. */
+    @Test
+    void anErrorIsTheNodesOwnFailureNotAnUnreachableDatabase() {
+        assertThat(StoreFailure.unreachable(new OutOfMemoryError("Java heap space")))
+                .isFalse();
+        assertThat(StoreFailure.unreachable(new NoClassDefFoundError("io/shardscan/sample/OrderSms")))
+                .isFalse();
+        assertThat(StoreFailure.describe(new OutOfMemoryError("Java heap space")))
+                .startsWith("java.lang.OutOfMemoryError: Java heap space; this node ran out of memory")
+                .contains("page-size")
+                .doesNotContain("not reached");
+        assertThat(StoreFailure.describe(new StackOverflowError()))
+                .isEqualTo("java.lang.StackOverflowError; this node's JVM failed, not the database");
+    }
+
     @Test
     void aConnectionFailureATimeoutOrAnUnknownFailureDidNot() {
         assertThat(StoreFailure.unreachable(new CannotGetJdbcConnectionException(

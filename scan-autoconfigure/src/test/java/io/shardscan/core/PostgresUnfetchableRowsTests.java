@@ -1,0 +1,12 @@
+package io.shardscan.core;
+
+import io.shardscan.testsupport.TestServers;
+import javax.sql.DataSource;
+
+class PostgresUnfetchableRowsTests extends UnfetchableRowsContractTests {
+
+    @Override
+    DataSource dataSource() {
+        return TestServers.postgresDatabase("unfetchable_rows");
+    }
+}
