@@ -95,7 +95,7 @@ final class RangeHandling {
         }
     }
 
-    /** Calls the handler; an exception it throws becomes a retry, and is left in {@code thrown[0]}. */
+    /** Calls the handler; anything it throws becomes a retry, and is left in {@code thrown[0]}. */
     private Outcome call(List<Row> rows, ScanContext ctx, Throwable[] thrown) {
         try {
             Outcome returned = handler instanceof TaskHandler.PerRow perRow
@@ -106,9 +106,11 @@ final class RangeHandling {
             Thread.currentThread().interrupt();
             thrown[0] = e;
             return Outcome.retryLater("interrupted");
-        } catch (Exception e) {
+        } catch (Throwable e) {
+            // an Error too (OutOfMemoryError, StackOverflowError): escaping, it failed the whole range,
+            // which then ran again from its last commit, its row never recorded
             thrown[0] = e;
-            return Outcome.retryLater(e.getMessage() == null ? e.getClass().getName() : e.getMessage());
+            return Outcome.retryLater(e instanceof Error || e.getMessage() == null ? e.toString() : e.getMessage());
         }
     }
 

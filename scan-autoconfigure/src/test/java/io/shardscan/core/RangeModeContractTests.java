@@ -399,6 +399,29 @@ public abstract class RangeModeContractTests {
         });
     }
 
+    /** A handler that ends in an Error (its own recursion too deep) fails its row like an exception. */
+    @Test
+    void aRowWhoseHandlerThrowsAnErrorIsRecordedFailed() {
+        long inserted = users.insertWithGaps(1, 500, 1);
+        RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
+        TaskHandler.PerRow record = recording("node-a");
+        ScanEngine a = node("node-a", task, (TaskHandler.PerRow) (row, ctx) -> {
+            if (row.id() == 250) {
+                throw new StackOverflowError("recursion too deep for row " + row.id());
+            }
+            return record.handle(row, ctx);
+        });
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.rangeTask(name).snapshot().run().done());
+        RangeView view = a.rangeTask(name);
+        assertThat(view.snapshot().progress().processed()).isEqualTo(inserted - 1);
+        assertThat(view.recentFailures(10)).singleElement().satisfies(f -> {
+            assertThat(f.id()).isEqualTo(250);
+            assertThat(f.error()).contains("java.lang.StackOverflowError: recursion too deep for row 250");
+        });
+        assertThat(users.duplicates()).as("rows run twice").isZero();
+    }
+
     /**
      * A node that claimed a range from the cursor and died before it opened it leaves a hole no cursor
      * claim covers again: once the cursor is past the run's ids, a node opens the range and it is
