@@ -431,6 +431,21 @@ final class LeaseKeeper {
         }
     }
 
+    /**
+     * After each of the node's renewals: fences off the shards whose local deadline passed, and logs
+     * the task's statements that have run longer than {@code scan.lease-ttl}.
+     */
+    void watch() {
+        expireOverdue();
+        context.statements().warnSlow(settings.leaseTtl());
+    }
+
+    /** The task's longest running statement, if it has run longer than {@code scan.lease-ttl}. */
+    @Nullable
+    SlowStatement slowStatement() {
+        return context.statements().slowest(settings.leaseTtl());
+    }
+
     /** Fences off every held shard whose local deadline passed. */
     void expireOverdue() {
         long now = context.clock().nanos();

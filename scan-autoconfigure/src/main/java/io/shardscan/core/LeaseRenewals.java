@@ -60,13 +60,21 @@ final class LeaseRenewals {
     }
 
     private void renew() {
+        // a scheduled task that threw runs no more: the leases would lapse
         try {
             renewOnce();
         } catch (RuntimeException e) {
-            // a scheduled task that threw runs no more: the leases would lapse
             log.log(Level.WARNING, "A lease renewal of node " + settings.nodeId() + " failed: " + e, e);
-        } finally {
-            keepers.forEach(LeaseKeeper::expireOverdue);
+        }
+        for (LeaseKeeper keeper : keepers) {
+            try {
+                keeper.watch();
+            } catch (RuntimeException e) {
+                log.log(
+                        Level.WARNING,
+                        "Task " + keeper.task() + ": checking its leases and statements failed: " + e,
+                        e);
+            }
         }
     }
 

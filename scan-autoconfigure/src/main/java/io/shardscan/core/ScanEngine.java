@@ -217,7 +217,10 @@ public final class ScanEngine {
             if (runner.runs().keepsRuns() && runner.context().store().runs() == null) {
                 problems.add(
                         "scan.tasks." + task.name() + ".run is " + task.run().property() + ", but the task store "
-                                + runner.context().store().getClass().getSimpleName() + " keeps no runs: use the JDBC"
+                                + ((WatchedStore) runner.context().store())
+                                        .watched()
+                                        .getClass()
+                                        .getSimpleName() + " keeps no runs: use the JDBC"
                                 + " store, or run: forever");
             }
         }

@@ -287,6 +287,17 @@ final class TaskRunner {
     }
 
     @Nullable
+    SlowStatement slowStatement() {
+        return leases.slowStatement();
+    }
+
+    /** How long the task's longest running statement has been running; zero when none runs. */
+    Duration longestStatement() {
+        SlowStatement longest = context.statements().slowest(Duration.ZERO);
+        return longest == null ? Duration.ZERO : longest.running();
+    }
+
+    @Nullable
     ShardCountConflict shardCountConflict() {
         return leases.shardCountConflict();
     }

@@ -34,6 +34,7 @@ final class KeptConnection {
      */
     synchronized <T> T run(Duration timeout, Function<JdbcTemplate, T> work) {
         boolean kept = jdbc != null;
+        RuntimeException first;
         try {
             return work.apply(template(timeout));
         } catch (RuntimeException e) {
@@ -41,12 +42,14 @@ final class KeptConnection {
             if (!kept) {
                 throw e;
             }
+            first = e;
         }
         try {
             return work.apply(template(timeout));
         } catch (RuntimeException e) {
             giveBack();
-            throw e;
+            throw new IllegalStateException(
+                    e.getMessage() + "; before, on the connection kept until then: " + first, e);
         }
     }
 

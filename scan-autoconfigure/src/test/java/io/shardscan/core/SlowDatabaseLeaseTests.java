@@ -5,8 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.JdbcEndpoint;
@@ -28,6 +30,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -36,7 +40,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * node renews them all in one statement on a connection the renewals keep, apart from the pool's
  * other users and from the tasks' lease ticks. Each test holds the pool by hand (a table lock, or
  * the connections themselves) until the database shows the leases renewed a whole TTL after the pool
- * ran dry, then lets go: no sleeps, no load.
+ * ran dry, then lets go: no sleeps, no load. The task whose table is locked shows the statement it
+ * waits on (health detail, gauge, one WARN naming the table and the statement's kind).
  */
 class SlowDatabaseLeaseTests {
 
@@ -45,6 +50,9 @@ class SlowDatabaseLeaseTests {
 
     @RegisterExtension
     final Engines engines = new Engines();
+
+    @RegisterExtension
+    final CapturedLog slowLog = new CapturedLog(RunningStatements.class.getName());
 
     /** Creates tables, locks them and reads the leases: never through the pool under test. */
     final JdbcTemplate admin = new JdbcTemplate(TestServers.postgresDatabase("slow_database"));
@@ -92,6 +100,13 @@ class SlowDatabaseLeaseTests {
         try (Statement lock = locker.createStatement()) {
             lock.execute("LOCK TABLE tb_order IN ACCESS EXCLUSIVE MODE");
         }
+        // order-sms's next probe or fetch waits on the lock first, then the app's requests take what is left
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> admin.queryForObject(
+                                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                        + " AND datname = current_database()",
+                                Integer.class)
+                        >= 1);
         List<CompletableFuture<Void>> requests = IntStream.range(0, POOL)
                 .mapToObj(i -> CompletableFuture.runAsync(
                         () -> new JdbcTemplate(pool).queryForObject("SELECT COUNT(*) FROM tb_order", Long.class)))
@@ -102,6 +117,25 @@ class SlowDatabaseLeaseTests {
         awaitEveryLeaseRenewedAfter(plus(dry, Engines.FAST_TTL.multipliedBy(2)), List.of("order-close"));
 
         assertThat(pool.getHikariPoolMXBean().getIdleConnections()).isZero();
+        // the task whose table is locked shows why it stands still: health, gauge, one WARN
+        TaskView sms = engine.task("order-sms");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !slowLog.warnings().isEmpty());
+        assertThat(slowLog.warnings())
+                .first()
+                .asString()
+                // the round's fetch or the dispatcher's probe of idle shards, whichever came first
+                .containsPattern("^Task order-sms: a (fetch|probe) on tb_order has been running for \\d+ s")
+                .contains("longer than scan.lease-ttl (PT2S)")
+                .contains("pg_stat_activity and pg_locks");
+        assertThat(sms.slowStatement()).isNotNull();
+        assertThat(sms.longestStatement()).isGreaterThan(Engines.FAST_TTL);
+        Health health = new ScanHealthIndicator(engine).health(true);
+        assertThat(health.getStatus()).isIn(Status.UNKNOWN, Status.DOWN);
+        assertThat(tasks(health).get("order-sms"))
+                .extracting(details -> details.get("slowStatement"))
+                .asString()
+                .containsPattern("a (fetch|probe) on tb_order has been running for ");
+        assertThat(tasks(health).get("order-close")).doesNotContainKey("slowStatement");
         TaskView close = engine.task("order-close");
         assertThat(close.stats().leasesLost()).isZero();
         assertThat(close.ownedShards()).hasSize(SHARDS);
@@ -110,6 +144,14 @@ class SlowDatabaseLeaseTests {
                         requests.stream().map(r -> r.exceptionally(e -> null)).toArray(CompletableFuture[]::new))
                 .get();
         assertThat(engine.task("order-sms").stats().leasesLost()).isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> sms.slowStatement() == null);
+        assertThat(slowLog.messages(java.util.logging.Level.INFO))
+                .contains("Task order-sms: the slow statement on tb_order ended");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Map<String, Object>> tasks(Health health) {
+        return (Map<String, Map<String, Object>>) health.getDetails().get("tasks");
     }
 
     @Test
