@@ -6,6 +6,7 @@ import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.RangeView;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ShardCountConflict;
+import io.shardscan.core.SlowStatement;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
 import java.time.Duration;
@@ -23,7 +24,8 @@ import org.springframework.boot.health.contributor.Status;
  * node's coordinator took one of its shards' fences (two clusters on one database run the same rows), or
  * when this node runs another shard count than the nodes holding the task's leases and so claims no
  * shard ({@code shardCountConflict} names both counts, the members and the fix); UNKNOWN while some shard has no live owner (a failover or rebalance in
- * progress); UP when every task is reachable and every shard owned. A paused task is a detail
+ * progress) or while a statement of a task's rounds has run longer than {@code scan.lease-ttl}
+ * ({@code slowStatement} names its kind, the table and what to check); UP when every task is reachable and every shard owned. A paused task is a detail
  * ({@code state: PAUSED}), never a status, and so is a task whose run is done ({@code state: DONE},
  * {@code run: until-empty}), whatever it last saw: the indicator sits in the web node's health, and a
  * load balancer must not drop the node because a background task was paused or finished. Details per task.
@@ -117,8 +119,16 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
             if (conflict != null) {
                 details.put("shardCountConflict", conflict.describe(name));
             }
+            SlowStatement slow = task.slowStatement();
+            if (slow != null) {
+                details.put("slowStatement", slow.describe(engine.settings().leaseTtl()));
+            }
             tasks.put(name, details);
             status = worse(status, statusOf(task, unowned, foreign, conflict));
+            if (slow != null && task.state() != TaskView.State.DONE) {
+                // UNKNOWN, not DOWN: the node serves its requests; this task waits on its table
+                status = worse(status, Status.UNKNOWN);
+            }
         }
         builder.status(status).withDetail("node", engine.nodeId()).withDetail("tasks", tasks);
         Map<String, Object> ranges = new LinkedHashMap<>();

@@ -103,6 +103,14 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     .description("1 while the task's lease tick answers, 0 while the coordinator does not")
                     .tag("task", task)
                     .register(registry);
+            Gauge.builder(
+                            "scan.statement.running",
+                            () -> scanEngine.task(task).longestStatement().toMillis() / 1000.0)
+                    .description("How long the task's longest running statement (fetch, probe, write-back, fence)"
+                            + " has been running; past scan.lease-ttl the health names it and a WARN logs it")
+                    .baseUnit("seconds")
+                    .tag("task", task)
+                    .register(registry);
             Gauge.builder("scan.shards.conflict", () -> scanEngine.task(task).shardCountConflict() != null ? 1 : 0)
                     .description("1 while this node claims no shard because it runs another shard count than the"
                             + " nodes holding the task's leases, else 0")

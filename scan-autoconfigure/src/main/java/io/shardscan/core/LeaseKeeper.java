@@ -15,12 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Keeps one task's leases on this node, on the task's control thread: each tick heartbeats,
- * renews every held lease and reads who holds what in one {@link ShardCoordinator#tick}, computes
- * the assignment, hands over shards assigned away
- * (after their running round) and claims free shards assigned here, fencing each new epoch in the
- * store before the first round. A lease that cannot be renewed, or whose local deadline passed, is
- * fenced off at once.
+ * Keeps one task's leases on this node. On the task's control thread, each tick heartbeats and
+ * reads who holds what in one {@link ShardCoordinator#tick}, computes the assignment, hands over
+ * shards assigned away (after their running round) and claims free shards assigned here, fencing
+ * each new epoch in the store before the first round. The node's {@link LeaseRenewals} renews the
+ * held leases, apart from the tick, so that a tick that waits (for the task's tables, or for a pool)
+ * costs no lease. A lease that cannot be renewed, or whose local deadline passed, is fenced off at
+ * once.
  */
 final class LeaseKeeper {
 
@@ -33,7 +34,8 @@ final class LeaseKeeper {
     private final Map<Integer, OwnedShard> owned = new ConcurrentHashMap<>();
     private volatile List<Member> members = List.of();
     private volatile List<LeaseInfo> leases = List.of();
-    private volatile boolean coordinatorReachable = true;
+    private final Reachability reachability;
+    private final LeaseRenewals renewals;
     /** When the coordinator call of the running tick was made; {@link #NOT_TICKING} between ticks. */
     private volatile long tickSentAt = NOT_TICKING;
 
@@ -43,10 +45,12 @@ final class LeaseKeeper {
     private final StopReleases stopReleases;
     private final ShardCountWatch shardCounts;
 
-    LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings) {
+    LeaseKeeper(TaskContext context, ShardCoordinator coordinator, EngineSettings settings, LeaseRenewals renewals) {
         this.context = context;
         this.coordinator = coordinator;
         this.settings = settings;
+        this.renewals = renewals;
+        this.reachability = new Reachability(context.name());
         this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind());
         this.stopReleases = new StopReleases(context, coordinator, settings);
         this.shardCounts = new ShardCountWatch(context.name());
@@ -91,28 +95,33 @@ final class LeaseKeeper {
     }
 
     /**
-     * Whether the coordinator answered the last tick, and the running one (if any) has not waited
-     * for it longer than {@code scan.lease-ttl}: by then every lease it renews lapsed, so a call that
-     * hangs (a pool waiting for a connection from a database that is gone) shows as unreachable while
-     * it hangs, not only once it gives up. The first to notice the hang logs it.
+     * Whether the coordinator answered the last tick and the node's last lease renewal, and neither
+     * running one (if any) has waited for it longer than {@code scan.lease-ttl}: by then every lease
+     * it renews lapsed, so a call that hangs (a pool waiting for a connection from a database that is
+     * gone) shows as unreachable while it hangs, not only once it gives up. The first to notice the
+     * hang logs it.
      */
     boolean coordinatorReachable() {
-        long sentAt = tickSentAt;
-        if (sentAt != NOT_TICKING && coordinatorReachable) {
-            long waited = context.clock().nanos() - sentAt;
-            if (waited > settings.leaseTtl().toNanos()) {
-                hung(sentAt, Duration.ofNanos(waited));
+        if (reachability.reachable()) {
+            long ttl = settings.leaseTtl().toNanos();
+            long renewing = renewals.waitingNanos();
+            if (renewing > ttl) {
+                reachability.renewal("its lease renewal has not returned for "
+                        + Duration.ofNanos(renewing).toSeconds() + " s, longer than scan.lease-ttl ("
+                        + settings.leaseTtl() + ")");
+            }
+            long sentAt = tickSentAt;
+            if (sentAt != NOT_TICKING && context.clock().nanos() - sentAt > ttl) {
+                hung(sentAt, Duration.ofNanos(context.clock().nanos() - sentAt));
             }
         }
-        return coordinatorReachable;
+        return reachability.reachable();
     }
 
     private synchronized void hung(long sentAt, Duration waited) {
-        if (tickSentAt == sentAt && coordinatorReachable) {
-            reachable(
-                    false,
-                    "its lease tick has not returned for " + waited.toSeconds() + " s, longer than scan.lease-ttl ("
-                            + settings.leaseTtl() + ")");
+        if (tickSentAt == sentAt) {
+            reachability.tick("its lease tick has not returned for " + waited.toSeconds()
+                    + " s, longer than scan.lease-ttl (" + settings.leaseTtl() + ")");
         }
     }
 
@@ -135,18 +144,16 @@ final class LeaseKeeper {
     private boolean tickSettled(boolean claim) {
         boolean settled = false;
         try {
-            Map<Integer, Long> held = new HashMap<>();
-            owned.values().stream().filter(LeaseKeeper::held).forEach(s -> held.put(s.shard, s.leaseEpoch));
-            long sentAt = context.clock().nanos();
             ShardCoordinator.Tick tick;
-            tickSentAt = sentAt;
+            tickSentAt = context.clock().nanos();
             try {
+                // renews nothing: the node's renewals do, apart from this tick
                 tick = coordinator.tick(
                         context.name(),
                         settings.nodeId(),
                         settings.memberTimeout(),
                         NodeCounters.of(context.stats(), context.definition().shards()),
-                        held,
+                        Map.of(),
                         settings.leaseTtl());
             } finally {
                 tickSentAt = NOT_TICKING;
@@ -155,7 +162,6 @@ final class LeaseKeeper {
             members = live;
             leases = List.copyOf(tick.leases());
             foreignOwners.check(live);
-            renewed(held, new HashSet<>(tick.renewed()), sentAt);
             ShardCountRule.Verdict counts =
                     ShardCountRule.judge(settings.nodeId(), context.definition().shards(), live, leases);
             shardCounts.seen(counts.conflict());
@@ -196,9 +202,9 @@ final class LeaseKeeper {
             settled = owned.keySet().equals(target)
                     && owned.values().stream().allMatch(s -> s.state() != OwnedShard.State.RELEASING)
                     && noMemberSilent(live);
-            reachable(true, "");
+            reachability.tick(null);
         } catch (RuntimeException e) {
-            reachable(false, e.toString());
+            reachability.tick(e.toString());
         }
         expireOverdue();
         return settled;
@@ -257,16 +263,15 @@ final class LeaseKeeper {
      * tick, and then dropped instead of released.
      */
     void renewHandedOver() {
-        Map<Integer, Long> held = new HashMap<>();
-        owned.values().stream().filter(LeaseKeeper::held).forEach(s -> held.put(s.shard, s.leaseEpoch));
-        if (!held.isEmpty()) {
+        Map<Integer, OwnedShard> asked = renewable();
+        if (!asked.isEmpty()) {
+            Map<Integer, Long> held = new HashMap<>();
+            asked.forEach((shard, owned) -> held.put(shard, owned.leaseEpoch));
             long sentAt = context.clock().nanos();
             try {
-                List<Integer> renewed = coordinator.renew(context.name(), settings.nodeId(), held, settings.leaseTtl());
-                renewed(held, new HashSet<>(renewed), sentAt);
-                reachable(true, "");
+                renewed(asked, coordinator.renew(context.name(), settings.nodeId(), held, settings.leaseTtl()), sentAt);
             } catch (RuntimeException e) {
-                reachable(false, e.toString());
+                renewalFailed(e.toString());
             }
         }
         expireOverdue();
@@ -304,18 +309,40 @@ final class LeaseKeeper {
         return owners;
     }
 
-    /** Extends the deadline of each shard in {@code renewed}; a held one left out was lost. */
-    private void renewed(Map<Integer, Long> held, Set<Integer> renewed, long sentAt) {
-        for (OwnedShard shard : owned.values()) {
-            if (!held.containsKey(shard.shard) || !held(shard)) {
-                continue;
+    String task() {
+        return context.name();
+    }
+
+    /** The shards whose lease is this node's to renew, by index. */
+    Map<Integer, OwnedShard> renewable() {
+        Map<Integer, OwnedShard> shards = new HashMap<>();
+        owned.values().stream().filter(LeaseKeeper::held).forEach(s -> shards.put(s.shard, s));
+        return shards;
+    }
+
+    /**
+     * A renewal of the leases of {@code asked}, sent at {@code sentAt}, answered: the deadline of
+     * each shard in {@code renewed} is extended; one left out was lost. A shard given up or claimed
+     * again since the renewal was sent is not touched: the answer was about the lease it had then.
+     */
+    void renewed(Map<Integer, OwnedShard> asked, Collection<Integer> renewed, long sentAt) {
+        Set<Integer> extended = new HashSet<>(renewed);
+        asked.forEach((index, shard) -> {
+            if (owned.get(index) != shard || !held(shard)) {
+                return;
             }
-            if (renewed.contains(shard.shard)) {
+            if (extended.contains(index)) {
                 shard.renewed(settings.deadlineNanos(sentAt));
             } else {
                 lose(shard, "its lease renewal was refused");
             }
-        }
+        });
+        reachability.renewal(null);
+    }
+
+    /** A renewal of this task's leases failed: they lapse at their deadline unless a later one goes through. */
+    void renewalFailed(String cause) {
+        reachability.renewal(cause);
     }
 
     /** Whether the lease on {@code shard} is still this node's to renew. */
@@ -404,7 +431,23 @@ final class LeaseKeeper {
         }
     }
 
-    private void expireOverdue() {
+    /**
+     * After each of the node's renewals: fences off the shards whose local deadline passed, and logs
+     * the task's statements that have run longer than {@code scan.lease-ttl}.
+     */
+    void watch() {
+        expireOverdue();
+        context.statements().warnSlow(settings.leaseTtl());
+    }
+
+    /** The task's longest running statement, if it has run longer than {@code scan.lease-ttl}. */
+    @Nullable
+    SlowStatement slowStatement() {
+        return context.statements().slowest(settings.leaseTtl());
+    }
+
+    /** Fences off every held shard whose local deadline passed. */
+    void expireOverdue() {
         long now = context.clock().nanos();
         for (OwnedShard shard : owned.values()) {
             if (held(shard) && !shard.canDispatch(now)) {
@@ -428,19 +471,5 @@ final class LeaseKeeper {
                 Level.WARNING,
                 "Task " + context.name() + ": shard " + shard.shard + " (fence epoch " + shard.epoch + ") fenced off, "
                         + why + "; no more of its rows are started here");
-    }
-
-    private synchronized void reachable(boolean reachable, String cause) {
-        if (reachable != coordinatorReachable) {
-            if (reachable) {
-                log.log(Level.INFO, "Task " + context.name() + ": coordinator reachable again");
-            } else {
-                log.log(
-                        Level.WARNING,
-                        "Task " + context.name() + ": coordinator unreachable, leases lapse and"
-                                + " this node stops dispatching until it returns: " + cause);
-            }
-        }
-        coordinatorReachable = reachable;
     }
 }

@@ -26,6 +26,7 @@ public final class ScanEngine {
     private final EngineSettings settings;
     private final ShardCoordinator coordinator;
     private final @Nullable WorkerBudget budget;
+    private final LeaseRenewals renewals;
     private volatile boolean running;
     private boolean checked;
     private volatile Wakes wakes;
@@ -84,8 +85,10 @@ public final class ScanEngine {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.budget = settings.maxWorkers() == null ? null : new WorkerBudget(settings.maxWorkers(), clock);
+        this.renewals = new LeaseRenewals(coordinator, settings, clock);
         for (ScanTask task : tasks) {
-            TaskRunner runner = new TaskRunner(task, store, coordinator, settings, clock, listener, bans, budget);
+            TaskRunner runner =
+                    new TaskRunner(task, store, coordinator, settings, clock, listener, bans, budget, renewals);
             if (runners.putIfAbsent(task.definition().name(), runner) != null) {
                 throw new InvalidTaskException(
                         "scan.tasks." + task.definition().name() + " has two handlers: keep one @ScanTask(\""
@@ -214,7 +217,10 @@ public final class ScanEngine {
             if (runner.runs().keepsRuns() && runner.context().store().runs() == null) {
                 problems.add(
                         "scan.tasks." + task.name() + ".run is " + task.run().property() + ", but the task store "
-                                + runner.context().store().getClass().getSimpleName() + " keeps no runs: use the JDBC"
+                                + ((WatchedStore) runner.context().store())
+                                        .watched()
+                                        .getClass()
+                                        .getSimpleName() + " keeps no runs: use the JDBC"
                                 + " store, or run: forever");
             }
         }
@@ -238,6 +244,7 @@ public final class ScanEngine {
             }
         }
         runners.values().forEach(TaskRunner::start);
+        renewals.start();
         ranges.values().forEach(RangeRunner::start);
         wakes.open();
         running = true;
@@ -272,6 +279,8 @@ public final class ScanEngine {
                 break;
             }
         }
+        // only now: a stopping task's shards whose rounds still ran were renewed until they were released
+        renewals.stop();
         log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " stopped");
     }
 

@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,6 +75,24 @@ public interface ShardCoordinator {
      * @return the shards whose lease was extended; a missing shard is lost and must be fenced off
      */
     List<Integer> renew(String task, String node, Map<Integer, Long> leases, Duration ttl);
+
+    /**
+     * One renew interval's renewals of a whole node: extends every lease {@code node} holds, of
+     * every task, as {@link #renew} does for one. The default calls {@link #renew} once per task; a
+     * backend that can renews them all in one round trip, so that keeping its leases costs a node
+     * the same however many tasks it runs, and a backend on a connection pool uses a connection of
+     * its own, so that no slow statement of the application or of a round holds the renewals up.
+     *
+     * @param held task to (shard to epoch, as granted); tasks that hold nothing are left out
+     * @return task to the shards whose lease was extended; a held shard missing is lost and must be
+     *     fenced off; a task without any may be missing
+     */
+    default Map<String, List<Integer>> renewAll(String node, Map<String, Map<Integer, Long>> held, Duration ttl) {
+        Map<String, List<Integer>> renewed = new HashMap<>();
+        held.forEach(
+                (task, leases) -> renewed.put(task, leases.isEmpty() ? List.of() : renew(task, node, leases, ttl)));
+        return renewed;
+    }
 
     /** Gives the shard up if {@code node} still holds it with {@code epoch}; otherwise does nothing. */
     void release(String task, int shard, String node, long epoch);

@@ -18,7 +18,8 @@ final class TaskContext {
     private final TaskDefinition definition;
     private final TaskHandler handler;
     private final boolean transactional;
-    private final TaskStore store;
+    private final WatchedStore store;
+    private final RunningStatements statements;
     private final ScanClock clock;
     private final ScanListener listener;
     private final ThreadPoolExecutor workers;
@@ -48,7 +49,9 @@ final class TaskContext {
         this.definition = task.definition();
         this.handler = task.handler();
         this.transactional = task.transactional();
-        this.store = store;
+        this.statements = new RunningStatements(
+                task.definition().name(), task.definition().table(), clock);
+        this.store = new WatchedStore(store, statements);
         this.clock = clock;
         this.listener = listener;
         this.workers = workers;
@@ -98,6 +101,11 @@ final class TaskContext {
 
     TaskStore store() {
         return store;
+    }
+
+    /** The statements of this task's rounds running now. */
+    RunningStatements statements() {
+        return statements;
     }
 
     ScanClock clock() {

@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs one task on this node: a control thread that keeps its leases every renew interval
- * ({@link LeaseKeeper}), and a dispatcher thread that starts a round on each owned, idle, due
+ * Runs one task on this node: a control thread that keeps its membership and claims and hands
+ * over its shards every renew interval ({@link LeaseKeeper}; the node's {@link LeaseRenewals}
+ * renews the leases), and a dispatcher thread that starts a round on each owned, idle, due
  * shard while workers are free. Rounds of one shard never overlap. With a node-wide
  * {@link WorkerBudget}, a round starts in line for workers instead, and up to {@code workers}
  * rounds of the task may be in line at once, so a task with more due rows is in line whenever a
@@ -54,7 +55,8 @@ final class TaskRunner {
             ScanClock clock,
             ScanListener listener,
             EndpointBans bans,
-            @Nullable WorkerBudget budget) {
+            @Nullable WorkerBudget budget,
+            LeaseRenewals renewals) {
         TaskDefinition definition = task.definition();
         String name = definition.name();
         // one thread per worker, queued like a fixed pool; TaskContext adds a thread for each one
@@ -79,7 +81,8 @@ final class TaskRunner {
                 budget,
                 bans);
         this.settings = settings;
-        this.leases = new LeaseKeeper(context, coordinator, settings);
+        this.leases = new LeaseKeeper(context, coordinator, settings, renewals);
+        renewals.add(leases);
         this.archiver = new Archiver(context);
         this.probe = new IdleProbe(context);
         this.pausedEverywhere = new EverywherePause(context, settings.renewInterval());
@@ -281,6 +284,17 @@ final class TaskRunner {
 
     boolean coordinatorReachable() {
         return leases.coordinatorReachable();
+    }
+
+    @Nullable
+    SlowStatement slowStatement() {
+        return leases.slowStatement();
+    }
+
+    /** How long the task's longest running statement has been running; zero when none runs. */
+    Duration longestStatement() {
+        SlowStatement longest = context.statements().slowest(Duration.ZERO);
+        return longest == null ? Duration.ZERO : longest.running();
     }
 
     @Nullable

@@ -284,6 +284,19 @@ public final class TaskView {
         return runner.coordinatorReachable();
     }
 
+    /**
+     * The task's statement (fetch, probe, write-back…) that has been running longest, if longer than
+     * {@code scan.lease-ttl}: a locked table or a slow database; {@code null} when none has.
+     */
+    public @Nullable SlowStatement slowStatement() {
+        return runner.slowStatement();
+    }
+
+    /** How long the task's longest running statement has been running; zero when none runs. */
+    public Duration longestStatement() {
+        return runner.longestStatement();
+    }
+
     public boolean isPaused() {
         return runner.isPaused();
     }

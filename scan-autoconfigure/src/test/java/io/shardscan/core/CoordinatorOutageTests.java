@@ -22,8 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A node whose coordinator (a real JDBC one on H2) fails or hangs: its stop stays within the
- * shutdown timeout and calls the coordinator once, not once per shard; a hanging lease tick shows
- * as an unreachable coordinator while it hangs.
+ * shutdown timeout and calls the coordinator once, not once per shard; a hanging lease renewal or
+ * tick shows as an unreachable coordinator while it hangs, and only a hanging renewal costs leases.
  */
 class CoordinatorOutageTests {
 
@@ -120,28 +120,57 @@ class CoordinatorOutageTests {
     }
 
     @Test
-    void aLeaseTickThatHangsPastTheTtlShowsTheCoordinatorUnreachableUntilItReturns() {
+    void aLeaseRenewalThatHangsPastTheTtlShowsTheCoordinatorUnreachableUntilItReturns() {
         ScanEngine engine = startHoldingEveryShard();
         TaskView task = engine.task("orders");
         assertThat(task.coordinatorReachable()).isTrue();
 
-        coordinator.holdTicksUntil(open);
+        coordinator.holdRenewalsUntil(open);
 
-        // the TTL (2 s) and a margin for a loaded machine; the tick hangs 60 s. The node logs it unasked
-        await().atMost(Duration.ofSeconds(10)).until(() -> !leaseLog.warnings().isEmpty());
+        // the TTL (2 s) and a margin for a loaded machine; the renewal hangs 30 s. The node logs it unasked
+        await().atMost(Duration.ofSeconds(10)).until(() -> !unreachable().isEmpty());
         assertThat(task.coordinatorReachable()).isFalse();
-        assertThat(leaseLog.warnings())
+        assertThat(unreachable())
                 .singleElement()
                 .asString()
                 .contains("Task orders: coordinator unreachable, leases lapse")
-                .contains("its lease tick has not returned for ")
+                .contains("its lease renewal has not returned for ")
                 .contains("longer than scan.lease-ttl (PT2S)");
-        assertThat(task.ownedShards()).isEmpty();
+        await().atMost(Duration.ofSeconds(10)).until(() -> task.ownedShards().isEmpty());
 
         open.countDown();
         await().atMost(Duration.ofSeconds(10)).until(task::coordinatorReachable);
         assertThat(leaseLog.messages(java.util.logging.Level.INFO))
                 .contains("Task orders: coordinator reachable again");
+    }
+
+    @Test
+    void aLeaseTickThatHangsPastTheTtlShowsTheCoordinatorUnreachableButCostsNoLease() {
+        ScanEngine engine = startHoldingEveryShard();
+        TaskView task = engine.task("orders");
+
+        coordinator.holdTicksUntil(open);
+
+        // the node's renewals go on apart from the tick, which hangs 60 s
+        await().atMost(Duration.ofSeconds(10)).until(() -> !unreachable().isEmpty());
+        assertThat(unreachable())
+                .singleElement()
+                .asString()
+                .contains("Task orders: coordinator unreachable, this node claims and hands over no shard")
+                .contains("its leases are kept while their renewals go through")
+                .contains("its lease tick has not returned for ");
+        assertThat(task.ownedShards()).hasSize(SHARDS);
+        assertThat(task.stats().leasesLost()).isZero();
+
+        open.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(task::coordinatorReachable);
+        assertThat(task.stats().leasesLost()).isZero();
+    }
+
+    List<String> unreachable() {
+        return leaseLog.warnings().stream()
+                .filter(line -> line.contains("coordinator unreachable"))
+                .toList();
     }
 
     @Test
@@ -201,11 +230,11 @@ class CoordinatorOutageTests {
     }
 
     @Test
-    void theStopInterruptsALeaseTickThatWaitsForTheCoordinator() throws InterruptedException {
+    void theStopInterruptsALeaseRenewalThatWaitsForTheCoordinator() throws InterruptedException {
         ScanEngine engine = startHoldingEveryShard();
         coordinator.holdRenewalsUntil(open);
         await().atMost(Duration.ofSeconds(10)).until(() -> coordinator.renewalsWaiting() == 1);
-        Thread leaseThread = leaseThread();
+        Thread leaseThread = thread("scan-lease-renew-");
 
         engine.stop();
 
@@ -243,8 +272,12 @@ class CoordinatorOutageTests {
     }
 
     static Thread leaseThread() {
+        return thread("scan-orders-lease-");
+    }
+
+    static Thread thread(String prefix) {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("scan-orders-lease-"))
+                .filter(t -> t.getName().startsWith(prefix) && t.isAlive())
                 .findFirst()
                 .orElseThrow();
     }

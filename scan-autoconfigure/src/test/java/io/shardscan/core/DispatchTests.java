@@ -49,7 +49,8 @@ class DispatchTests {
         table.insert(50, 1, Instant.now());
         JumpingClock clock = new JumpingClock();
         AtomicLong seq = new AtomicLong();
-        // renewals that, once held, do not come back in time: the lease is neither renewed nor refused
+        // renewals and lease ticks that, once held, do not come back in time: the lease is neither renewed
+        // nor refused, and the shard is not claimed again once its lease expired
         CuttableCoordinator gated = new CuttableCoordinator(new JdbcShardCoordinator(dataSource));
         ScanEngine engine = engines.start(
                 "node-a",
@@ -58,6 +59,7 @@ class DispatchTests {
                 new ScanEngine.ScanTask(task().build(), (TaskHandler.PerRow) (row, ctx) -> {
                     if (row.id() == 1) {
                         gated.holdRenewalsUntil(renewals);
+                        gated.holdTicksUntil(renewals);
                         clock.jump(Duration.ofHours(1)); // a pause far past the lease's deadline
                     }
                     return table.recordEffect(row, ctx, seq.incrementAndGet());

@@ -237,7 +237,9 @@ class FenceEpochTests {
         long fenceA = a.task(nodes.name).ownedShards().get(0);
         long leaseA = leaseId("node-a");
 
+        // A's renewals and its lease ticks stall: it neither renews nor heartbeats back into the members
         coordinatorA.holdRenewalsUntil(renewals);
+        coordinatorA.holdTicksUntil(renewals);
         await().atMost(Duration.ofSeconds(5)).until(() -> coordinatorA.renewalsWaiting() == 1);
         StringRedisTemplate redis = nodes.redis();
         TaskKeys keys = new TaskKeys(nodes.name);

@@ -1,0 +1,134 @@
+package io.shardscan.core;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A task's {@link TaskStore} whose statements of rounds, probes, claims and pause reads are recorded
+ * in its {@link RunningStatements} while they run, so that one that waits on a lock or a slow
+ * database shows by its kind. Every other call goes straight through. Thread-safe as its store.
+ */
+final class WatchedStore implements TaskStore {
+
+    private final TaskStore store;
+    private final RunningStatements running;
+
+    WatchedStore(TaskStore store, RunningStatements running) {
+        this.store = store;
+        this.running = running;
+    }
+
+    /** The store this one watches, for a message that names its kind. */
+    TaskStore watched() {
+        return store;
+    }
+
+    private <T> T watch(String kind, Supplier<T> call) {
+        long id = running.begin(kind);
+        try {
+            return call.get();
+        } finally {
+            running.end(id);
+        }
+    }
+
+    @Override
+    public SchemaReport inspect(TaskDefinition task) {
+        return store.inspect(task);
+    }
+
+    @Override
+    public List<Row> fetch(TaskDefinition task, FetchRequest request) {
+        return watch("fetch", () -> store.fetch(task, request));
+    }
+
+    @Override
+    public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> requests) {
+        return watch("probe", () -> store.dueRequests(task, requests));
+    }
+
+    @Override
+    public List<RowKey> failedRows(TaskDefinition task, int shard) {
+        return watch("held keys", () -> store.failedRows(task, shard));
+    }
+
+    @Override
+    public long fence(TaskDefinition task, int shard, String owner) {
+        return watch("fence", () -> store.fence(task, shard, owner));
+    }
+
+    @Override
+    public Optional<String> fenceOwner(TaskDefinition task, int shard) {
+        return store.fenceOwner(task, shard);
+    }
+
+    @Override
+    public boolean writeBack(TaskDefinition task, WriteBack batch) {
+        return watch("write-back", () -> store.writeBack(task, batch));
+    }
+
+    @Override
+    public int archive(TaskDefinition task, int shard, long epoch) {
+        return watch("archive", () -> store.archive(task, shard, epoch));
+    }
+
+    @Override
+    public BacklogCounts countBacklog(TaskDefinition task) {
+        return store.countBacklog(task);
+    }
+
+    @Override
+    public long countUnmatched(List<TaskDefinition> tasks) {
+        return store.countUnmatched(tasks);
+    }
+
+    @Override
+    public int requeueDead(TaskDefinition task) {
+        return store.requeueDead(task);
+    }
+
+    @Override
+    public List<FailureGroup> failureGroups(TaskDefinition task, boolean dead, int page, int size, int examples) {
+        return store.failureGroups(task, dead, page, size, examples);
+    }
+
+    @Override
+    public int requeue(TaskDefinition task, Requeue which) {
+        return store.requeue(task, which);
+    }
+
+    @Override
+    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
+        return store.readRow(task, id);
+    }
+
+    @Override
+    public boolean pausedEverywhere(TaskDefinition task) {
+        return watch("pause read", () -> store.pausedEverywhere(task));
+    }
+
+    @Override
+    public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
+        store.pauseEverywhere(task, paused, by, at);
+    }
+
+    @Override
+    public boolean anyLeft(TaskDefinition task) {
+        return store.anyLeft(task);
+    }
+
+    @Override
+    public @Nullable TaskRuns runs() {
+        return store.runs();
+    }
+
+    /** Not watched: the transaction holds the handler's own calls too, which are no statement of the engine. */
+    @Override
+    public boolean inTransaction(TransactionalWork work) throws Exception {
+        return store.inTransaction(work);
+    }
+}
