@@ -91,7 +91,7 @@ class SlowDatabaseLeaseTests {
     @Test
     void aTableLockedLongerThanTheTtlCostsAnotherTaskNoLease() throws Exception {
         ScanEngine engine = start(List.of(task("order-sms", "tb_order", null), task("order-close", "tb_refund", null)));
-        awaitEveryLeaseRenewedAfter(dbNow(), List.of("order-sms", "order-close"));
+        awaitRenewalsUnderWay(List.of("order-sms", "order-close"));
 
         // LOCK TABLE in a transaction of the test; the app's requests and order-sms's probe then wait on it
         Connection locker = admin.getDataSource().getConnection();
@@ -163,7 +163,7 @@ class SlowDatabaseLeaseTests {
                 .toList();
         List<String> names = all.stream().map(t -> t.definition().name()).toList();
         ScanEngine engine = start(all);
-        awaitEveryLeaseRenewedAfter(dbNow(), names);
+        awaitRenewalsUnderWay(names);
 
         // the application's requests take every connection the renewals did not keep
         while (true) {
@@ -224,6 +224,18 @@ class SlowDatabaseLeaseTests {
     void awaitThePoolHeld() {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> pool.getHikariPoolMXBean().getActiveConnections() == POOL);
+    }
+
+    /**
+     * Waits until the node renews the leases of {@code tasks}, not only claimed them: a claim writes the
+     * same expiry as a renewal, so one wait could end on the claims alone, before the first renewal
+     * took the connection the renewals keep; a test that held the pool then left the renewals without
+     * one and every lease lapsed (seen in whole-class runs, where the claims came sooner). The second
+     * wait starts after the claims.
+     */
+    void awaitRenewalsUnderWay(List<String> tasks) {
+        awaitEveryLeaseRenewedAfter(dbNow(), tasks);
+        awaitEveryLeaseRenewedAfter(dbNow(), tasks);
     }
 
     /** Waits until every lease of {@code tasks} is this node's and expires after {@code after} plus a TTL. */
