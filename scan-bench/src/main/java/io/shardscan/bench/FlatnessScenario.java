@@ -4,7 +4,6 @@ import io.shardscan.core.FetchRequest;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.jdbc.JdbcTaskStore;
 import java.io.PrintStream;
-import java.time.Instant;
 import java.util.Arrays;
 
 /**
@@ -81,7 +80,7 @@ final class FlatnessScenario implements Scenario {
         double[] millis = new double[PASSES * Pg.SHARDS];
         for (int pass = 0; pass < PASSES; pass++) {
             for (int shard = 0; shard < Pg.SHARDS; shard++) {
-                FetchRequest request = new FetchRequest(shard, 0, 0, Instant.now(), 0, 200);
+                FetchRequest request = new FetchRequest(shard, 0, 0, null, 0, 200);
                 long start = System.nanoTime();
                 store.fetch(task, request);
                 millis[pass * Pg.SHARDS + shard] = (System.nanoTime() - start) / 1e6;
