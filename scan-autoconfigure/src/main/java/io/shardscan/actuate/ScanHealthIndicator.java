@@ -9,6 +9,7 @@ import io.shardscan.core.ShardCountConflict;
 import io.shardscan.core.SlowStatement;
 import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.UnfetchableRows;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -118,6 +119,11 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
             ShardCountConflict conflict = task.shardCountConflict();
             if (conflict != null) {
                 details.put("shardCountConflict", conflict.describe(name));
+            }
+            UnfetchableRows unfetchable = task.unfetchableRows();
+            if (unfetchable.any()) {
+                // not DOWN: the task runs its other rows; these never run until someone fixes them
+                details.put("unfetchableRows", unfetchable.describe(task.definition()));
             }
             SlowStatement slow = task.slowStatement();
             if (slow != null) {

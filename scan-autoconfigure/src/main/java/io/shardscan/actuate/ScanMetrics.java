@@ -38,6 +38,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code scan.handlers.abandoned} (gauge; task): threads still stuck in such calls;
  *   <li>{@code scan.writebacks.refused} (counter; task): write-backs the fence refused;
  *   <li>{@code scan.keys.waiting} (gauge; task): keys whose later rows wait for a failed row;
+ *   <li>{@code scan.backlog.unfetchable} (gauge; task): pending rows no tier fetches, as last counted;
  *   <li>{@code scan.archived} (counter; task): finished rows this node archived (moved or deleted);
  *   <li>{@code scan.workers.held} (gauge; task): workers the task holds, with {@code scan.max-workers}
  *       of the node's budget;
@@ -162,6 +163,14 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                 endpointTrips(registry, task, "1");
                 endpointTrips(registry, task, "2");
             }
+            Gauge.builder(
+                            "scan.backlog.unfetchable",
+                            () -> scanEngine.task(task).unfetchableRows().total())
+                    .description("Pending rows no tier fetches for a NULL or negative retry count, or a failed row"
+                            + " without updated-at, as last counted: they never run until fixed")
+                    .baseUnit(BaseUnits.ROWS)
+                    .tag("task", task)
+                    .register(registry);
             Gauge.builder("scan.keys.waiting", () -> scanEngine.task(task).waitingKeys())
                     .description("Keys of this node's shards whose later rows wait for an earlier failed row")
                     .tag("task", task)

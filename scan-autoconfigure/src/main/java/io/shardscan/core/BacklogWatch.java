@@ -36,6 +36,11 @@ final class BacklogWatch {
      *
      * @return the count before it; {@code null} for the first
      */
+    /** The last count; {@code null} before the first. */
+    synchronized @Nullable BacklogCounts last() {
+        return last;
+    }
+
     synchronized @Nullable BacklogCounts counted(BacklogCounts counts, long activity, long nanos) {
         BacklogCounts before = last;
         changed = last != null && !last.sameCounts(counts);

@@ -141,6 +141,15 @@ public final class TaskView {
         return runner.leases();
     }
 
+    /**
+     * The pending rows no tier fetches for what the engine's columns hold, as the last backlog count
+     * found them; no query of its own. {@link UnfetchableRows#NONE} before the first count.
+     */
+    public UnfetchableRows unfetchableRows() {
+        BacklogCounts last = runner.backlogWatch().last();
+        return last == null ? UnfetchableRows.NONE : UnfetchableRows.of(last);
+    }
+
     /** Counts the backlog now, with the store's queries; callers cache it. */
     public Backlog countBacklog() {
         TaskContext context = runner.context();

@@ -25,6 +25,16 @@ public record UnfetchableRows(long nullRetries, long negativeRetries, long faile
         return nullRetries > 0 || negativeRetries > 0 || failedWithoutUpdatedAt > 0;
     }
 
+    /** How many such rows there are, of every kind. */
+    public long total() {
+        return nullRetries + negativeRetries + failedWithoutUpdatedAt;
+    }
+
+    /** The cause and the fix for each kind of such rows, in one text; empty when there is none. */
+    public String describe(TaskDefinition task) {
+        return String.join(" ", warnings(task, List.of()));
+    }
+
     /**
      * Those among a backlog count: its rows without a retry count, its groups of a negative retry
      * count, and the rows without an updated-at of its groups of failed rows.

@@ -72,6 +72,7 @@ class ScanMetricsPrometheusTests {
                         "scan_writebacks_refused_total",
                         "scan_fence_foreign_total",
                         "scan_keys_waiting",
+                        "scan_backlog_unfetchable_rows",
                         "scan_archived_rows_total",
                         "scan_workers_held",
                         // registered without scan.max-workers too, never recorded then

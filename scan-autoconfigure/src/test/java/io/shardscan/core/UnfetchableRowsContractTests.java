@@ -3,6 +3,7 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.CapturedLog;
@@ -83,6 +84,16 @@ abstract class UnfetchableRowsContractTests {
         await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 5);
         Backlog backlog = engine.task("orders").countBacklog();
         assertThat(backlog.unfetchable()).isEqualTo(new UnfetchableRows(2, 1, 2));
+        assertThat(engine.task("orders").unfetchableRows())
+                .as("as the last count found them, for the gauge and the health")
+                .isEqualTo(new UnfetchableRows(2, 1, 2));
+        assertThat(SlowDatabaseLeaseTests.tasks(new ScanHealthIndicator(engine).health(true))
+                        .get("orders")
+                        .get("unfetchableRows"))
+                .asString()
+                .contains("2 pending rows of tb_order have a NULL retry count")
+                .contains("1 pending rows of tb_order have a negative retry count")
+                .contains("2 failed pending rows of tb_order");
         assertThat(backlog.total())
                 .as("the failed rows without updated_at are in their tier; NULL and negative counts in none")
                 .isEqualTo(2);
