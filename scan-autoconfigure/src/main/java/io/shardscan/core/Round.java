@@ -89,7 +89,7 @@ final class Round {
             }
             List<Row> startable = notLeftBehind(straggling.startable(page));
             if (startable.isEmpty()) {
-                cursor.advance(page, limit, task.clock().now(), page);
+                cursor.advance(page, limit, task.clock().now(), perKey() ? page : List.of());
                 outcome = "handled";
                 return null;
             }
