@@ -44,8 +44,8 @@ public class ScanProperties {
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration shutdownTimeout = Duration.ofSeconds(30);
 
-    /** The handler threads all tasks of this node share, each task within its own workers; unset, no node-wide limit. */
-    private @Nullable Integer maxWorkers;
+    /** The handler threads all tasks of this node share, each task within its own workers. */
+    private @Nullable Integer maxWorkers = 200;
 
     /** How often the scan endpoint's background thread recounts every task's backlog. */
     @DurationUnit(ChronoUnit.SECONDS)

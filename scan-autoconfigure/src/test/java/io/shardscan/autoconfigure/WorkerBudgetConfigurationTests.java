@@ -136,16 +136,29 @@ class WorkerBudgetConfigurationTests {
     }
 
     @Test
-    void withoutTheBudgetTasksAreUnchangedAndAPriorityIsSaidToHaveNoEffect(CapturedOutput output) {
-        runner.withPropertyValues(TASK + "priority=10").run(context -> {
+    void theBudgetIsOnByDefault() {
+        runner.run(context -> {
             assertThat(context).hasNotFailed();
             ScanEngine engine = context.getBean(ScanEngine.class);
-            assertThat(engine.settings().maxWorkers()).isNull();
-            assertThat(engine.task("orders").budgeted()).isFalse();
-            assertThat(output.getOut() + output.getErr())
-                    .contains("scan.tasks.orders.priority and max-wait decide which task gets free workers of"
-                            + " scan.max-workers first, which is not set: they have no effect");
+            assertThat(engine.settings().maxWorkers()).isEqualTo(200);
+            assertThat(engine.task("orders").budgeted()).isTrue();
         });
+    }
+
+    @Test
+    void withoutTheBudgetTasksAreUnchangedAndAPriorityIsSaidToHaveNoEffect(CapturedOutput output) {
+        // a customizer may still take the budget away
+        runner.withBean(ScanEngineCustomizer.class, () -> builder -> builder.maxWorkers(null))
+                .withPropertyValues(TASK + "priority=10")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ScanEngine engine = context.getBean(ScanEngine.class);
+                    assertThat(engine.settings().maxWorkers()).isNull();
+                    assertThat(engine.task("orders").budgeted()).isFalse();
+                    assertThat(output.getOut() + output.getErr())
+                            .contains("scan.tasks.orders.priority and max-wait decide which task gets free workers of"
+                                    + " scan.max-workers first, which is not set: they have no effect");
+                });
     }
 
     record Order(long orderId, long userId) {}
