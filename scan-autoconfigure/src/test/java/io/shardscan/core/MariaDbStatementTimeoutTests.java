@@ -31,6 +31,15 @@ class MariaDbStatementTimeoutTests extends StatementTimeoutContractTests {
     }
 
     @Override
+    int waitingLongerThan(JdbcTemplate jdbc, String prefix, java.time.Duration over) {
+        return jdbc.queryForObject(
+                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND TIME_MS > ?",
+                Integer.class,
+                prefix + "%",
+                over.toMillis());
+    }
+
+    @Override
     void createRefunds(JdbcTemplate jdbc) {
         jdbc.execute("CREATE TABLE tb_refund LIKE tb_order");
     }

@@ -27,6 +27,16 @@ class PostgresStatementTimeoutTests extends StatementTimeoutContractTests {
     }
 
     @Override
+    int waitingLongerThan(JdbcTemplate jdbc, String prefix, java.time.Duration over) {
+        return jdbc.queryForObject(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE ?"
+                        + " AND now() - query_start > ? * INTERVAL '1 millisecond'",
+                Integer.class,
+                prefix + "%",
+                over.toMillis());
+    }
+
+    @Override
     void createRefunds(JdbcTemplate jdbc) {
         jdbc.execute("CREATE TABLE tb_refund (LIKE tb_order INCLUDING ALL)");
     }

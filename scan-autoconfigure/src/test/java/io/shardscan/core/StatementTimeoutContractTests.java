@@ -57,6 +57,9 @@ abstract class StatementTimeoutContractTests {
     /** Ends the lock and commits what {@code locker} inserted. */
     abstract void unlockOrders(Connection locker) throws SQLException;
 
+    /** How many statements that start with {@code prefix} have waited on a lock for longer than {@code over}, by the database's clock. */
+    abstract int waitingLongerThan(JdbcTemplate jdbc, String prefix, Duration over);
+
     /** Creates tb_refund as tb_order is. */
     abstract void createRefunds(JdbcTemplate jdbc);
 
@@ -130,6 +133,54 @@ abstract class StatementTimeoutContractTests {
         assertThat(sms.stats().leasesLost()).isZero();
         assertThat(refund.stats().leasesLost()).isZero();
         await().atMost(Duration.ofSeconds(30)).until(() -> sms.statementTimedOut() == null);
+    }
+
+    /**
+     * A transactional handler's own statement waits on a row lock longer than the statement timeout:
+     * it is the application's, in the application's transaction, so it is not cancelled; the row's
+     * write-back in the same transaction commits with it once the lock ends.
+     */
+    @Test
+    void aTransactionalHandlersOwnStatementIsNotBoundedByTheTimeout() throws Exception {
+        table.jdbc().execute("DROP TABLE IF EXISTS side");
+        table.jdbc().execute("CREATE TABLE side (id INT PRIMARY KEY, n INT NOT NULL)");
+        table.jdbc().update("INSERT INTO side (id, n) VALUES (1, 0)");
+        locker = dataSource().getConnection();
+        locker.setAutoCommit(false);
+        try (var lock = locker.createStatement()) {
+            lock.executeQuery("SELECT n FROM side WHERE id = 1 FOR UPDATE").close();
+        }
+        JdbcTemplate application = new JdbcTemplate(dataSource());
+        TaskDefinition definition = task("order-sms", "tb_order").definition();
+        ScanEngine engine = engines.start(new ScanEngine(
+                List.of(new ScanEngine.ScanTask(
+                        definition,
+                        (TaskHandler.PerRow) (row, ctx) -> {
+                            handled.computeIfAbsent("order-sms", n -> new ConcurrentHashMap<>())
+                                    .computeIfAbsent(row.id(), id -> new AtomicInteger())
+                                    .incrementAndGet();
+                            application.update("UPDATE side SET n = n + 1 WHERE id = 1");
+                            return Outcome.done();
+                        },
+                        true)),
+                new JdbcTaskStore(dataSource()),
+                new JdbcShardCoordinator(dataSource()),
+                new EngineSettings(
+                        "node-a", Engines.FAST_TTL, Engines.FAST_RENEW, Engines.FAST_TTL, Duration.ofSeconds(5)),
+                ScanClock.system(),
+                ScanListener.NONE));
+        table.insert(1, 1, 1, Instant.now());
+
+        await("the handler's update waits on the lock longer than the timeout")
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> waitingLongerThan(table.jdbc(), "UPDATE side", TIMEOUT.plusSeconds(1)) == 1);
+        locker.commit();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> done("tb_order") == 1);
+        assertThat(table.jdbc().queryForObject("SELECT n FROM side WHERE id = 1", Integer.class))
+                .isEqualTo(1);
+        assertThat(handled.get("order-sms").get(1L).get()).isEqualTo(1);
+        assertThat(engine.task("order-sms").statementTimeouts()).isZero();
     }
 
     ScanEngine start() {
