@@ -26,7 +26,9 @@ import org.springframework.boot.health.contributor.Status;
  * when this node runs another shard count than the nodes holding the task's leases and so claims no
  * shard ({@code shardCountConflict} names both counts, the members and the fix); UNKNOWN while some shard has no live owner (a failover or rebalance in
  * progress) or while a statement of a task's rounds has run longer than {@code scan.lease-ttl}
- * ({@code slowStatement} names its kind, the table and what to check); UP when every task is reachable and every shard owned. A paused task is a detail
+ * ({@code slowStatement} names its kind, the table and what to check), or while its last statement
+ * cancelled for running past twice {@code scan.lease-ttl} shows ({@code statementTimedOut}, until one of its kind
+ * succeeds); UP when every task is reachable and every shard owned. A paused task is a detail
  * ({@code state: PAUSED}), never a status, and so is a task whose run is done ({@code state: DONE},
  * {@code run: until-empty}), whatever it last saw: the indicator sits in the web node's health, and a
  * load balancer must not drop the node because a background task was paused or finished. Details per task.
@@ -129,9 +131,13 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
             if (slow != null) {
                 details.put("slowStatement", slow.describe(engine.settings().leaseTtl()));
             }
+            String timedOut = task.statementTimedOut();
+            if (timedOut != null) {
+                details.put("statementTimedOut", timedOut);
+            }
             tasks.put(name, details);
             status = worse(status, statusOf(task, unowned, foreign, conflict));
-            if (slow != null && task.state() != TaskView.State.DONE) {
+            if ((slow != null || timedOut != null) && task.state() != TaskView.State.DONE) {
                 // UNKNOWN, not DOWN: the node serves its requests; this task waits on its table
                 status = worse(status, Status.UNKNOWN);
             }

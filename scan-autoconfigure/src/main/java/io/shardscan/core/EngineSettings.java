@@ -53,6 +53,17 @@ public record EngineSettings(
         this(nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout, null);
     }
 
+    /**
+     * How long one statement of a task's rounds and dispatcher (fetch, probe, write-back, fence, held
+     * keys, archive, pause read) may run before the store cancels it: twice {@code scan.lease-ttl}.
+     * Past one TTL it already shows as slow (one WARN, the health's {@code slowStatement}); a round
+     * that waits a second TTL fails, its rows stay pending and the shard goes on, instead of waiting
+     * on a locked table for good (a round waited as long as a 15 s {@code LOCK TABLE} lasted).
+     */
+    public Duration statementTimeout() {
+        return leaseTtl.multipliedBy(2);
+    }
+
     /** When a lease granted or renewed at a monotonic reading must be treated as lost: a margin before expiry. */
     public long deadlineNanos(long grantedAtNanos) {
         Duration margin = leaseTtl.dividedBy(6).compareTo(Duration.ofMillis(200)) < 0

@@ -35,11 +35,14 @@ final class FailureLog {
 
     /**
      * The kind of {@code failure}: its class and the frame that threw it, or its class alone when
-     * it carries no stack trace.
+     * it carries no stack trace; for a {@link StatementTimeout}, also the statement's kind, as every
+     * timeout is thrown from one frame and a cancelled fence must not hide a cancelled fetch.
      */
     static String kindOf(Throwable failure) {
         StackTraceElement[] trace = failure.getStackTrace();
-        String kind = failure.getClass().getName();
+        String kind = failure instanceof StatementTimeout timeout
+                ? failure.getClass().getName() + " (" + timeout.kind() + ")"
+                : failure.getClass().getName();
         return trace.length == 0 ? kind : kind + " at " + trace[0];
     }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +19,12 @@ final class RunningStatements {
 
     private static final System.Logger log = ScanLogging.getLogger(RunningStatements.class);
 
+    /** A timeout is shown this long at most, unless a statement of its kind succeeds first. */
+    static final Duration TIMEOUT_SHOWN = Duration.ofMinutes(5);
+
     private record Running(String kind, long startedNanos) {}
+
+    private record TimedOut(String kind, String description, long atNanos) {}
 
     private final String task;
     private final String table;
@@ -27,6 +33,8 @@ final class RunningStatements {
     private final Map<Long, Boolean> warned = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong slowSeen = new AtomicLong();
+    private final AtomicLong timeouts = new AtomicLong();
+    private final AtomicReference<@Nullable TimedOut> lastTimeout = new AtomicReference<>();
 
     RunningStatements(String task, String table, ScanClock clock) {
         this.task = task;
@@ -46,6 +54,36 @@ final class RunningStatements {
         if (warned.remove(id) != null) {
             log.log(Level.INFO, "Task " + task + ": the slow statement on " + table + " ended");
         }
+    }
+
+    /** A statement of {@code kind} ended without failing: a timeout of that kind no longer shows. */
+    void succeeded(String kind) {
+        lastTimeout.updateAndGet(last -> last != null && last.kind().equals(kind) ? null : last);
+    }
+
+    /**
+     * A statement of {@code kind} ran past {@code timeout} and was cancelled: counted and kept for the
+     * health until a statement of its kind succeeds.
+     *
+     * @return the failure to throw in its place, which names the kind, the table, the timeout and the fix
+     */
+    StatementTimeout timedOut(String kind, Duration timeout, RuntimeException cause) {
+        StatementTimeout failure = new StatementTimeout(kind, table, timeout, cause);
+        timeouts.incrementAndGet();
+        lastTimeout.set(new TimedOut(kind, failure.getMessage(), clock.nanos()));
+        return failure;
+    }
+
+    /** The last statement timeout, described; {@code null} when none, or when one of its kind succeeded since. */
+    @Nullable
+    String lastTimeout() {
+        TimedOut last = lastTimeout.get();
+        return last == null || clock.nanos() - last.atNanos() > TIMEOUT_SHOWN.toNanos() ? null : last.description();
+    }
+
+    /** How many statements were cancelled for running past their timeout since start. */
+    long timeouts() {
+        return timeouts.get();
     }
 
     /** The statement running longest, if it has run longer than {@code over}; {@code null} when none has. */

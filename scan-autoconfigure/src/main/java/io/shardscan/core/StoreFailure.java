@@ -24,7 +24,8 @@ final class StoreFailure {
      * recoverable or transient one (a pool that gave no connection, a timeout, a deadlock: Spring's
      * {@code CannotGetJdbcConnectionException}, {@code DataAccessResourceFailureException},
      * {@code TransientDataAccessException}); or no {@link SQLException} at all, which tells nothing,
-     * so it counts as not reached. Any other {@link SQLException}, or an {@link InvalidTaskException}
+     * so it counts as not reached. A {@link StatementTimeout} was reached: the database ran the
+     * statement and cancelled it when it waited too long (a locked table is no database down). Any other {@link SQLException}, or an {@link InvalidTaskException}
      * (the table turned out unusable), is the database's answer; an {@link Error} (out of memory
      * decoding a page, a class gone from a replaced jar) is the node's own failure, not a sign that
      * the database was not reached.
@@ -33,6 +34,10 @@ final class StoreFailure {
         boolean answered = false;
         Map<Throwable, Boolean> seen = new IdentityHashMap<>();
         for (Throwable t = failure; t != null && seen.put(t, Boolean.TRUE) == null; t = t.getCause()) {
+            if (t instanceof StatementTimeout) {
+                // the driver's SQLTimeoutException beneath it is an SQLTransientException, read as "not reached"
+                return false;
+            }
             if (t instanceof InvalidTaskException || t instanceof Error) {
                 // the store read the table and found it unusable (dropped, a column gone), or the node failed:
                 // an OutOfMemoryError decoding a page of large rows was logged as "the database was not reached"

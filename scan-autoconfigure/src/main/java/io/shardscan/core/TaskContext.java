@@ -37,6 +37,7 @@ final class TaskContext {
     TaskContext(
             ScanEngine.ScanTask task,
             TaskStore store,
+            java.time.Duration statementTimeout,
             ScanClock clock,
             ScanListener listener,
             ThreadPoolExecutor workers,
@@ -51,7 +52,7 @@ final class TaskContext {
         this.transactional = task.transactional();
         this.statements = new RunningStatements(
                 task.definition().name(), task.definition().table(), clock);
-        this.store = new WatchedStore(store, statements);
+        this.store = new WatchedStore(store, statementTimeout, statements);
         this.clock = clock;
         this.listener = listener;
         this.workers = workers;

@@ -71,6 +71,7 @@ final class TaskRunner {
         this.context = new TaskContext(
                 task,
                 store,
+                settings.statementTimeout(),
                 clock,
                 listener,
                 workers,
@@ -289,6 +290,17 @@ final class TaskRunner {
     @Nullable
     SlowStatement slowStatement() {
         return leases.slowStatement();
+    }
+
+    /** The task's last statement cancelled for running past its timeout, described; {@code null} when none shows. */
+    @Nullable
+    String statementTimedOut() {
+        return context.statements().lastTimeout();
+    }
+
+    /** How many of the task's statements were cancelled for running past their timeout since start. */
+    long statementTimeouts() {
+        return context.statements().timeouts();
     }
 
     /** How long the task's longest running statement has been running; zero when none runs. */

@@ -28,6 +28,33 @@ public interface TaskStore {
     SchemaReport inspect(TaskDefinition task);
 
     /**
+     * This store with each statement it runs bounded by {@code timeout}: the driver or the database
+     * cancels one that runs longer, and the call fails with an exception that {@link #timedOut}
+     * recognizes. The engine asks once per task, with the bound it chose
+     * ({@link EngineSettings#statementTimeout()}), and runs its rounds' statements through the
+     * returned store; the application's own statements inside {@link #inTransaction} work are never
+     * bounded by it, only the store's.
+     *
+     * <p>The default returns this store, unbounded.
+     *
+     * @return a store over the same data whose statements time out; never {@code null}
+     */
+    default TaskStore boundedBy(java.time.Duration timeout) {
+        return this;
+    }
+
+    /**
+     * Whether {@code failure}, thrown by a store that {@link #boundedBy} returned, means that one of
+     * its statements ran past that timeout and was cancelled (and not, say, that the database was
+     * down).
+     *
+     * @return {@code false} by default
+     */
+    default boolean timedOut(RuntimeException failure) {
+        return false;
+    }
+
+    /**
      * Reads the next page of due rows of one shard and tier: pending, retry count within
      * {@code request.minRetries()}–{@code request.maxRetries()}, rows with a retry count above 0
      * only when last updated at least {@code request.failedRest()} ago by the store's own clock (when

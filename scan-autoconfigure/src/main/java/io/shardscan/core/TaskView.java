@@ -301,6 +301,20 @@ public final class TaskView {
         return runner.slowStatement();
     }
 
+    /**
+     * The task's last statement that ran past twice {@code scan.lease-ttl} and was cancelled (its
+     * kind, the table, the timeout and what to do), until a statement of the same kind succeeds, five
+     * minutes at most; {@code null} when none.
+     */
+    public @Nullable String statementTimedOut() {
+        return runner.statementTimedOut();
+    }
+
+    /** How many of the task's statements were cancelled for running past twice {@code scan.lease-ttl} since start. */
+    public long statementTimeouts() {
+        return runner.statementTimeouts();
+    }
+
     /** How long the task's longest running statement has been running; zero when none runs. */
     public Duration longestStatement() {
         return runner.longestStatement();

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -10,15 +11,22 @@ import org.jspecify.annotations.Nullable;
 /**
  * A task's {@link TaskStore} whose statements of rounds, probes, claims and pause reads are recorded
  * in its {@link RunningStatements} while they run, so that one that waits on a lock or a slow
- * database shows by its kind. Every other call goes straight through. Thread-safe as its store.
+ * database shows by its kind, and run through the store {@link TaskStore#boundedBy bounded} by the
+ * statement timeout, so that none waits for good: one cancelled fails as a {@link StatementTimeout}.
+ * Every other call (an operator's, the backlog count, the application's work in a transaction) goes
+ * straight to the unbounded store. Thread-safe as its store.
  */
 final class WatchedStore implements TaskStore {
 
     private final TaskStore store;
+    private final TaskStore bounded;
+    private final Duration timeout;
     private final RunningStatements running;
 
-    WatchedStore(TaskStore store, RunningStatements running) {
+    WatchedStore(TaskStore store, Duration timeout, RunningStatements running) {
         this.store = store;
+        this.bounded = store.boundedBy(timeout);
+        this.timeout = timeout;
         this.running = running;
     }
 
@@ -30,7 +38,11 @@ final class WatchedStore implements TaskStore {
     private <T> T watch(String kind, Supplier<T> call) {
         long id = running.begin(kind);
         try {
-            return call.get();
+            T result = call.get();
+            running.succeeded(kind);
+            return result;
+        } catch (RuntimeException e) {
+            throw bounded.timedOut(e) ? running.timedOut(kind, timeout, e) : e;
         } finally {
             running.end(id);
         }
@@ -43,22 +55,22 @@ final class WatchedStore implements TaskStore {
 
     @Override
     public List<Row> fetch(TaskDefinition task, FetchRequest request) {
-        return watch("fetch", () -> store.fetch(task, request));
+        return watch("fetch", () -> bounded.fetch(task, request));
     }
 
     @Override
     public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> requests) {
-        return watch("probe", () -> store.dueRequests(task, requests));
+        return watch("probe", () -> bounded.dueRequests(task, requests));
     }
 
     @Override
     public List<RowKey> failedRows(TaskDefinition task, int shard) {
-        return watch("held keys", () -> store.failedRows(task, shard));
+        return watch("held keys", () -> bounded.failedRows(task, shard));
     }
 
     @Override
     public long fence(TaskDefinition task, int shard, String owner) {
-        return watch("fence", () -> store.fence(task, shard, owner));
+        return watch("fence", () -> bounded.fence(task, shard, owner));
     }
 
     @Override
@@ -68,12 +80,12 @@ final class WatchedStore implements TaskStore {
 
     @Override
     public boolean writeBack(TaskDefinition task, WriteBack batch) {
-        return watch("write-back", () -> store.writeBack(task, batch));
+        return watch("write-back", () -> bounded.writeBack(task, batch));
     }
 
     @Override
     public int archive(TaskDefinition task, int shard, long epoch) {
-        return watch("archive", () -> store.archive(task, shard, epoch));
+        return watch("archive", () -> bounded.archive(task, shard, epoch));
     }
 
     @Override
@@ -108,7 +120,7 @@ final class WatchedStore implements TaskStore {
 
     @Override
     public boolean pausedEverywhere(TaskDefinition task) {
-        return watch("pause read", () -> store.pausedEverywhere(task));
+        return watch("pause read", () -> bounded.pausedEverywhere(task));
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -56,9 +57,9 @@ public final class JdbcTaskStore implements TaskStore {
     private final TransactionTemplate transactions;
     private final SqlDialect dialect;
     private final TableInspector inspector;
-    private final Map<String, TaskSql> statements = new ConcurrentHashMap<>();
-    private final Map<String, ArchiveSql> archives = new ConcurrentHashMap<>();
-    private final Map<String, Row.Layout> layouts = new ConcurrentHashMap<>();
+    private final Map<String, TaskSql> statements;
+    private final Map<String, ArchiveSql> archives;
+    private final Map<String, Row.Layout> layouts;
     private final JdbcTaskRuns runs;
 
     public JdbcTaskStore(DataSource dataSource) {
@@ -66,7 +67,47 @@ public final class JdbcTaskStore implements TaskStore {
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dialect = SqlDialect.detect(dataSource);
         this.inspector = new TableInspector(dataSource, dialect);
+        this.statements = new ConcurrentHashMap<>();
+        this.archives = new ConcurrentHashMap<>();
+        this.layouts = new ConcurrentHashMap<>();
         this.runs = new JdbcTaskRuns(jdbc, transactions);
+    }
+
+    /** {@code unbounded}'s view whose statements run through {@code jdbc}; it shares the statements inspected. */
+    private JdbcTaskStore(JdbcTaskStore unbounded, JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+        this.transactions = unbounded.transactions;
+        this.dialect = unbounded.dialect;
+        this.inspector = unbounded.inspector;
+        this.statements = unbounded.statements;
+        this.archives = unbounded.archives;
+        this.layouts = unbounded.layouts;
+        this.runs = new JdbcTaskRuns(jdbc, transactions);
+    }
+
+    /**
+     * A view whose every statement carries a JDBC query timeout of {@code timeout} in whole seconds,
+     * rounded up (PostgreSQL's, MariaDB's and H2's drivers all cancel a statement that waits on a lock
+     * past it). Its transactions are this store's: the application's statements in a transactional
+     * handler join them without a timeout of their own, only the view's write-back carries one.
+     */
+    @Override
+    public TaskStore boundedBy(Duration timeout) {
+        JdbcTemplate bounded = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
+        bounded.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+        return new JdbcTaskStore(this, bounded);
+    }
+
+    /** A statement cancelled by its query timeout, as the dialect's driver reports it, anywhere in the causes. */
+    @Override
+    public boolean timedOut(RuntimeException failure) {
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && dialect.cancelledByTimeout(sql)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -20,6 +20,16 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
         return "mysql";
     }
 
+    /**
+     * MariaDB's driver bounds a statement with {@code max_statement_time} (error 1969) and MySQL's
+     * with a {@code KILL QUERY} (1317, "query execution was interrupted"); either may come without
+     * an SQLTimeoutException.
+     */
+    @Override
+    boolean cancelledByTimeout(SQLException e) {
+        return super.cancelledByTimeout(e) || e.getErrorCode() == 1969 || e.getErrorCode() == 1317;
+    }
+
     @Override
     String quote(String identifier) {
         return '`' + identifier + '`';

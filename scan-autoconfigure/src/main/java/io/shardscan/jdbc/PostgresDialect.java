@@ -27,6 +27,12 @@ final class PostgresDialect extends SqlDialect {
 
     private static final Pattern ANY_ARRAY = Pattern.compile("(.*)=anyarray\\[(.*)]");
 
+    /** The driver cancels a statement past its query timeout as if the user did: SQLState 57014, no SQLTimeoutException. */
+    @Override
+    boolean cancelledByTimeout(SQLException e) {
+        return super.cancelledByTimeout(e) || "57014".equals(e.getSQLState());
+    }
+
     /** PostgreSQL replaces the first match only without the {@code g} flag. */
     @Override
     String digitsAsHash(String expression) {

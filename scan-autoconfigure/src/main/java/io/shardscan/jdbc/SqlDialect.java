@@ -64,6 +64,14 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return "REGEXP_REPLACE(" + expression + ", '[0-9]+', '#')";
     }
 
+    /**
+     * Whether {@code e} is a statement cancelled by its query timeout ({@code Statement.setQueryTimeout}):
+     * here a {@link java.sql.SQLTimeoutException}, as H2's and MariaDB's drivers throw.
+     */
+    boolean cancelledByTimeout(SQLException e) {
+        return e instanceof java.sql.SQLTimeoutException;
+    }
+
     /** The classpath location of the script that creates the lease, member and fence tables. */
     public String schemaLocation() {
         return "classpath:io/shardscan/jdbc/schema-" + name() + ".sql";

@@ -3,7 +3,9 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.SettableClock;
+import io.shardscan.testsupport.TestServers;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +26,9 @@ import org.junit.jupiter.api.Test;
  * worker that comes free, on a settable clock.
  */
 class WorkerBudgetLineTests {
+
+    /** No statement of these tests reaches it. */
+    static final TaskStore store = new JdbcTaskStore(TestServers.h2("worker_budget_line"));
 
     final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
     final ExecutorService rounds = Executors.newCachedThreadPool();
@@ -152,7 +157,8 @@ class WorkerBudgetLineTests {
                 .build();
         return new TaskContext(
                 new ScanEngine.ScanTask(definition, (TaskHandler.PerRow) (row, ctx) -> Outcome.done()),
-                null,
+                store,
+                Duration.ofSeconds(4),
                 clock,
                 ScanListener.NONE,
                 new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>()),
