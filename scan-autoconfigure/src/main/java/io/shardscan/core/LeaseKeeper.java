@@ -381,6 +381,9 @@ final class LeaseKeeper {
             coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
             return false;
         }
+        // before the shard is held: whoever sees it held sees its lease owned (health counts no shard
+        // this node holds as unowned until the next tick reads it back)
+        showClaimed(shard, granted.epoch());
         owned.put(
                 shard,
                 new OwnedShard(
@@ -400,6 +403,23 @@ final class LeaseKeeper {
                         + " fence epoch " + epoch
                         + (held.size() > 0 ? ", " + held.size() + " keys waiting on failed rows" : ""));
         return true;
+    }
+
+    /**
+     * Puts this node's claim of {@code shard} into the leases the last tick read, expiring one lease
+     * TTL after this node's heartbeat in that tick (the coordinator's time, as the tick's leases).
+     */
+    private void showClaimed(int shard, long epoch) {
+        @Nullable
+        Instant expires = members.stream()
+                .filter(m -> m.node().equals(settings.nodeId()))
+                .map(m -> m.lastHeartbeat().plus(settings.leaseTtl()))
+                .findFirst()
+                .orElse(null);
+        Map<Integer, LeaseInfo> byShard = new TreeMap<>();
+        leases.forEach(l -> byShard.put(l.shard(), l));
+        byShard.put(shard, new LeaseInfo(shard, settings.nodeId(), epoch, expires));
+        leases = List.copyOf(byShard.values());
     }
 
     /**

@@ -133,7 +133,7 @@ class EndpointEventsTests {
 
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
         Health reported = health.health(true);
-        assertThat(reported.getStatus()).isEqualTo(Status.UP);
+        assertThat(reported.getStatus()).as("health %s", reported.getDetails()).isEqualTo(Status.UP);
         assertThat(details(reported)).containsEntry("bannedEndpoints", List.of("3"));
 
         ScanEndpoint endpoint = new ScanEndpoint(engine, new ScanBacklogs(engine, Duration.ofMinutes(1)), true);

@@ -62,6 +62,35 @@ class ScanHealthIndicatorTests {
                 .contains("java.lang.NoClassDefFoundError: io/shardscan/jdbc/JdbcShardCoordinator", "Restart the node");
     }
 
+    /**
+     * The first tick reads every lease free and then claims them all; the next tick, which would read
+     * them back, is a renew interval away (here never). Health must count the shards this node holds as
+     * owned in between. In a CI run, a warm JVM finished {@code EndpointEventsTests}' rows before its
+     * engine's second tick, and its health read UNKNOWN with every shard held.
+     */
+    @Test
+    void shardsClaimedSinceTheLastTickReadTheLeasesCountAsOwned() {
+        ScanEngine engine = engines.start(
+                "node-1",
+                dataSource,
+                coordinator,
+                new ScanEngine.ScanTask(orders().build(), (TaskHandler.PerRow) (row, ctx) -> null),
+                ScanClock.system(),
+                ScanListener.NONE,
+                Duration.ofMinutes(20),
+                Duration.ofMinutes(10));
+        await().until(() -> engine.task("orders").ownedShards().size() == 4);
+
+        Health health = new ScanHealthIndicator(engine).health(true);
+
+        assertThat(health.getStatus()).as("health %s", health.getDetails()).isEqualTo(Status.UP);
+        assertThat(details(health)).containsEntry("unownedShards", 0L);
+        assertThat(engine.task("orders").leases()).hasSize(4).allSatisfy(lease -> {
+            assertThat(lease.owner()).isEqualTo("node-1");
+            assertThat(lease.expiresAt()).isNotNull();
+        });
+    }
+
     @Test
     void followsTheCoordinatorAndShowsThePauseAsADetailOnly() {
         ScanEngine engine = start(dataSource, coordinator, orders().build());
