@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,9 +38,8 @@ class SampleApplicationTests {
 
     @Test
     void sendsOneSmsPerSeededOrder() {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() ->
-                        jdbc.queryForObject("SELECT COUNT(*) FROM tb_order WHERE status = 1", Integer.class) == 500);
+        await().until(() ->
+                jdbc.queryForObject("SELECT COUNT(*) FROM tb_order WHERE status = 1", Integer.class) == 500);
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sms_outbox", Integer.class))
                 .isEqualTo(500);
         assertThat(jdbc.queryForObject("SELECT COUNT(DISTINCT order_id) FROM sms_outbox", Integer.class))
@@ -51,9 +51,8 @@ class SampleApplicationTests {
 
     @Test
     void pushesEveryOrderToItsStoreOverHttp() {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM tb_order_sync WHERE status = 1", Integer.class)
-                        == 500);
+        await().until(() ->
+                jdbc.queryForObject("SELECT COUNT(*) FROM tb_order_sync WHERE status = 1", Integer.class) == 500);
         assertThat(jdbc.queryForObject("SELECT COUNT(DISTINCT order_id) FROM store_received", Integer.class))
                 .isEqualTo(500);
         assertThat(jdbc.queryForObject(
@@ -66,8 +65,7 @@ class SampleApplicationTests {
 
     @Test
     void closesEachUnpaidOrderOnceAndNotBeforeItsDelay() {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM closed_order", Integer.class) == 150);
+        await().until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM closed_order", Integer.class) == 150);
         assertThat(jdbc.queryForObject("SELECT COUNT(DISTINCT order_id) FROM closed_order", Integer.class))
                 .isEqualTo(150);
         assertThat(jdbc.queryForObject(
@@ -80,7 +78,7 @@ class SampleApplicationTests {
 
     @Test
     void notifiesEveryUserOnceInARunThatEndsDone() {
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> engine.rangeTask("notify-users").snapshot().run().done());
         RangeSnapshot done = engine.rangeTask("notify-users").snapshot();
         assertThat(done.run().id()).isOne();

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.EndpointBan;
 import io.shardscan.core.ScanEngine;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,10 +28,9 @@ class SampleStoreDownTests {
 
     @Test
     void aStoreThatRefusesConnectionsIsBannedAndTheOthersGetEveryOrder() {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM tb_order_sync WHERE status = 1", Integer.class)
-                        == 350);
-        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("order-sync").bannedEndpoints().stream()
+        await().until(() ->
+                jdbc.queryForObject("SELECT COUNT(*) FROM tb_order_sync WHERE status = 1", Integer.class) == 350);
+        await().until(() -> engine.task("order-sync").bannedEndpoints().stream()
                 .map(EndpointBan::endpoint)
                 .toList()
                 .contains("3"));

@@ -9,7 +9,6 @@ import io.shardscan.autoconfigure.ScanAutoConfiguration;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -62,8 +61,7 @@ class ArchiveEndpointTests {
                         "scan.tasks.orders.archive.after=30d", "scan.tasks.orders.archive.to=tb_order_archive")
                 .run(context -> {
                     ScanEndpoint endpoint = context.getBean(ScanEndpoint.class);
-                    await().atMost(Duration.ofSeconds(30))
-                            .until(() -> endpoint.task("orders").archive().rows() == 30);
+                    await().until(() -> endpoint.task("orders").archive().rows() == 30);
                     ArchiveDescriptor archive = endpoint.task("orders").archive();
                     assertThat(archive.to()).isEqualTo("tb_order_archive");
                     assertThat(archive.after()).isEqualTo("PT720H");

@@ -68,9 +68,9 @@ class DelayedBacklogTests {
                             .contains("scan.tasks.orders: 3 pending rows of tb_order have a NULL due time (due_at);"
                                     + " they are never due")
                             .contains("UPDATE tb_order SET due_at = updated_at WHERE due_at IS NULL");
-                    await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 10);
+                    await().until(() -> table.count("status = 1") == 10);
                     ScanEndpoint endpoint = context.getBean(ScanEndpoint.class);
-                    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                    await().untilAsserted(() -> {
                         BacklogDescriptor backlog =
                                 endpoint.scan().tasks().get("orders").backlog();
                         assertThat(backlog).isNotNull();

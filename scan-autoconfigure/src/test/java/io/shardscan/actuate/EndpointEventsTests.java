@@ -104,9 +104,8 @@ class EndpointEventsTests {
         metrics.bindTo(registry);
         engines.start(engine);
 
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> !engine.task(TASK).bannedEndpoints().isEmpty());
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 300);
+        await().until(() -> !engine.task(TASK).bannedEndpoints().isEmpty());
+        await().until(() -> table.count("status = 1") == 300);
 
         assertThat(events).contains("tripped 3", "banned 3");
         assertThat(log.warnings())
@@ -151,7 +150,7 @@ class EndpointEventsTests {
         assertThat(lifted.requeued()).isNull();
         assertThat(events).contains("lifted 3");
         assertThat(endpoint.task(TASK).bannedEndpoints()).isEmpty();
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 400);
+        await().until(() -> table.count("status = 1") == 400);
         assertThat(stores.received(3)).hasSize(100);
     }
 

@@ -77,15 +77,15 @@ class LiftBanHttpTests {
         start();
         RedisEndpointBans store = new RedisEndpointBans(context.getBean(RedisConnectionFactory.class));
 
-        JsonNode banned = await().atMost(Duration.ofSeconds(30))
-                .until(() -> get(PATH), view -> !view.path("bannedEndpoints").isEmpty());
+        JsonNode banned = await().until(
+                        () -> get(PATH), view -> !view.path("bannedEndpoints").isEmpty());
         assertThat(banned.path("bannedEndpoints")).singleElement().satisfies(ban -> {
             assertThat(ban.path("endpoint").asString()).isEqualTo("2");
             assertThat(ban.path("inForce").asBoolean()).isTrue();
             assertThat(ban.path("lastError").asString()).contains("ConnectException");
         });
         assertThat(store.bans(TASK)).extracting(b -> b.endpoint()).containsExactly("2");
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 60);
+        await().until(() -> table.count("status = 1") == 60);
         assertThat(STORES.received(2)).isEmpty();
 
         HttpResponse<String> notBanned = post("{\"action\": \"lift-ban\", \"endpoint\": \"9\"}");
@@ -113,7 +113,7 @@ class LiftBanHttpTests {
         assertThat(EVENTS).contains("lifted 2");
         assertThat(store.bans(TASK)).isEmpty();
         assertThat(get(PATH).path("bannedEndpoints").isEmpty()).isTrue();
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 90);
+        await().until(() -> table.count("status = 1") == 90);
         assertThat(STORES.received(2)).hasSize(30);
     }
 

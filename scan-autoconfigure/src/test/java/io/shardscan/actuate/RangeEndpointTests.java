@@ -16,7 +16,6 @@ import io.shardscan.core.TaskView;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.UserTable;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -82,8 +81,7 @@ class RangeEndpointTests {
             assertThat(context).hasNotFailed();
             ScanEndpoint endpoint = context.getBean(ScanEndpoint.class);
             ScanEndpointWebExtension web = context.getBean(ScanEndpointWebExtension.class);
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> endpoint.scan().ranges().get("notify").state() == TaskView.State.DONE);
+            await().until(() -> endpoint.scan().ranges().get("notify").state() == TaskView.State.DONE);
             RangeTaskDescriptor done = endpoint.scan().ranges().get("notify");
             assertThat(done.run()).isEqualTo("once");
             assertThat(done.processed()).as("rows that succeeded").isEqualTo(inserted - 2);
@@ -94,7 +92,7 @@ class RangeEndpointTests {
             MeterRegistry registry = new SimpleMeterRegistry();
             ScanEngine engine = context.getBean(ScanEngine.class);
             new ScanMetrics(() -> engine, task -> null).bindTo(registry);
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            await().untilAsserted(() -> {
                 assertThat(registry.get("scan.range.processed")
                                 .tag("task", "notify")
                                 .gauge()
@@ -134,7 +132,7 @@ class RangeEndpointTests {
                             .count())
                     .isZero();
             assertThat(context.getBean(Notifier.class).epochs).hasSize((int) inserted);
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            await().untilAsserted(() -> {
                 RangeTaskDescriptor after = endpoint.scan().ranges().get("notify");
                 assertThat(after.failed())
                         .as("requeued rows that succeeded are failed no more")
@@ -148,7 +146,7 @@ class RangeEndpointTests {
             users.insert(50_000);
             TaskRun second = context.getBean(ScanTasks.class).start("notify");
             assertThat(second.id()).isEqualTo(2);
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
+            await().until(() -> {
                 RangeTaskDescriptor now = endpoint.scan().ranges().get("notify");
                 return now.runId() == 2 && now.state() == TaskView.State.DONE;
             });

@@ -75,7 +75,7 @@ class RunEndpointTests {
         ScanEndpoint endpoint = new ScanEndpoint(engine, new ScanBacklogs(engine, Duration.ofMinutes(1)), true);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new ScanMetrics(() -> engine, name -> null).bindTo(registry);
-        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("orders").state() == TaskView.State.DONE);
+        await().until(() -> engine.task("orders").state() == TaskView.State.DONE);
 
         RunDescriptor run = endpoint.task("orders").run();
         assertThat(run).isNotNull();
@@ -98,8 +98,7 @@ class RunEndpointTests {
         // done, the task is no reason to take the node out of service, even with its coordinator gone
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
         coordinator.cut();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> !engine.task("orders").coordinatorReachable());
+        await().until(() -> !engine.task("orders").coordinatorReachable());
         Health seen = health.health(true);
         assertThat(seen.getStatus()).isEqualTo(Status.UP);
         @SuppressWarnings("unchecked")
@@ -113,9 +112,8 @@ class RunEndpointTests {
                 new ScanEndpointWebExtension(endpoint).act("orders", "start", null, SecurityContext.NONE);
         assertThat(started.getStatus()).isEqualTo(200);
         assertThat(((ActionDescriptor) started.getBody()).run()).isEqualTo(2);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("orders").run().id() == 2
-                        && engine.task("orders").state() == TaskView.State.DONE);
+        await().until(() ->
+                engine.task("orders").run().id() == 2 && engine.task("orders").state() == TaskView.State.DONE);
         assertThat(endpoint.task("orders").run().processed()).isEqualTo(20);
         assertThat(registry.get("scan.run.id").tag("task", "orders").gauge().value())
                 .isEqualTo(2);

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.core.TaskView;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.lang.management.ManagementFactory;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
@@ -66,7 +67,7 @@ class ScanEndpointHttpTests {
     @Test
     @Order(1)
     void bothNodesSeeBothMembersAndTheSameOwnerForEveryShard() throws Exception {
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             JsonNode fromA = a.get("/actuator/scan").path("tasks").path(TASK);
             JsonNode fromB = b.get("/actuator/scan").path("tasks").path(TASK);
             Map<Integer, String> owners = owners(fromA);
@@ -109,21 +110,20 @@ class ScanEndpointHttpTests {
     @Order(3)
     void pauseStopsProcessingWithinARoundTheBacklogMatchesTheTableAndResumeFinishes() throws Exception {
         insertOrders();
-        await().atMost(Duration.ofSeconds(20)).until(() -> done() >= 50);
+        await().until(() -> done() >= 50);
         assertThat(a.act("pause").path("state").asString()).isEqualTo("PAUSED");
         // b refuses writes over HTTP, yet a pause is the task's on every node: b reads it at its next lease tick
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(
+        await().untilAsserted(
                         () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("PAUSED"));
         AtomicInteger last = new AtomicInteger(-1);
-        await().pollInterval(Duration.ofMillis(500))
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> {
-                    int now = done();
-                    return last.getAndSet(now) == now;
-                });
+        await().pollInterval(Duration.ofMillis(500)).until(() -> {
+            int now = done();
+            return last.getAndSet(now) == now;
+        });
         int stopped = done();
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> done() == stopped);
+        await().during(Duration.ofSeconds(2))
+                .atMost(TestTime.scaled(Duration.ofSeconds(10)))
+                .until(() -> done() == stopped);
         assertThat(stopped).isLessThan(ORDERS);
         assertThat(a.get(PATH).path("state").asString()).isEqualTo("PAUSED");
         for (EndpointNode node : List.of(a, b)) {
@@ -136,7 +136,7 @@ class ScanEndpointHttpTests {
 
         long pending = table.count("status = 0");
         for (EndpointNode node : List.of(a, b)) {
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+            await().untilAsserted(() -> assertThat(
                             node.get(PATH).path("backlog").path("total").asLong())
                     .isEqualTo(pending));
         }
@@ -146,27 +146,26 @@ class ScanEndpointHttpTests {
         assertThat(backlog.path("dead").asLong()).isZero();
 
         assertThat(a.act("resume").path("state").asString()).isEqualTo("RUNNING");
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(
+        await().untilAsserted(
                         () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("RUNNING"));
         // one node alone: a pause-node stays on a
         assertThat(a.act("pause-node").path("state").asString()).isEqualTo("PAUSED");
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).untilAsserted(() -> assertThat(
-                        b.get(PATH).path("state").asString())
-                .isEqualTo("RUNNING"));
+        await().during(Duration.ofSeconds(3))
+                .atMost(TestTime.scaled(Duration.ofSeconds(4)))
+                .untilAsserted(
+                        () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("RUNNING"));
         assertThat(a.act("resume-node").path("state").asString()).isEqualTo("RUNNING");
-        await().atMost(Duration.ofSeconds(30)).until(() -> done() == ORDERS);
+        await().until(() -> done() == ORDERS);
     }
 
     @Test
     @Order(4)
     void requeueDeadPutsDeadRowsBackAndTheyAreProcessed() throws Exception {
-        await().atMost(Duration.ofSeconds(30)).until(() -> done() == ORDERS);
+        await().until(() -> done() == ORDERS);
         table.jdbc().update("UPDATE tb_order SET status = 2, retry_count = 16 WHERE order_id <= 100");
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> a.get(PATH).path("backlog").path("dead").asLong() == 100);
+        await().until(() -> a.get(PATH).path("backlog").path("dead").asLong() == 100);
         assertThat(a.act("requeue-dead").path("requeued").asInt()).isEqualTo(100);
-        await().atMost(Duration.ofSeconds(20)).until(() -> done() == ORDERS);
+        await().until(() -> done() == ORDERS);
         assertThat(table.count("status = 2")).isZero();
         assertThat(table.count("retry_count <> 0")).isZero();
     }

@@ -99,7 +99,7 @@ class ScanHealthIndicatorTests {
         new ScanMetrics(() -> engine, name -> null).bindTo(registry);
         Gauge reachable =
                 registry.get("scan.coordinator.reachable").tag("task", "orders").gauge();
-        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        await().until(() -> status(health).equals(Status.UP));
         assertThat(reachable.value()).isEqualTo(1);
         assertThat(details(health.health(true)))
                 .containsEntry("coordinator", "jdbc")
@@ -114,11 +114,11 @@ class ScanHealthIndicatorTests {
         engine.task("orders").resume();
 
         coordinator.cut();
-        await().atMost(Duration.ofSeconds(5)).until(() -> status(health).equals(Status.DOWN));
+        await().until(() -> status(health).equals(Status.DOWN));
         assertThat(details(health.health(true))).containsEntry("coordinatorReachable", false);
         assertThat(reachable.value()).as("the stall shows as a metric too").isZero();
         coordinator.heal();
-        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        await().until(() -> status(health).equals(Status.UP));
         assertThat(reachable.value()).isEqualTo(1);
     }
 
@@ -138,15 +138,15 @@ class ScanHealthIndicatorTests {
         new ScanMetrics(() -> engine, name -> null).bindTo(registry);
         Gauge reachable =
                 registry.get("scan.store.reachable").tag("task", "orders").gauge();
-        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        await().until(() -> status(health).equals(Status.UP));
         assertThat(reachable.value()).isEqualTo(1);
 
         store.cut();
-        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.DOWN));
+        await().until(() -> status(health).equals(Status.DOWN));
         assertThat(details(health.health(true))).containsEntry("databaseReachable", false);
         assertThat(reachable.value()).as("the stall shows as a metric too").isZero();
         // the failure is logged just after the store is marked unreachable
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             List<String> warnings = new ArrayList<>(roundLog.warnings());
             warnings.addAll(probeLog.warnings());
             assertThat(warnings).as("and as a log line naming the cause").anySatisfy(m -> assertThat(m)
@@ -154,7 +154,7 @@ class ScanHealthIndicatorTests {
         });
 
         store.heal();
-        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        await().until(() -> status(health).equals(Status.UP));
         assertThat(reachable.value()).isEqualTo(1);
     }
 
@@ -168,12 +168,11 @@ class ScanHealthIndicatorTests {
         ScanEngine engine =
                 engines.start("node-1", dataSource, orders().build(), (TaskHandler.PerRow) (row, ctx) -> null);
         ScanHealthIndicator health = new ScanHealthIndicator(engine);
-        await().atMost(Duration.ofSeconds(30)).until(() -> status(health).equals(Status.UP));
+        await().until(() -> status(health).equals(Status.UP));
         table.jdbc().execute("DROP INDEX tb_order_scan_idx");
         table.jdbc().execute("ALTER TABLE tb_order DROP COLUMN retry_count");
         // idle shards meet the refusal in their probe, others in their round: both fail every second
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> failures(roundLog.messages()) + failures(probeLog.messages()) >= 4);
+        await().until(() -> failures(roundLog.messages()) + failures(probeLog.messages()) >= 4);
         assertThat(status(health)).isEqualTo(Status.UP);
         assertThat(details(health.health(true))).containsEntry("databaseReachable", true);
         assertThat(roundLog.warnings()).filteredOn(m -> m.contains("failed")).hasSizeLessThanOrEqualTo(1);

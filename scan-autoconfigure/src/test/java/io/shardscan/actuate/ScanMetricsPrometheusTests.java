@@ -165,10 +165,9 @@ class ScanMetricsPrometheusTests {
         metrics.bindTo(registry);
         // one row, so that a handler call and a round that handled it are observed
         table.insert(1, 1, Instant.now().minusSeconds(1));
-        await().atMost(Duration.ofSeconds(30))
-                .until(() ->
-                        registry.find("scan.round").tag("outcome", "handled").timer() != null
-                                && registry.find("scan.handler").timer() != null);
+        await().until(() ->
+                registry.find("scan.round").tag("outcome", "handled").timer() != null
+                        && registry.find("scan.handler").timer() != null);
         return registry.scrape()
                 .lines()
                 .filter(line -> line.startsWith("scan_"))

@@ -99,11 +99,10 @@ class ScanMetricsTests {
     @Test
     void rowCountersMatchWhatTheEngineWrote() {
         startEngine();
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> table.count("status = 1") == ROWS * 7 / 10
-                        && table.count("status = 2") == ROWS / 10
-                        && table.count("retry_count = 1") == ROWS / 10);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().until(() -> table.count("status = 1") == ROWS * 7 / 10
+                && table.count("status = 2") == ROWS / 10
+                && table.count("retry_count = 1") == ROWS / 10);
+        await().untilAsserted(() -> {
             assertThat(rows("done")).isEqualTo(table.count("status = 1"));
             assertThat(rows("dead")).isEqualTo(table.count("status = 2"));
             assertThat(rows("failed")).isEqualTo(table.count("retry_count = 1"));
@@ -144,8 +143,7 @@ class ScanMetricsTests {
     @Test
     void ownedShardsGaugeFollowsTheEngine() {
         startEngine();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("orders").ownedShards().size() == 8);
+        await().until(() -> engine.task("orders").ownedShards().size() == 8);
         assertThat(registry.get("scan.shards.owned")
                         .tag("task", "orders")
                         .gauge()
@@ -161,7 +159,7 @@ class ScanMetricsTests {
                         .gauge()
                         .value())
                 .isNaN();
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 0 AND retry_count = 0") == ROWS / 10);
+        await().until(() -> table.count("status = 0 AND retry_count = 0") == ROWS / 10);
         backlog.set(engine.task("orders").countBacklog());
         assertThat(registry.get("scan.backlog")
                         .tags("task", "orders", "tier", "0")
@@ -179,7 +177,7 @@ class ScanMetricsTests {
     void aScrapeRunsNoQueryAndNoTagHoldsARowId() {
         startEngine();
         backlog.set(new Backlog(List.of(new Backlog.TierBacklog("0", 5, 0)), 0, 5, 0, T0));
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == ROWS * 7 / 10);
+        await().until(() -> table.count("status = 1") == ROWS * 7 / 10);
         engine.stop();
         int before = connections.get();
         for (Meter meter : registry.getMeters()) {

@@ -55,7 +55,7 @@ class ScanObservationAutoConfigurationTests {
             assertThat(context).hasSingleBean(ScanObservations.class);
             assertThat(context.getBeansOfType(ScanListener.class))
                     .containsValue(context.getBean(ScanObservations.class));
-            await().atMost(Duration.ofSeconds(30)).until(() -> observed("scan.round", "handled"));
+            await().until(() -> observed("scan.round", "handled"));
             assertThat(stopped)
                     .filteredOn(c -> "scan.round".equals(c.getName()))
                     .allSatisfy(round -> assertThat(round.getLowCardinalityKeyValues())

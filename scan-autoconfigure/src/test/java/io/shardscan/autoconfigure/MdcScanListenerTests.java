@@ -14,7 +14,6 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +82,7 @@ class MdcScanListenerTests {
                 new MdcScanListener(),
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 40);
+        await().until(() -> table.count("status = 1") == 40);
 
         assertThat(mdcOfLines).hasSize(40).allSatisfy(mdc -> assertThat(mdc)
                 .containsEntry(MdcScanListener.TASK, "orders")

@@ -116,7 +116,7 @@ class RedisCoordinatorConfigurationTests {
                     assertThatExceptionOfType(QueryTimeoutException.class)
                             .isThrownBy(() -> coordinator.heartbeat("hung-redis", "node-1", Duration.ofSeconds(6)));
                     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
-                    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(
+                    await().ignoreExceptions().untilAsserted(() -> assertThat(
                                     coordinator.heartbeat("hung-redis", "node-1", Duration.ofSeconds(6)))
                             .isNotEmpty());
                 });

@@ -10,6 +10,7 @@ import io.shardscan.core.ScanEngine;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,17 +67,15 @@ class RedisDownAtStartupTests {
                     JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
                     insertOrders(jdbc, 200);
                     ScanHealthIndicator health = context.getBean(ScanHealthIndicator.class);
-                    await().atMost(Duration.ofSeconds(5))
-                            .until(() -> health.health(false).getStatus().equals(Status.DOWN));
+                    await().until(() -> health.health(false).getStatus().equals(Status.DOWN));
                     await().during(Duration.ofSeconds(2))
-                            .atMost(Duration.ofSeconds(3))
+                            .atMost(TestTime.scaled(Duration.ofSeconds(3)))
                             .until(() -> done(jdbc) == 0);
                     assertThat(context.getBean(ScanEngine.class).task("orders").ownedShards())
                             .isEmpty();
                     redis.start();
-                    await().atMost(Duration.ofSeconds(20)).until(() -> done(jdbc) == 200);
-                    await().atMost(Duration.ofSeconds(5))
-                            .until(() -> health.health(false).getStatus().equals(Status.UP));
+                    await().until(() -> done(jdbc) == 200);
+                    await().until(() -> health.health(false).getStatus().equals(Status.UP));
                 });
     }
 

@@ -10,6 +10,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -72,14 +73,13 @@ class WakeOnInsertTests {
                     .contains("CREATE TRIGGER scan_wake_orders AFTER INSERT ON tb_order");
             ScanEngine engine = context.getBean(ScanEngine.class);
             await("the node holds every shard")
-                    .atMost(Duration.ofSeconds(30))
                     .until(() -> engine.task("orders").ownedShards().size() == 4);
             // every tier ran its first pass and rests for a minute
             engine.task("orders").drain(Duration.ofSeconds(30));
             insert(table, 1);
             await("without the trigger the row waits for tier 0's poll")
                     .during(Duration.ofSeconds(3))
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                     .until(() -> !handledAt.containsKey(1L));
 
             List<String> ddl = Arrays.stream(
@@ -90,7 +90,7 @@ class WakeOnInsertTests {
             long insertedAt = System.nanoTime();
             insert(table, 2);
 
-            await("the trigger wakes the owner").atMost(Duration.ofSeconds(30)).until(() -> handledAt.containsKey(2L));
+            await("the trigger wakes the owner").until(() -> handledAt.containsKey(2L));
             Duration pickup = Duration.ofNanos(handledAt.get(2L) - insertedAt);
             System.out.printf("WakeOnInsertTests: picked up %d ms after the insert%n", pickup.toMillis());
             assertThat(pickup).isLessThan(Duration.ofSeconds(5));

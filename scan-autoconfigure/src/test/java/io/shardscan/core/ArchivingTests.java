@@ -9,6 +9,7 @@ import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -116,9 +117,9 @@ class ArchivingTests {
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
         feeder.join(TimeUnit.SECONDS.toMillis(60));
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> engine.task("orders").stats().archived() == DONE);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == PENDING);
+        await().until(() -> table.count("status = 1") == PENDING);
 
         assertThat(table.jdbc().queryForObject("SELECT COUNT(DISTINCT order_id) FROM tb_order_archive", Long.class))
                 .isEqualTo(DONE);
@@ -204,8 +205,7 @@ class ArchivingTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("orders").ownedShards().containsKey(0));
+        await().until(() -> engine.task("orders").ownedShards().containsKey(0));
         TaskStats stats = engine.task("orders").stats();
         try (Connection newOwner = dataSource.getConnection()) {
             newOwner.setAutoCommit(false);
@@ -215,20 +215,20 @@ class ArchivingTests {
             }
             engine.task("orders").resumeEverywhere();
             // the batch waits for the fence row, unless it archives without looking at the fence
-            await().atMost(Duration.ofSeconds(30)).until(() -> fenceWaiters() == 1 || archivedRows() > 0);
+            await().until(() -> fenceWaiters() == 1 || archivedRows() > 0);
             assertThat(archivedRows())
                     .as("rows archived while a new owner fenced the shard")
                     .isZero();
             coordinator.cut();
             newOwner.commit();
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> stats.writeBacksRefused() == 1);
+        await().until(() -> stats.writeBacksRefused() == 1);
         assertThat(stats.archived()).isZero();
         assertThat(archivedRows()).isZero();
         assertThat(table.count("status = 1")).isEqualTo(DONE);
         assertThat(stats.leasesLost()).isEqualTo(1);
         coordinator.heal();
-        await().atMost(Duration.ofSeconds(30)).until(() -> stats.archived() == DONE);
+        await().until(() -> stats.archived() == DONE);
         assertThat(table.count("1 = 1")).isZero();
         assertThat(archivedRows()).isEqualTo(DONE);
     }

@@ -57,8 +57,7 @@ class CoordinatorOutageTests {
 
     ScanEngine startHoldingEveryShard() {
         ScanEngine engine = start("node-1", coordinator);
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
+        await().until(() -> engine.task("orders").ownedShards().size() == SHARDS);
         return engine;
     }
 
@@ -128,7 +127,7 @@ class CoordinatorOutageTests {
         coordinator.holdRenewalsUntil(open);
 
         // the TTL (2 s) and a margin for a loaded machine; the renewal hangs 30 s. The node logs it unasked
-        await().atMost(Duration.ofSeconds(10)).until(() -> !unreachable().isEmpty());
+        await().until(() -> !unreachable().isEmpty());
         assertThat(task.coordinatorReachable()).isFalse();
         assertThat(unreachable())
                 .singleElement()
@@ -136,10 +135,10 @@ class CoordinatorOutageTests {
                 .contains("Task orders: coordinator unreachable, leases lapse")
                 .contains("its lease renewal has not returned for ")
                 .contains("longer than scan.lease-ttl (PT2S)");
-        await().atMost(Duration.ofSeconds(10)).until(() -> task.ownedShards().isEmpty());
+        await().until(() -> task.ownedShards().isEmpty());
 
         open.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(task::coordinatorReachable);
+        await().until(task::coordinatorReachable);
         assertThat(leaseLog.messages(java.util.logging.Level.INFO))
                 .contains("Task orders: coordinator reachable again");
     }
@@ -152,7 +151,7 @@ class CoordinatorOutageTests {
         coordinator.holdTicksUntil(open);
 
         // the node's renewals go on apart from the tick, which hangs 60 s
-        await().atMost(Duration.ofSeconds(10)).until(() -> !unreachable().isEmpty());
+        await().until(() -> !unreachable().isEmpty());
         assertThat(unreachable())
                 .singleElement()
                 .asString()
@@ -163,7 +162,7 @@ class CoordinatorOutageTests {
         assertThat(task.stats().leasesLost()).isZero();
 
         open.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(task::coordinatorReachable);
+        await().until(task::coordinatorReachable);
         assertThat(task.stats().leasesLost()).isZero();
     }
 
@@ -181,7 +180,7 @@ class CoordinatorOutageTests {
         ScanEngine second = start("node-2", new JdbcShardCoordinator(dataSource));
 
         // the shards handed over without a release are the second node's once their leases expired
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             assertThat(second.task("orders").ownedShards()).hasSize(SHARDS / 2);
             assertThat(first.task("orders").ownedShards()).hasSize(SHARDS / 2);
         });
@@ -201,7 +200,7 @@ class CoordinatorOutageTests {
                 .mapToObj(i -> task("orders-" + i, 2))
                 .toList();
         ScanEngine engine = start("node-1", coordinator, tasks);
-        await().atMost(Duration.ofSeconds(20)).until(() -> tasks.stream()
+        await().until(() -> tasks.stream()
                 .allMatch(t -> engine.task(t.definition().name()).ownedShards().size() == 2));
         coordinator.hangReleasesUntil(open);
 
@@ -216,7 +215,7 @@ class CoordinatorOutageTests {
     void aLeaseTickThatReturnsAfterTheStopClaimsNothing() throws InterruptedException {
         ScanEngine engine = startHoldingEveryShard();
         coordinator.holdTicksUntil(open);
-        await().atMost(Duration.ofSeconds(10)).until(() -> coordinator.ticksHeld() == 1);
+        await().until(() -> coordinator.ticksHeld() == 1);
         Thread leaseThread = leaseThread();
 
         engine.stop();
@@ -233,7 +232,7 @@ class CoordinatorOutageTests {
     void theStopInterruptsALeaseRenewalThatWaitsForTheCoordinator() throws InterruptedException {
         ScanEngine engine = startHoldingEveryShard();
         coordinator.holdRenewalsUntil(open);
-        await().atMost(Duration.ofSeconds(10)).until(() -> coordinator.renewalsWaiting() == 1);
+        await().until(() -> coordinator.renewalsWaiting() == 1);
         Thread leaseThread = thread("scan-lease-renew-");
 
         engine.stop();
@@ -261,7 +260,7 @@ class CoordinatorOutageTests {
                     return Outcome.done();
                 });
         ScanEngine engine = start("node-1", coordinator, List.of(blocking));
-        await().atMost(Duration.ofSeconds(20)).until(() -> handling.getCount() == 0);
+        await().until(() -> handling.getCount() == 0);
 
         engine.stop();
 

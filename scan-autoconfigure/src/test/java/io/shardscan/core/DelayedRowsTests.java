@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -70,17 +71,16 @@ class DelayedRowsTests {
         TaskDefinition task = task().build();
         ScanEngine a = engines.start("node-a", dataSource, task, recordRun());
         ScanEngine b = engines.start("node-b", dataSource, task, recordRun());
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> a.task("close-unpaid").ownedShards().size()
-                                + b.task("close-unpaid").ownedShards().size()
-                        == 64);
+        await().until(() -> a.task("close-unpaid").ownedShards().size()
+                        + b.task("close-unpaid").ownedShards().size()
+                == 64);
         // due from 1 s to 21 s from now, spread evenly but not in id order
         table.jdbc()
                 .update("INSERT INTO tb_order (order_id, user_id, phone, updated_at, due_at)"
                         + " SELECT i, i % 3000, '+1555' || i, LOCALTIMESTAMP,"
                         + " LOCALTIMESTAMP + (1000 + (i * 7919) % 20000) * INTERVAL '1 millisecond'"
                         + " FROM generate_series(1, 10000) i");
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> table.count("status = 1") == 10_000);
         Map<String, Object> timing = table.jdbc()
@@ -113,7 +113,7 @@ class DelayedRowsTests {
                         "INSERT INTO tb_order (order_id, user_id, phone, updated_at, due_at)"
                                 + " SELECT i, i % 50, '+1555' || i, LOCALTIMESTAMP, LOCALTIMESTAMP FROM generate_series(1, 500) i");
         engines.start("node-a", dataSource, task().delay(Duration.ofSeconds(3)).build(), recordRun());
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 500);
+        await().until(() -> table.count("status = 1") == 500);
         Map<String, Object> timing = table.jdbc()
                 .queryForMap("SELECT SUM(CASE WHEN r.ran_at < o.due_at + INTERVAL '3 seconds' THEN 1 ELSE 0 END)"
                         + " AS early, SUM(CASE WHEN r.ran_at > o.due_at + INTERVAL '5 seconds' THEN 1 ELSE 0 END)"
@@ -135,7 +135,7 @@ class DelayedRowsTests {
                         + " + CASE WHEN i > 300 THEN INTERVAL '1 hour' ELSE INTERVAL '0 seconds' END"
                         + " FROM generate_series(1, 310) i");
         ScanEngine engine = engines.start("node-a", dataSource, task().build(), recordRun());
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 300);
+        await().until(() -> table.count("status = 1") == 300);
         assertThat(table.count("status = 0 AND order_id > 300")).isEqualTo(10);
         assertThat(engine.task("close-unpaid").stats().storeReachable()).isTrue();
     }
@@ -168,7 +168,7 @@ class DelayedRowsTests {
         };
         engines.start(
                 "node-a", dataSource, task().shards(4).pageSize(50).workers(4).build(), handler);
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 4);
+        await().until(() -> table.count("status = 1") == 4);
         assertThat(calls).containsExactly("3!", "3!", "3", "1", "4", "2");
     }
 }

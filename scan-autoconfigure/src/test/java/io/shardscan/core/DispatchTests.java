@@ -8,6 +8,7 @@ import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,11 +69,13 @@ class DispatchTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.effects() >= 1);
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> table.effects() == 1);
+        await().until(() -> table.effects() >= 1);
+        await().during(Duration.ofSeconds(1))
+                .atMost(TestTime.scaled(Duration.ofSeconds(2)))
+                .until(() -> table.effects() == 1);
         assertThat(table.count("status = 0")).isEqualTo(49);
         renewals.countDown();
-        await().atMost(Duration.ofSeconds(15)).until(() -> table.count("status = 1") == 50);
+        await().until(() -> table.count("status = 1") == 50);
         assertThat(table.duplicateEffects()).isZero();
         assertThat(engine.task("orders").stats().processed()).isEqualTo(50);
     }
@@ -92,7 +95,7 @@ class DispatchTests {
                 dataSource,
                 task().ordering(Ordering.NONE).pageSize(10).build(),
                 (TaskHandler.PerRow) (row, ctx) -> table.recordEffect(row, ctx, seq.incrementAndGet()));
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 200);
+        await().until(() -> table.count("status = 1") == 200);
         Map<String, Object> order = table.jdbc()
                 .queryForMap("SELECT MAX(CASE WHEN order_id > 100 THEN seq END) AS last_fresh,"
                         + " MIN(CASE WHEN order_id <= 100 THEN seq END) AS first_failed FROM effect");

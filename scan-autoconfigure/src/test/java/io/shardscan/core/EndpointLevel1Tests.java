@@ -7,6 +7,7 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -78,7 +79,7 @@ class EndpointLevel1Tests {
                 .build();
         engines.start("node-a", dataSource, task, (TaskHandler.PerRow) stores::push);
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 800);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 800);
         long passes = 4;
         await().pollDelay(Duration.ofMillis(500).multipliedBy(passes)).until(() -> true);
 
@@ -109,7 +110,7 @@ class EndpointLevel1Tests {
                 .tiers(List.of(new Tier(0, 0, Duration.ofSeconds(3)), new Tier(1, 1000, Duration.ofSeconds(3))))
                 .build();
         engines.start("node-a", dataSource, task, (TaskHandler.PerRow) stores::push);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("store_id = 2 AND retry_count > 0") >= 1);
+        await().until(() -> table.count("store_id = 2 AND retry_count > 0") >= 1);
         // three tries of the first row, then the endpoint trips: one failure written, the store's
         // other three rows not called in this pass
         assertThat(table.count("store_id = 2 AND retry_count > 0")).isEqualTo(1);

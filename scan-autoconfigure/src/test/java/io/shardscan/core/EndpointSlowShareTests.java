@@ -7,6 +7,7 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -93,7 +94,7 @@ class EndpointSlowShareTests {
         long start = System.nanoTime();
         ScanEngine engine = engines.start(
                 node, dataSource, task(), handler, ScanClock.system(), listener, Engines.FAST_TTL, Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(120))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(120)))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> table.count("status = 1 AND store_id <> " + SLOW) == ROWS / STORES * (STORES - 1));
         long took = System.nanoTime() - start;

@@ -10,6 +10,7 @@ import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ class EndpointStragglerTests {
                 .build();
         ScanEngine engine = engines.start("a", dataSource, task, handler);
 
-        await().atMost(Duration.ofSeconds(90))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(90)))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> table.count("status = 1") == 104);
 
@@ -127,20 +128,16 @@ class EndpointStragglerTests {
         RecordingTaskStore store = new RecordingTaskStore(new JdbcTaskStore(dataSource), "store_id");
         ScanEngine a = start("a", task, store);
         TaskStats stats = a.task("store-handover").stats();
-        await().atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(10))
-                .until(() -> stats.stragglers() > 0 && stores.inFlight(SLOW) > 0);
+        await().pollInterval(Duration.ofMillis(10)).until(() -> stats.stragglers() > 0 && stores.inFlight(SLOW) > 0);
 
         ScanEngine b = start("b", task, store);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> !b.task("store-handover").ownedShards().isEmpty());
+        await().until(() -> !b.task("store-handover").ownedShards().isEmpty());
         long before = stats.stragglers();
-        await().atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(10))
+        await().pollInterval(Duration.ofMillis(10))
                 .until(() -> stats.stragglers() > before && stores.inFlight(SLOW) > 0);
         a.stop();
 
-        await().atMost(Duration.ofSeconds(90))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(90)))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> table.count("status = 1") == rows);
         Map<Long, Long> callsPerRow = calls.stream().collect(Collectors.groupingBy(Call::id, Collectors.counting()));
@@ -181,8 +178,7 @@ class EndpointStragglerTests {
         ScanEngine engine = engines.start("a", dataSource, task, handler);
         TaskStats stats = engine.task("store-timeout").stats();
 
-        await().atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(50))
+        await().pollInterval(Duration.ofMillis(50))
                 .until(() -> table.count("retry_count > 0 AND last_error LIKE '%handler-timeout%'") > 0);
         assertThat(stats.stragglers()).as("calls the rounds left running").isPositive();
         assertThat(stats.handlerTimeouts()).isPositive();

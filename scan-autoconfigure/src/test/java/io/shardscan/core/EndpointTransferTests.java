@@ -7,6 +7,7 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -46,13 +47,13 @@ class EndpointTransferTests {
                 .build();
         engines.start("node-a", dataSource, task, (TaskHandler.PerRow) stores::push);
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 2") == 100);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 2") == 100);
         assertThat(table.count("status = 2 AND store_id = 1")).isEqualTo(100);
         assertThat(table.count("status = 2 AND retry_count = 3")).isEqualTo(100);
         assertThat(table.jdbc().queryForList("SELECT DISTINCT last_error FROM tb_order WHERE status = 2", String.class))
                 .allSatisfy(error -> assertThat(error)
                         .containsAnyOf("ConnectException", "endpoint 1 is unavailable (level 1 blacklist)"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 400);
+        await().until(() -> table.count("status = 1") == 400);
         // one call per pass at most while it trips level 1 each time, not one per row and try
         assertThat(stores.calls(1)).isLessThan(100);
         System.out.printf("transfer: 100 rows dead after %d calls to the down store%n", stores.calls(1));

@@ -8,6 +8,7 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -62,7 +63,7 @@ class FailureLogTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("retry_count = 1") == 5000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("retry_count = 1") == 5000);
 
         List<LogRecord> warnings = log.records(Level.WARNING);
         assertThat(warnings).singleElement().satisfies(warning -> {
@@ -116,7 +117,7 @@ class FailureLogTests {
                 .build();
         engines.start("node-1", dataSource, task, (TaskHandler.PerRow) (row, ctx) ->
                 row.id() % 10 == 0 ? Outcome.dead("bad phone number of row " + row.id()) : Outcome.done());
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status <> 0") == 200);
+        await().until(() -> table.count("status <> 0") == 200);
 
         assertThat(table.count("status = 2")).isEqualTo(20);
         assertThat(log.records(Level.WARNING)).singleElement().satisfies(warning -> assertThat(warning.getMessage())
@@ -144,7 +145,7 @@ class FailureLogTests {
         failures.record("java.lang.IllegalStateException at Sms.send(Sms.java:12)", 1, twoMinutesAgo);
         failures.record("java.lang.IllegalStateException at Sms.send(Sms.java:12)", 7, twoMinutesAgo + 1);
 
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(runnerLog.warnings())
+        await().untilAsserted(() -> assertThat(runnerLog.warnings())
                 .containsExactly("Task orders: and 7 more failed the same way (java.lang.IllegalStateException at"
                         + " Sms.send(Sms.java:12)) since its last WARN line; each is logged at DEBUG"));
     }

@@ -8,6 +8,7 @@ import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
@@ -71,7 +72,7 @@ class FencingTests {
         assertThat(table.effects()).isZero();
         assertThat(table.count("order_id = 1 AND status = 0")).isEqualTo(1);
         b.task("orders").resume();
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1);
+        await().until(() -> table.count("status = 1") == 1);
         assertThat(table.effects()).isEqualTo(1);
         assertThat(table.jdbc().queryForObject("SELECT node FROM effect", String.class))
                 .isEqualTo("node-b");
@@ -90,7 +91,7 @@ class FencingTests {
                 ScanListener.NONE,
                 TTL,
                 RENEW);
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 500);
+        await().until(() -> table.count("status = 1") == 500);
         assertThat(table.effects()).isEqualTo(500);
         assertThat(table.duplicateEffects()).isZero();
     }
@@ -124,17 +125,15 @@ class FencingTests {
                 TTL,
                 RENEW);
         b.task("orders").pause();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> b.task("orders").ownedShards().containsKey(0));
+        await().until(() -> b.task("orders").ownedShards().containsKey(0));
         long epochB = b.task("orders").ownedShards().get(0);
         assertThat(epochB).isGreaterThan(epochA);
         assertThat(table.jdbc().queryForObject("SELECT epoch FROM scan_fence WHERE shard = 0", Long.class))
                 .isEqualTo(epochB);
         release.countDown();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.task("orders").stats().inFlight() == 0);
+        await().until(() -> a.task("orders").stats().inFlight() == 0);
         await().during(Duration.ofMillis(500))
-                .atMost(Duration.ofSeconds(2))
+                .atMost(TestTime.scaled(Duration.ofSeconds(2)))
                 .until(() -> table.count("status <> 0") == 0);
         TaskStats stats = a.task("orders").stats();
         assertThat(stats.processed()).isZero();

@@ -94,13 +94,13 @@ public abstract class FollowTailContractTests {
             more[0] = users.insertWithGaps(51, 120, 1);
             inserted.set(true);
         }));
-        await().atMost(Duration.ofSeconds(30)).untilTrue(inserted);
+        await().untilTrue(inserted);
         long all = first + more[0];
         assertThat(users.users()).isEqualTo(all);
         long span = users.jdbc().queryForObject("SELECT MAX(user_id) - MIN(user_id) + 1 FROM tb_user", Long.class);
 
-        RangeSnapshot full = await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot(), s -> s.percent() == 100 && s.span() == span);
+        RangeSnapshot full =
+                await().until(() -> a.rangeTask(name).snapshot(), s -> s.percent() == 100 && s.span() == span);
         assertThat(users.missed())
                 .as("rows not run when the percent reached 100")
                 .isZero();
@@ -111,8 +111,8 @@ public abstract class FollowTailContractTests {
                 .isZero();
 
         clock.elapse(GRACE);
-        RangeSnapshot settled = await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot(), s -> s.progress().rangesDone() == 1);
+        RangeSnapshot settled = await().until(
+                        () -> a.rangeTask(name).snapshot(), s -> s.progress().rangesDone() == 1);
         assertThat(settled.progress().processed()).isEqualTo(all);
         assertThat(users.duplicates())
                 .as("reading the holes again ran nothing twice")
@@ -136,16 +136,15 @@ public abstract class FollowTailContractTests {
                     inserted.set(true);
                 }),
                 Duration.ZERO);
-        await().atMost(Duration.ofSeconds(30)).untilTrue(inserted);
+        await().untilTrue(inserted);
         long all = first + more[0];
 
-        RangeSnapshot done = await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot(), s -> s.progress().rangesDone() == 1);
+        RangeSnapshot done = await().until(
+                        () -> a.rangeTask(name).snapshot(), s -> s.progress().rangesDone() == 1);
         assertThat(users.missed())
                 .as("rows not run when the first range was done")
                 .isZero();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().progress().processed() == all);
+        await().until(() -> a.rangeTask(name).snapshot().progress().processed() == all);
         assertThat(users.duplicates()).isZero();
         assertThat(done.run().done()).isFalse();
     }
@@ -159,7 +158,7 @@ public abstract class FollowTailContractTests {
     void aLowerIdThatCommitsAfterHigherIdsRanStillRunsWithinTheGrace() throws Exception {
         long first = users.insertWithGaps(1, 50, 1);
         ScanEngine a = follow(new io.shardscan.jdbc.JdbcRangeTable(dataSource));
-        await().atMost(Duration.ofSeconds(30)).until(() -> users.notifiedIds() == first);
+        await().until(() -> users.notifiedIds() == first);
         try (Connection late = dataSource.getConnection()) {
             late.setAutoCommit(false);
             try (PreparedStatement insert =
@@ -169,21 +168,20 @@ public abstract class FollowTailContractTests {
             for (long id = 61; id <= 80; id++) {
                 users.insert(id);
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> users.notifiedIds() == first + 20);
+            await().until(() -> users.notifiedIds() == first + 20);
             late.commit();
         }
         assertThat(notified(60)).as("id 60 committed after 61 to 80 ran").isZero();
 
         clock.elapse(GRACE);
-        await().atMost(Duration.ofSeconds(30)).until(() -> notified(60) == 1);
+        await().until(() -> notified(60) == 1);
         assertThat(users.missed()).isZero();
         assertThat(users.duplicates()).isZero();
         assertThat(scanLog.messages(Level.INFO)).anySatisfy(m -> assertThat(m)
                 .contains(name + ": range 2-101 runs 1 rows (first id 60) that committed after a higher id")
                 .contains("scan.tasks." + name + ".follow-grace (PT1H)")
                 .contains("raise follow-grace"));
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().progress().processed() == first + 21);
+        await().until(() -> a.rangeTask(name).snapshot().progress().processed() == first + 21);
     }
 
     private int notified(long id) {

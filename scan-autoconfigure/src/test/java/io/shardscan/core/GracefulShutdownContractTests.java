@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -111,13 +112,13 @@ public abstract class GracefulShutdownContractTests {
         // three lease TTLs while the call runs: the lease stays node-a's, node-b neither takes the shard
         // nor runs the row (without renewals during the stop it took the shard within about one TTL)
         await().during(Engines.FAST_TTL.multipliedBy(3))
-                .atMost(Duration.ofSeconds(30))
+                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(() -> "node-a".equals(owner(shard))
                         && !b.task(name).ownedShards().containsKey(shard)
                         && !runs.containsKey("node-b")
                         && !stop.isDone());
         finish.countDown();
-        await().atMost(Duration.ofSeconds(30)).until(stop::isDone);
+        await().until(stop::isDone);
 
         // the call's write-back landed under node-a's fence, and nothing ran it again
         assertThat(table.count("status = 1")).isEqualTo(1);
@@ -128,8 +129,7 @@ public abstract class GracefulShutdownContractTests {
         assertThat(runnerLog.messages())
                 .contains("Task " + name + ": stopped; released shards " + heldByA + " and left the members");
         // node-b took the shard, and only after node-a released it
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> b.task(name).ownedShards().size() == SHARDS);
+        await().until(() -> b.task(name).ownedShards().size() == SHARDS);
         assertThat(leaseEvents)
                 .filteredOn(event -> event.endsWith(" " + shard))
                 .containsExactly("node-a releases " + shard, "node-b took " + shard);
@@ -147,10 +147,9 @@ public abstract class GracefulShutdownContractTests {
 
         CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop);
 
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> b.task(name).ownedShards().containsKey(shard));
+        await().until(() -> b.task(name).ownedShards().containsKey(shard));
         finish.countDown();
-        await().atMost(Duration.ofSeconds(30)).until(stop::isDone);
+        await().until(stop::isDone);
         List<Integer> released = heldByA.stream().filter(s -> s != shard).toList();
         assertThat(runnerLog.messages())
                 .contains("Task " + name + ": stopped; released shards " + released + " and left the members");
@@ -161,7 +160,7 @@ public abstract class GracefulShutdownContractTests {
         renewalsOfA = new Recording("node-a", coordinator());
         a = start(renewalsOfA);
         b = start(new Recording("node-b", coordinator()));
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             assertThat(a.task(name).ownedShards()).hasSize(SHARDS / 2);
             assertThat(b.task(name).ownedShards()).hasSize(SHARDS / 2);
         });
@@ -169,7 +168,7 @@ public abstract class GracefulShutdownContractTests {
         shard = heldByA.get(0);
         // order SHARDS + shard belongs to user shard, so to that shard
         table.insert(SHARDS + shard, 1, SHARDS, Instant.now().minusSeconds(5));
-        await().atMost(Duration.ofSeconds(30)).until(() -> entered.getCount() == 0);
+        await().until(() -> entered.getCount() == 0);
         leaseEvents.clear();
     }
 

@@ -98,7 +98,7 @@ abstract class HandlerErrorContractTests {
                     return null;
                 },
                 false);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == ROWS);
+        await().until(() -> table.count("status = 1") == ROWS);
         assertThat(retries(FAILING)).isEqualTo(1);
         assertThat(laneLog.warnings())
                 .filteredOn(m -> m.contains("OutOfMemoryError"))
@@ -140,8 +140,7 @@ abstract class HandlerErrorContractTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> roundLog.messages(Level.SEVERE).stream().anyMatch(m -> m.contains("OutOfMemoryError")));
+        await().until(() -> roundLog.messages(Level.SEVERE).stream().anyMatch(m -> m.contains("OutOfMemoryError")));
         assertThat(roundLog.messages(Level.SEVERE))
                 .filteredOn(m -> m.contains("OutOfMemoryError"))
                 .first()
@@ -157,7 +156,7 @@ abstract class HandlerErrorContractTests {
     }
 
     private void assertFailedOnceThenDone(String error) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == ROWS);
+        await().until(() -> table.count("status = 1") == ROWS);
         assertThat(retries(FAILING)).as("failed once, then done").isEqualTo(1);
         assertThat(table.jdbc()
                         .queryForObject("SELECT last_error FROM tb_order WHERE order_id = ?", String.class, FAILING))

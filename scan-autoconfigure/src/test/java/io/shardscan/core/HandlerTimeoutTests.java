@@ -78,11 +78,11 @@ class HandlerTimeoutTests {
         });
         this.engine = engine;
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1 AND order_id <> 1") == 4999);
+        await().until(() -> table.count("status = 1 AND order_id <> 1") == 4999);
         System.out.printf(
                 "HandlerTimeoutTests: 4999 rows done %d ms after the start%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("order_id = 1 AND status = 1") == 1);
+        await().until(() -> table.count("order_id = 1 AND status = 1") == 1);
         assertThat(attemptsOfRow1.get()).isEqualTo(2);
         assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 1", String.class))
                 .startsWith("timed out after PT2S (scan.tasks.orders.handler-timeout)");
@@ -110,7 +110,7 @@ class HandlerTimeoutTests {
         assertThat(table.duplicateEffects()).isZero();
 
         hangUntil.countDown();
-        await().atMost(Duration.ofSeconds(5)).until(() -> stats.abandonedThreads() == 0);
+        await().until(() -> stats.abandonedThreads() == 0);
     }
 
     @Test
@@ -139,7 +139,7 @@ class HandlerTimeoutTests {
         log.beforeEach(null);
         try {
             engine.start();
-            await().atMost(Duration.ofSeconds(30)).until(() -> entered.getCount() == 0);
+            await().until(() -> entered.getCount() == 0);
             long stopping = System.nanoTime();
             engine.stop();
             assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(5));

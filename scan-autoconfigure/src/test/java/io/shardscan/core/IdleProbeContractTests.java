@@ -9,6 +9,7 @@ import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,7 +84,7 @@ abstract class IdleProbeContractTests {
 
     /** Waits until the node holds every shard and has probed them together {@code probes} times. */
     static void awaitIdle(ScanEngine engine, long probes) {
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> engine.task("orders").ownedShards().size() == SHARDS
                         && engine.task("orders").stats().probes() >= probes);
     }
@@ -121,7 +122,7 @@ abstract class IdleProbeContractTests {
                             "+1555" + id,
                             Timestamp.from(Instant.now()));
             long inserted = System.nanoTime();
-            await().atMost(Duration.ofSeconds(30)).until(() -> startedNanos.containsKey(id));
+            await().until(() -> startedNanos.containsKey(id));
             Duration took = Duration.ofNanos(startedNanos.get(id) - inserted);
             // one interval until the next probe, and a margin for a loaded machine
             if (took.compareTo(interval.plusSeconds(3)) > 0) {
@@ -157,7 +158,7 @@ abstract class IdleProbeContractTests {
         awaitIdle(engine, 2);
         long hitsBefore = engine.task("orders").stats().probeHits();
         table.insert(5, 1, 11, Instant.now());
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1);
+        await().until(() -> table.count("status = 1") == 1);
         assertThat(attempts).hasSize(2);
         Duration between = Duration.ofNanos(attempts.get(1) - attempts.get(0));
         assertThat(between)

@@ -8,6 +8,7 @@ import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,7 +72,7 @@ class KeyOrderTests {
         insertKeyRows(7, 1, 5);
         insertKeyRows(8, 11, 5);
         engines.start("node-a", dataSource, task(4).build(), failingTwice(2));
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 10);
+        await().until(() -> table.count("status = 1") == 10);
         assertThat(callsOf(1, 5)).containsExactly("1", "2!", "2!", "2", "3", "4", "5");
         assertEffectsInIdOrderPerKey(10);
     }
@@ -94,12 +95,11 @@ class KeyOrderTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30)).until(() -> retries(2) == 1);
+        await().until(() -> retries(2) == 1);
         cut.cut(); // node A is gone for the coordinator: its leases lapse and it can claim nothing
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.task("orders").ownedShards().isEmpty());
+        await().until(() -> a.task("orders").ownedShards().isEmpty());
         engines.start("node-b", dataSource, task, handler);
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 5);
+        await().until(() -> table.count("status = 1") == 5);
         assertThat(callsOf(1, 5)).containsExactly("1", "2!", "2!", "2", "3", "4", "5");
         assertThat(nodesOf(3, 5)).containsOnly("node-b");
         assertEffectsInIdOrderPerKey(5);
@@ -111,9 +111,9 @@ class KeyOrderTests {
         insertKeyRows(0, 1, 5);
         insertKeyRows(1, 11, 5);
         ScanEngine a = engines.start("node-a", dataSource, task(2).build(), failingTwice(2, 12));
-        await().atMost(Duration.ofSeconds(30)).until(() -> retries(2) == 1 && retries(12) == 1);
+        await().until(() -> retries(2) == 1 && retries(12) == 1);
         ScanEngine b = engines.start("node-b", dataSource, task(2).build(), failingTwice(2, 12));
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 10);
+        await().until(() -> table.count("status = 1") == 10);
         assertThat(callsOf(1, 5)).containsExactly("1", "2!", "2!", "2", "3", "4", "5");
         assertThat(callsOf(11, 15)).containsExactly("11", "12!", "12!", "12", "13", "14", "15");
         assertThat(b.task("orders").stats().processed()).isPositive();
@@ -130,11 +130,11 @@ class KeyOrderTests {
             }
             return effect(row, ctx);
         });
-        await().atMost(Duration.ofSeconds(30)).until(() -> retries(2) >= 1 && table.count("status = 1") == 1);
+        await().until(() -> retries(2) >= 1 && table.count("status = 1") == 1);
         assertThat(a.task("orders").waitingKeys()).isEqualTo(1);
         // an operator settles row 2 by hand; the engine reads the held keys back within the longest tier interval
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id = 2");
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 5);
+        await().until(() -> table.count("status = 1") == 5);
         assertThat(a.task("orders").waitingKeys()).isZero();
         assertEffectsInIdOrderPerKey(4);
     }
@@ -168,7 +168,7 @@ class KeyOrderTests {
                 clock,
                 Duration.ofSeconds(6),
                 Duration.ofSeconds(2));
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 10);
+        await().until(() -> table.count("status = 1") == 10);
         assertThat(clock.lanesLate).as("lanes that saw the late clock").hasValue(1);
         assertThat(callsOf(1, 10)).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
         assertEffectsInIdOrderPerKey(10);
@@ -194,7 +194,7 @@ class KeyOrderTests {
                 .build();
         engines.start(
                 "node-a", dataSource, task, failingOnce(2), clock, clock, Duration.ofSeconds(6), Duration.ofSeconds(2));
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 8);
+        await().until(() -> table.count("status = 1") == 8);
         assertThat(clock.retryRoundsWhileFrozen)
                 .as("retry rounds between the fresh pages")
                 .hasPositiveValue();
@@ -331,7 +331,8 @@ class KeyOrderTests {
         for (String node : List.of("node-a", "node-b", "node-c")) {
             engines.start(node, dataSource, task, handler);
         }
-        await().atMost(Duration.ofSeconds(120)).until(() -> table.count("status = 1") == keys * rowsPerKey);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(120)))
+                .until(() -> table.count("status = 1") == keys * rowsPerKey);
         System.out.printf(
                 "KEY-ORDER keys=%d rows=%d retried_rows=%d rows_run_again=%d epochs=%d out_of_order=%d"
                         + " seconds=%.1f%n",

@@ -9,7 +9,6 @@ import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
-import java.time.Duration;
 import java.util.logging.Level;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -50,12 +49,10 @@ class LeaseLossLogTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
+        await().until(() -> engine.task("orders").ownedShards().size() == SHARDS);
 
         coordinator.cut();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("orders").stats().leasesLost() == SHARDS);
+        await().until(() -> engine.task("orders").stats().leasesLost() == SHARDS);
 
         assertThat(leaseLog.warnings())
                 .filteredOn(line -> line.contains("fenced off"))

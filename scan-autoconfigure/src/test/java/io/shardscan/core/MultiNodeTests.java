@@ -8,6 +8,7 @@ import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -44,7 +45,7 @@ class MultiNodeTests {
         for (String node : List.of("node-a", "node-b", "node-c")) {
             engines.start(node, dataSource, task, effect);
         }
-        await().atMost(Duration.ofSeconds(90)).until(() -> table.count("status = 1") == 10_000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(90))).until(() -> table.count("status = 1") == 10_000);
         assertThat(table.effects()).isEqualTo(10_000);
         assertThat(table.duplicateEffects()).isZero();
         assertThat(table.jdbc().queryForObject("SELECT COUNT(DISTINCT node) FROM effect", Integer.class))
@@ -55,13 +56,11 @@ class MultiNodeTests {
     @Test
     void aRebalanceIsLoggedOnBothSidesWithTheSharesEachKeeps() {
         ScanEngine a = engines.start("node-a", dataSource, task, effect);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.task("order-sms").ownedShards().size() == 64);
+        await().until(() -> a.task("order-sms").ownedShards().size() == 64);
         ScanEngine b = engines.start("node-b", dataSource, task, effect);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.task("order-sms").ownedShards().size() == 32
-                        && b.task("order-sms").ownedShards().size() == 32);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(leaseLog.messages())
+        await().until(() -> a.task("order-sms").ownedShards().size() == 32
+                && b.task("order-sms").ownedShards().size() == 32);
+        await().untilAsserted(() -> assertThat(leaseLog.messages())
                 .anyMatch(
                         m -> m.startsWith("Task order-sms: handing shards [") && m.endsWith("this node keeps 32 of 64"))
                 .anyMatch(
@@ -82,7 +81,7 @@ class MultiNodeTests {
                         Duration.ofSeconds(2)))
                 .toList();
         // a lease the coordinator shows is the node's to use once the database issued its fence epoch
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             assertThat(owners().values()).containsExactlyInAnyOrder(21L, 21L, 22L);
             assertThat(nodes.stream()
                             .mapToInt(e -> e.task("order-sms").ownedShards().size())
@@ -105,14 +104,12 @@ class MultiNodeTests {
                 ScanListener.NONE);
         a.start();
         engines.start("node-b", dataSource, task, effect, ScanClock.system(), ScanListener.NONE, ttl, renew);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(owners())
-                .containsOnlyKeys("node-a", "node-b")
-                .containsValues(32L));
+        await().untilAsserted(() ->
+                assertThat(owners()).containsOnlyKeys("node-a", "node-b").containsValues(32L));
         // node-a is cut off from the coordinator: it can neither renew nor release, as if it had died.
         cut.cut();
         long crashedAt = System.nanoTime();
-        await().atMost(Duration.ofSeconds(15))
-                .untilAsserted(
+        await().untilAsserted(
                         () -> assertThat(owners()).containsOnlyKeys("node-b").containsValue(64L));
         Duration failover = Duration.ofNanos(System.nanoTime() - crashedAt);
         assertThat(failover).isLessThanOrEqualTo(ttl.multipliedBy(3).dividedBy(2));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import javax.sql.DataSource;
@@ -46,12 +47,13 @@ class PauseTests {
         // only now: a round node-a started before its pause (its first claims race the pause) rightly
         // finishes, and would have run rows inserted meanwhile
         table.insert(500, 50, Instant.now());
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> b.task("orders").ownedShards().size()
-                                + restarted.task("orders").ownedShards().size()
-                        == 8);
+        await().until(() -> b.task("orders").ownedShards().size()
+                        + restarted.task("orders").ownedShards().size()
+                == 8);
         // effects only grow, so one that slipped through fails this however slowly the machine polls
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(15)).until(() -> table.effects() == 0);
+        await().during(Duration.ofSeconds(2))
+                .atMost(TestTime.scaled(Duration.ofSeconds(15)))
+                .until(() -> table.effects() == 0);
         assertThat(b.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
         assertThat(restarted.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
         assertThat(table.jdbc().queryForObject("SELECT changed_by FROM scan_task WHERE task = 'orders'", String.class))
@@ -60,12 +62,11 @@ class PauseTests {
         // a node's own pause stays its own: resumed everywhere, b still waits, the restarted node works
         b.task("orders").pause();
         b.task("orders").resumeEverywhere();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> restarted.task("orders").state() == TaskView.State.RUNNING);
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 500 - pendingOn(b));
+        await().until(() -> restarted.task("orders").state() == TaskView.State.RUNNING);
+        await().until(() -> table.count("status = 1") == 500 - pendingOn(b));
         assertThat(b.task("orders").state()).isEqualTo(TaskView.State.PAUSED);
         b.task("orders").resume();
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 500);
+        await().until(() -> table.count("status = 1") == 500);
         assertThat(table.duplicateEffects()).isZero();
     }
 

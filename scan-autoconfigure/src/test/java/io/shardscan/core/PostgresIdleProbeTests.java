@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.actuate.ScanBacklogs;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +47,7 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
             long started = System.nanoTime();
             // the node keeps all its shards and stays idle over the window
             await().during(Duration.ofSeconds(12))
-                    .atMost(Duration.ofSeconds(60))
+                    .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                     .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
             double seconds = (System.nanoTime() - started) / 1e9;
             long statements = counting.total() - before;
@@ -108,7 +109,7 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
                         "+155577",
                         Timestamp.from(Instant.now().minusSeconds(60)));
         await().during(Duration.ofSeconds(4))
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
         double windows = (System.nanoTime() - started) / (double) first.toNanos();
         long probes = engine.task("orders").stats().probes() - probesBefore;
@@ -119,7 +120,7 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
                 .as("each probe asks the first tier, the others ride along: %s", report)
                 .allSatisfy(tiers -> assertThat(tiers).contains(0))
                 .anySatisfy(tiers -> assertThat(tiers).contains(1, 6));
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1);
+        await().until(() -> table.count("status = 1") == 1);
         assertThat(engine.task("orders").stats().probeHits() - hitsBefore)
                 .as("the failed row was found by a probe")
                 .isPositive();
@@ -143,7 +144,7 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
         table.insert(7, 1, 11, Instant.now());
         long inserted = System.nanoTime();
         engine.task("orders").trigger();
-        await().atMost(Duration.ofSeconds(30)).until(() -> startedNanos.containsKey(7L));
+        await().until(() -> startedNanos.containsKey(7L));
         assertThat(Duration.ofNanos(startedNanos.get(7L) - inserted))
                 .as("a wake-up's latency: well within the 10 s until the next probe")
                 .isLessThan(Duration.ofSeconds(5));

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -22,13 +23,12 @@ class PostgresShardCountChangeTests extends ShardCountChangeContractTests {
     @Test
     void unownedShardsCountsOnlyThisNodesShardsNeverBelowNone() {
         ScanEngine a = start("node-a", 8);
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(a.task(name).ownedShards()).hasSize(8));
+        await().untilAsserted(() -> assertThat(a.task(name).ownedShards()).hasSize(8));
         // a lease past this node's 8 shards, as a node of 16 that claimed before it saw node-a would hold
         // longer than the await below: a lease that lapsed would pass it whatever the count
         assertThat(coordinator().tryAcquire(name, 12, "node-x", Duration.ofMinutes(2)))
                 .isPresent();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             assertThat(a.task(name).leases()).extracting(LeaseInfo::shard).contains(12);
             assertThat(details(new ScanHealthIndicator(a).health(true))).containsEntry("unownedShards", 0L);
         });
@@ -41,7 +41,7 @@ class PostgresShardCountChangeTests extends ShardCountChangeContractTests {
         ScanEngine b = start("node-b", 16);
 
         // which count wins depends on who claimed first; that one count wins, on both nodes, does not
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             ScanEngine idle = a.task(name).shardCountConflict() != null ? a : b;
             ScanEngine busy = idle == a ? b : a;
             assertThat(busy.task(name).shardCountConflict()).isNull();
@@ -51,7 +51,7 @@ class PostgresShardCountChangeTests extends ShardCountChangeContractTests {
                     .hasSize(busy.task(name).definition().shards());
         });
         table.insert(10_001, 2_000, 500, Instant.now().minusSeconds(5));
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 4_000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 4_000);
         assertThat(table.count("status <> 1")).isZero();
     }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.UserTable;
 import java.time.Duration;
 import java.util.List;
@@ -104,7 +105,7 @@ public abstract class RangeModeContractTests {
                 node("node-b", task, recording("node-b")),
                 node("node-c", task, recording("node-c")));
 
-        await().atMost(Duration.ofSeconds(90)).until(() -> nodes.stream()
+        await().atMost(TestTime.scaled(Duration.ofSeconds(90))).until(() -> nodes.stream()
                 .allMatch(n -> n.rangeTask(name).snapshot().run().done()));
         assertThat(users.missed()).isZero();
         assertThat(users.duplicates()).isZero();
@@ -143,13 +144,11 @@ public abstract class RangeModeContractTests {
         assertThat(stuck.await(30, TimeUnit.SECONDS)).isTrue();
         ScanEngine b = node("node-b", task, recording("node-b"));
 
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> b.rangeTask(name).snapshot().run().done());
         release.countDown();
-        await().atMost(Duration.ofSeconds(10))
-                .until(() ->
-                        users.jdbc().queryForObject("SELECT COUNT(*) FROM notified WHERE user_id = 1550", Integer.class)
-                                == 2);
+        await().until(() ->
+                users.jdbc().queryForObject("SELECT COUNT(*) FROM notified WHERE user_id = 1550", Integer.class) == 2);
         assertThat(users.missed()).isZero();
         assertThat(users.jdbc()
                         .queryForObject(
@@ -160,8 +159,7 @@ public abstract class RangeModeContractTests {
         // interval is 100 ms, the pages 100 rows
         assertThat(users.duplicates()).isBetween(1L, 101L);
         // a's control thread reads the run every renew interval
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> a.rangeTask(name).snapshot().run().done());
+        await().until(() -> a.rangeTask(name).snapshot().run().done());
         assertThat(a.rangeTask(name).snapshot().progress().processed())
                 .as("the stale owner's late commit counted nothing")
                 .isEqualTo(inserted);
@@ -178,13 +176,13 @@ public abstract class RangeModeContractTests {
             Thread.sleep(1);
             return record.handle(row, ctx);
         });
-        await().atMost(Duration.ofSeconds(30)).until(() -> users.notifiedIds() > 1_000);
+        await().until(() -> users.notifiedIds() > 1_000);
         a.stop();
         long before = users.notifiedIds();
         assertThat(before).isLessThan(inserted);
 
         ScanEngine again = node("node-a2", task, recording("node-a2"));
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> again.rangeTask(name).snapshot().run().done());
         assertThat(again.rangeTask(name).snapshot().run().id()).isEqualTo(1);
         assertThat(users.missed()).isZero();
@@ -206,7 +204,7 @@ public abstract class RangeModeContractTests {
                     Thread.sleep(1);
                     return record.handle(row, ctx);
                 });
-        await().atMost(Duration.ofSeconds(30)).until(() -> users.notifiedIds() > 1_000);
+        await().until(() -> users.notifiedIds() > 1_000);
         a.stop();
         assertThat(users.notifiedIds()).isLessThan(inserted);
 
@@ -215,7 +213,7 @@ public abstract class RangeModeContractTests {
         List<ScanEngine> nodes = List.of(
                 engines.startRange("node-b", dataSource, other, new RangeJob(resized, recording("node-b"))),
                 engines.startRange("node-c", dataSource, other, new RangeJob(resized, recording("node-c"))));
-        await().atMost(Duration.ofSeconds(60)).until(() -> nodes.stream()
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> nodes.stream()
                 .allMatch(n -> n.rangeTask(name).snapshot().run().done()));
 
         assertThat(users.missed()).isZero();
@@ -256,19 +254,17 @@ public abstract class RangeModeContractTests {
         RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.FOLLOW);
         ScanEngine a = node("node-a", task, recording("node-a"));
         ScanEngine b = node("node-b", task, recording("node-b"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> users.missed() == 0);
+        await().until(() -> users.missed() == 0);
         long more = users.insertWithGaps(2_501, 1_200, 1);
         users.insert(10_000);
         assertThat(more).isPositive();
-        await().atMost(Duration.ofSeconds(60)).until(() -> users.missed() == 0);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> users.missed() == 0);
         assertThat(users.duplicates()).isZero();
         // every row committed, the open tail's too, counts where it ran; percent and ETA are of the same ids
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().handledHere()
-                                + b.rangeTask(name).snapshot().handledHere()
-                        == users.users());
-        RangeSnapshot caughtUp = await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot(), s -> s.percent() == 100);
+        await().until(() -> a.rangeTask(name).snapshot().handledHere()
+                        + b.rangeTask(name).snapshot().handledHere()
+                == users.users());
+        RangeSnapshot caughtUp = await().until(() -> a.rangeTask(name).snapshot(), s -> s.percent() == 100);
         assertThat(caughtUp.span()).isEqualTo(10_000 - caughtUp.run().range().lowId() + 1);
         assertThat(caughtUp.eta()).as("nothing left of the ids known").isNull();
         assertThat(a.rangeTask(name).snapshot().run().done()).isFalse();
@@ -285,19 +281,20 @@ public abstract class RangeModeContractTests {
         users.insertWithGaps(1, 500, 1);
         AtomicLong calls = new AtomicLong();
         ScanEngine a = startCounted(RunMode.FOLLOW, calls);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().percent() == 100);
+        await().until(() -> a.rangeTask(name).snapshot().percent() == 100);
         long start = System.nanoTime();
         long before = calls.get();
         // two workers and the control thread, each looking every 200 ms (the tier) or renew interval: a
         // few dozen calls a second; a spinning tail makes thousands
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> {
-            double seconds = Math.max(1, (System.nanoTime() - start) / 1e9);
-            return calls.get() - before <= 100 * seconds;
-        });
+        await().during(Duration.ofSeconds(3))
+                .atMost(TestTime.scaled(Duration.ofSeconds(10)))
+                .until(() -> {
+                    double seconds = Math.max(1, (System.nanoTime() - start) / 1e9);
+                    return calls.get() - before <= 100 * seconds;
+                });
         assertThat(calls.get() - before).as("it still looks for new ids").isPositive();
         users.insert(900);
-        await().atMost(Duration.ofSeconds(30)).until(() -> users.missed() == 0);
+        await().until(() -> users.missed() == 0);
     }
 
     /**
@@ -309,11 +306,10 @@ public abstract class RangeModeContractTests {
         users.insertWithGaps(1, 500, 1);
         AtomicLong calls = new AtomicLong();
         ScanEngine a = startCounted(RunMode.ONCE, calls);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().run().done());
+        await().until(() -> a.rangeTask(name).snapshot().run().done());
         long before = calls.get();
         long start = System.nanoTime();
-        await().pollDelay(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(30)).until(() -> true);
+        await().pollDelay(Duration.ofSeconds(6)).until(() -> true);
         double seconds = (System.nanoTime() - start) / 1e9;
         double quietTicks = seconds / (5 * Engines.FAST_RENEW.toMillis() / 1000.0);
         // two calls (the run, its progress) per quiet tick, plus a tick's worth of slack; every renew
@@ -367,8 +363,7 @@ public abstract class RangeModeContractTests {
             }
             return record.handle(row, ctx);
         });
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().run().done());
+        await().until(() -> a.rangeTask(name).snapshot().run().done());
         RangeView view = a.rangeTask(name);
         assertThat(view.snapshot().progress().failed()).isEqualTo(3);
         assertThat(view.snapshot().progress().processed())
@@ -393,7 +388,7 @@ public abstract class RangeModeContractTests {
         assertThat(view.requeue(10)).isEqualTo(2);
         assertThat(view.failureCount()).isZero();
         assertThat(users.missed()).isZero();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             assertThat(view.snapshot().progress().failed()).isZero();
             assertThat(view.snapshot().progress().processed()).isEqualTo(inserted);
         });
@@ -411,8 +406,7 @@ public abstract class RangeModeContractTests {
             }
             return record.handle(row, ctx);
         });
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().run().done());
+        await().until(() -> a.rangeTask(name).snapshot().run().done());
         RangeView view = a.rangeTask(name);
         assertThat(view.snapshot().progress().processed()).isEqualTo(inserted - 1);
         assertThat(view.recentFailures(10)).singleElement().satisfies(f -> {
@@ -433,7 +427,7 @@ public abstract class RangeModeContractTests {
         RangeTask task = task(1_000, Duration.ofMinutes(5), RunMode.ONCE);
         assertThat(stores.cursor().claim(name, 1, task.rangeSize())).isZero();
         ScanEngine a = node("node-a", task, recording("node-a"));
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> a.rangeTask(name).snapshot().run().done());
         assertThat(users.missed()).isZero();
         assertThat(users.duplicates()).isZero();
@@ -454,15 +448,14 @@ public abstract class RangeModeContractTests {
             }
             return record.handle(row, ctx);
         });
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.rangeTask(name).snapshot().run().done());
+        await().until(() -> a.rangeTask(name).snapshot().run().done());
         users.insert(5_000);
         TaskRun second = a.rangeTask(name).start();
         assertThat(second.id()).isEqualTo(2);
         assertThat(second.range().highId()).isEqualTo(5_000);
         assertThat(a.rangeTask(name).start()).as("a running run is left alone").isEqualTo(second);
         asked.countDown();
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
+        await().until(() -> {
             RangeSnapshot s = a.rangeTask(name).snapshot();
             return s.run().id() == 2 && s.run().done();
         });

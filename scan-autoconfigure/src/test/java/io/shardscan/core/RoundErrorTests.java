@@ -10,6 +10,7 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -69,7 +70,7 @@ class RoundErrorTests {
 
         // an Error escaping a round thread must not fail the test by itself: what counts is what the rows saw
         await().dontCatchUncaughtExceptions()
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> table.count("status = 1") == ROWS);
 
         assertThat(calls).hasSize(ROWS);

@@ -8,6 +8,7 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -67,17 +68,16 @@ class ScanEngineTests {
     @Test
     void saysWhichShardsItTook() {
         start(task().build(), recordingEffects());
-        await().atMost(Duration.ofSeconds(20))
-                .untilAsserted(() -> assertThat(String.join("\n", leaseLog.messages(java.util.logging.Level.INFO)))
-                        .contains("Task orders: took shards [")
-                        .contains("this node holds 8 of 8"));
+        await().untilAsserted(() -> assertThat(String.join("\n", leaseLog.messages(java.util.logging.Level.INFO)))
+                .contains("Task orders: took shards [")
+                .contains("this node holds 8 of 8"));
     }
 
     @Test
     void processesEveryRowExactlyOnce() {
         table.insert(2000, 97, T0);
         ScanEngine engine = start(task().build(), recordingEffects());
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 2000);
+        await().until(() -> table.count("status = 1") == 2000);
         assertThat(table.effects()).isEqualTo(2000);
         assertThat(table.duplicateEffects()).isZero();
         assertThat(engine.task("orders").stats().processed()).isEqualTo(2000);
@@ -96,28 +96,32 @@ class ScanEngineTests {
             return null;
         });
         // user 2's later rows 12 and 17 wait for row 7
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 17 && retries(7) == 1);
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
+        await().until(() -> table.count("status = 1") == 17 && retries(7) == 1);
+        await().during(Duration.ofSeconds(1))
+                .atMost(TestTime.scaled(Duration.ofSeconds(2)))
+                .until(() -> retries(7) == 1);
         // the settable clock moves the dispatcher's time; a row's rest is measured on the database's
         // clock, so the test moves the row's last update back as far (28 s, not 29: the check below
         // takes real time too)
         clock.advance(Duration.ofSeconds(29));
         table.updatedAgo("order_id = 7", Duration.ofSeconds(28));
-        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> retries(7) == 1);
+        await().during(Duration.ofMillis(800))
+                .atMost(TestTime.scaled(Duration.ofSeconds(2)))
+                .until(() -> retries(7) == 1);
         // due at 30 s; the retry tier, asked early with the first tier's probe at 29 s, rests until
         // 59 s: a row is retried within its tier's interval of becoming due
         clock.advance(Duration.ofSeconds(31));
         table.updatedAgo("order_id = 7", Duration.ofSeconds(31));
-        await().atMost(Duration.ofSeconds(5)).until(() -> retries(7) == 2);
+        await().until(() -> retries(7) == 2);
         clock.advance(Duration.ofSeconds(31));
         table.updatedAgo("order_id = 7", Duration.ofSeconds(31));
-        await().atMost(Duration.ofSeconds(5)).until(() -> table.count("order_id = 7 AND status = 2") == 1);
+        await().until(() -> table.count("order_id = 7 AND status = 2") == 1);
         assertThat(retries(7)).isEqualTo(3);
         assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 7", String.class))
                 .isEqualTo("java.lang.IllegalStateException: gateway said no to 7");
         assertThat(attempts.get()).isEqualTo(3);
         // dead unblocks the key: the poison row is parked, its later rows go on at once
-        await().atMost(Duration.ofSeconds(5)).until(() -> table.count("status = 1") == 19);
+        await().until(() -> table.count("status = 1") == 19);
     }
 
     @Test
@@ -129,7 +133,7 @@ class ScanEngineTests {
         });
         for (int retries = 1; retries <= 5; retries++) {
             int expected = retries;
-            await().atMost(Duration.ofSeconds(5)).until(() -> table.count("retry_count = " + expected) == 4);
+            await().until(() -> table.count("retry_count = " + expected) == 4);
             // the dispatcher's time on the settable clock, the rows' rest on the database's
             clock.advance(Duration.ofSeconds(11));
             table.updatedAgo("status = 0", Duration.ofSeconds(11));
@@ -151,7 +155,7 @@ class ScanEngineTests {
             }
             return row.id() == 5 ? Outcome.retryLater("later") : Outcome.done();
         });
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 27);
+        await().until(() -> table.count("status = 1") == 27);
         assertThat(table.count("order_id = 3 AND status = 2 AND last_error = 'bad phone number'"))
                 .isEqualTo(1);
         assertThat(table.count("order_id = 5 AND status = 0 AND retry_count = 1 AND last_error = 'later'"))
@@ -159,7 +163,7 @@ class ScanEngineTests {
         assertThat(table.count("order_id = 4 AND status = 0 AND retry_count = 0"))
                 .isEqualTo(1);
         clock.advance(Duration.ofSeconds(4));
-        await().atMost(Duration.ofSeconds(5)).until(() -> calls.get(4L).get() >= 2);
+        await().until(() -> calls.get(4L).get() >= 2);
     }
 
     @Test
@@ -172,7 +176,7 @@ class ScanEngineTests {
             }
             return effects.handle(row, ctx);
         });
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 300);
+        await().until(() -> table.count("status = 1") == 300);
         assertThat(table.effects()).isEqualTo(250);
         assertThat(table.duplicateEffects()).isZero();
         assertThat(table.jdbc()
@@ -185,7 +189,7 @@ class ScanEngineTests {
     void lanesKeepOneKeysRowsInIdOrder() {
         table.insert(1200, 6, T0);
         start(task().workers(6).pageSize(120).build(), recordingEffects());
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 1200);
+        await().until(() -> table.count("status = 1") == 1200);
         List<Map<String, Object>> effects = table.jdbc().queryForList("SELECT user_id, order_id, seq FROM effect");
         Map<Long, Long> lastOrderByUser = new ConcurrentHashMap<>();
         effects.stream()
@@ -236,8 +240,7 @@ class ScanEngineTests {
         // user 2's lane runs row 2, then row 6 is still in its handler (within the handler timeout)
         // when the round's time is up: row 2 is written done, row 6 failed, rows 10 and 14 wait
         // behind it; the other shards' rounds are not held up
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> timeouts.get() >= 1 && table.count("status = 1") == 13 && retries(6) == 1);
+        await().until(() -> timeouts.get() >= 1 && table.count("status = 1") == 13 && retries(6) == 1);
         assertThat(table.jdbc().queryForObject("SELECT last_error FROM tb_order WHERE order_id = 6", String.class))
                 .startsWith("round timed out after PT0.3S");
         assertThat(table.count("order_id IN (10, 14) AND status = 0 AND retry_count = 0"))
@@ -250,7 +253,7 @@ class ScanEngineTests {
         release.countDown();
         clock.advance(Duration.ofSeconds(31));
         table.updatedAgo("order_id = 6", Duration.ofSeconds(31));
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 16);
+        await().until(() -> table.count("status = 1") == 16);
         assertThat(calls.get()).isEqualTo(2);
         assertThat(stats.inFlight()).isZero();
     }
@@ -267,7 +270,7 @@ class ScanEngineTests {
         table.updatedAgo("order_id IN (1, 2)", Duration.ofSeconds(60));
         List<Tier> tiers = List.of(Tier.of("0", Duration.ofSeconds(1)), Tier.of("1-5", Duration.ofMinutes(10)));
         ScanEngine engine = start(task().tiers(tiers).build(), recordingEffects());
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 2);
+        await().until(() -> table.count("status = 1") == 2);
         Backlog backlog = engine.task("orders").countBacklog();
         assertThat(backlog.tiers())
                 .filteredOn(tier -> tier.retries().equals("1-5"))
@@ -294,7 +297,7 @@ class ScanEngineTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1 OR retry_count = 1") == 40);
+        await().until(() -> table.count("status = 1 OR retry_count = 1") == 40);
         assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(40);
         assertThat(table.count("order_id = 11 AND retry_count = 1")).isEqualTo(1);
     }
@@ -303,8 +306,7 @@ class ScanEngineTests {
     void stopReleasesEveryLease() {
         table.insert(10, 10, T0);
         ScanEngine engine = start(task().build(), recordingEffects());
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("orders").ownedShards().size() == 8);
+        await().until(() -> engine.task("orders").ownedShards().size() == 8);
         engine.stop();
         assertThat(engine.coordinator().leases("orders")).hasSize(8).allSatisfy(l -> assertThat(l.owner())
                 .isNull());

@@ -9,6 +9,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -80,7 +81,7 @@ class SeveralTasksOnOneTableTests {
                 ScanListener.NONE);
         try {
             engine.start();
-            await().atMost(Duration.ofSeconds(60))
+            await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                     .until(() -> table.count("status = 1 AND biz_type IN (3, 4)") == 2 * ROWS / 3);
         } finally {
             engine.stop();

@@ -14,6 +14,7 @@ import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -52,19 +53,17 @@ abstract class ShardCountChangeContractTests {
     void aNodeWithAnotherShardCountIdlesUntilTheOldNodesAreGoneAndNoRowRunsTwice() {
         table.insert(1, 2_000, 500, Instant.now().minusSeconds(5));
         ScanEngine old = start("node-a", 8);
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(old.task(name).ownedShards()).hasSize(8));
+        await().untilAsserted(() -> assertThat(old.task(name).ownedShards()).hasSize(8));
 
         ScanEngine changed = start("node-b", 16);
         MeterRegistry registry = new SimpleMeterRegistry();
         new ScanMetrics(() -> changed, task -> null).bindTo(registry);
         ScanHealthIndicator health = new ScanHealthIndicator(changed);
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(changed.task(name).shardCountConflict())
-                        .isEqualTo(new ShardCountConflict(16, 8, List.of("node-a"))));
+        await().untilAsserted(() -> assertThat(changed.task(name).shardCountConflict())
+                .isEqualTo(new ShardCountConflict(16, 8, List.of("node-a"))));
         // rows inserted while both run: all of them on the old count's node
         table.insert(10_001, 2_000, 500, Instant.now().minusSeconds(5));
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 4_000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 4_000);
         assertThat(effectsOf("node-b")).isZero();
         assertThat(changed.task(name).ownedShards()).isEmpty();
         assertThat(old.task(name).ownedShards()).hasSize(8);
@@ -89,13 +88,12 @@ abstract class ShardCountChangeContractTests {
 
         old.stop();
         table.insert(20_001, 2_000, 500, Instant.now().minusSeconds(5));
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 6_000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 6_000);
         assertThat(changed.task(name).shardCountConflict()).isNull();
         assertThat(changed.task(name).ownedShards()).hasSize(16);
         assertThat(registry.get("scan.shards.conflict").gauge().value()).isZero();
         // the leases a tick reads come before its claims: UP from the tick after
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(health.health(true).getStatus()).isEqualTo(Status.UP));
+        await().untilAsserted(() -> assertThat(health.health(true).getStatus()).isEqualTo(Status.UP));
         assertThat(effectsOf("node-b")).isEqualTo(2_000);
         assertThat(table.effects()).isEqualTo(6_000);
         assertThat(table.duplicateEffects()).isZero();
@@ -106,18 +104,16 @@ abstract class ShardCountChangeContractTests {
         table.insert(1, 1_000, 300, Instant.now().minusSeconds(5));
         CuttableCoordinator cut = new CuttableCoordinator(coordinator());
         ScanEngine old = start("node-a", 8, cut);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 1_000);
+        await().until(() -> table.count("status = 1") == 1_000);
         ScanEngine changed = start("node-b", 16, coordinator());
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() ->
-                        assertThat(changed.task(name).shardCountConflict()).isNotNull());
+        await().untilAsserted(() ->
+                assertThat(changed.task(name).shardCountConflict()).isNotNull());
 
         // node-a can neither renew, heartbeat nor release, as if it had been killed
         cut.cut();
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(old.task(name).ownedShards()).isEmpty());
+        await().untilAsserted(() -> assertThat(old.task(name).ownedShards()).isEmpty());
         table.insert(10_001, 1_000, 300, Instant.now().minusSeconds(5));
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 2_000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 2_000);
         assertThat(changed.task(name).shardCountConflict()).isNull();
         assertThat(changed.task(name).ownedShards()).hasSize(16);
         assertThat(effectsOf("node-b")).isEqualTo(1_000);

@@ -102,12 +102,11 @@ class SlowDatabaseLeaseTests {
             lock.execute("LOCK TABLE tb_order IN ACCESS EXCLUSIVE MODE");
         }
         // order-sms's next probe or fetch waits on the lock first, then the app's requests take what is left
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> admin.queryForObject(
-                                "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                                        + " AND datname = current_database()",
-                                Integer.class)
-                        >= 1);
+        await().until(() -> admin.queryForObject(
+                        "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                + " AND datname = current_database()",
+                        Integer.class)
+                >= 1);
         // requests that wait for a connection until they get one, so that they hold the pool also
         // after order-sms's statement was cancelled (twice the TTL) and gave its connection back
         List<CompletableFuture<Void>> requests = IntStream.range(0, POOL)
@@ -128,7 +127,7 @@ class SlowDatabaseLeaseTests {
         // the task whose table is locked shows why it stands still: one WARN while it waits, the
         // health's slowStatement, then its statement cancelled after twice the TTL
         TaskView sms = engine.task("order-sms");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !slowLog.warnings().isEmpty());
+        await().until(() -> !slowLog.warnings().isEmpty());
         assertThat(slowLog.warnings())
                 .first()
                 .asString()
@@ -155,7 +154,7 @@ class SlowDatabaseLeaseTests {
                         requests.stream().map(r -> r.exceptionally(e -> null)).toArray(CompletableFuture[]::new))
                 .get();
         assertThat(engine.task("order-sms").stats().leasesLost()).isZero();
-        await().atMost(Duration.ofSeconds(10)).until(() -> sms.slowStatement() == null);
+        await().until(() -> sms.slowStatement() == null);
         assertThat(slowLog.messages(java.util.logging.Level.INFO))
                 .contains("Task order-sms: the slow statement on tb_order ended");
     }
@@ -233,8 +232,7 @@ class SlowDatabaseLeaseTests {
 
     /** Every connection of the pool is taken, and nothing waits to give one back soon. */
     void awaitThePoolHeld() {
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> pool.getHikariPoolMXBean().getActiveConnections() == POOL);
+        await().until(() -> pool.getHikariPoolMXBean().getActiveConnections() == POOL);
     }
 
     /**
@@ -253,7 +251,6 @@ class SlowDatabaseLeaseTests {
     void awaitEveryLeaseRenewedAfter(Timestamp after, List<String> tasks) {
         Timestamp renewed = plus(after, Engines.FAST_TTL);
         await("every lease of " + tasks + " renewed after " + after)
-                .atMost(Duration.ofSeconds(30))
                 .until(() -> tasks.stream().allMatch(task -> {
                     Integer fresh = admin.queryForObject(
                             "SELECT COUNT(*) FROM scan_lease WHERE task = ? AND owner = 'node-a' AND expires_at > ?",

@@ -9,6 +9,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -84,10 +85,9 @@ abstract class StatementTimeoutContractTests {
         ScanEngine engine = start();
         TaskView sms = engine.task("order-sms");
         TaskView refund = engine.task("refund");
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> sms.ownedShards().size() == SHARDS
-                        && refund.ownedShards().size() == SHARDS
-                        && sms.stats().probes() > 0);
+        await().until(() -> sms.ownedShards().size() == SHARDS
+                && refund.ownedShards().size() == SHARDS
+                && sms.stats().probes() > 0);
 
         locker = dataSource().getConnection();
         locker.setAutoCommit(false);
@@ -96,15 +96,14 @@ abstract class StatementTimeoutContractTests {
         insert(locker, "tb_order", 1);
 
         await("the engine cancels a statement on the locked table")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> sms.statementTimeouts() > 0);
         assertThat(sms.statementTimedOut())
                 .containsPattern(
                         "^a (fetch|probe) on tb_order was cancelled after " + TIMEOUT + " \\(twice scan.lease-ttl\\)")
                 .contains("find the statement that holds the lock")
                 .contains("or raise scan.lease-ttl");
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> log.warnings().stream().anyMatch(w -> w.contains("was cancelled after " + TIMEOUT)));
+        await().until(() -> log.warnings().stream().anyMatch(w -> w.contains("was cancelled after " + TIMEOUT)));
         assertThat(log.warnings().stream().filter(w -> w.contains("was cancelled after")))
                 .first()
                 .asString()
@@ -120,19 +119,19 @@ abstract class StatementTimeoutContractTests {
 
         // the other task's table is not locked: its rows run while order-sms's still wait
         insert(null, "tb_refund", 1);
-        await().atMost(Duration.ofSeconds(30)).until(() -> done("tb_refund") == ROWS);
+        await().until(() -> done("tb_refund") == ROWS);
         assertThat(refund.statementTimeouts()).isZero();
         assertThat(handledOnce("refund")).isEqualTo(ROWS);
         assertThat(handled.getOrDefault("order-sms", Map.of())).isEmpty();
 
         unlockOrders(locker);
-        await().atMost(Duration.ofSeconds(60)).until(() -> done("tb_order") == ROWS);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> done("tb_order") == ROWS);
         assertThat(handledOnce("order-sms")).isEqualTo(ROWS);
         assertThat(handled.get("order-sms").values())
                 .allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
         assertThat(sms.stats().leasesLost()).isZero();
         assertThat(refund.stats().leasesLost()).isZero();
-        await().atMost(Duration.ofSeconds(30)).until(() -> sms.statementTimedOut() == null);
+        await().until(() -> sms.statementTimedOut() == null);
     }
 
     /**
@@ -172,11 +171,11 @@ abstract class StatementTimeoutContractTests {
         table.insert(1, 1, 1, Instant.now());
 
         await("the handler's update waits on the lock longer than the timeout")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> waitingLongerThan(table.jdbc(), "UPDATE side", TIMEOUT.plusSeconds(1)) == 1);
         locker.commit();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> done("tb_order") == 1);
+        await().until(() -> done("tb_order") == 1);
         assertThat(table.jdbc().queryForObject("SELECT n FROM side WHERE id = 1", Integer.class))
                 .isEqualTo(1);
         assertThat(handled.get("order-sms").get(1L).get()).isEqualTo(1);

@@ -8,6 +8,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -51,7 +52,7 @@ class StaticIndexClashTests {
         ScanEngine a = start("node-a", task, slow);
         ScanEngine b = start("node-b", task, slow);
 
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> a.task("orders").stats().foreignFences()
                                 + b.task("orders").stats().foreignFences()
                         > 0);

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
@@ -44,7 +43,7 @@ class StaticShardingTests {
                     Engines.FAST_TTL,
                     Engines.FAST_RENEW);
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 1000);
+        await().until(() -> table.count("status = 1") == 1000);
         assertThat(table.effects()).isEqualTo(1000);
         assertThat(table.duplicateEffects()).isZero();
         assertThat(nodes[0].task("orders").ownedShards().keySet()).containsExactly(0, 2, 4, 6);

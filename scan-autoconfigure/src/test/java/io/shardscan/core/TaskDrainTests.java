@@ -92,7 +92,7 @@ class TaskDrainTests {
         Thread drainer = new Thread(() -> drained.complete(engine.task("orders").drain(Duration.ofSeconds(10))));
         drainer.start();
         // the drain has read the passes and triggered once it waits; the held fetch answers (empty) after that
-        await().atMost(Duration.ofSeconds(5)).until(() -> Arrays.stream(drainer.getStackTrace())
+        await().until(() -> Arrays.stream(drainer.getStackTrace())
                 .anyMatch(frame -> frame.getClassName().equals(TaskDrain.class.getName())
                         && frame.getMethodName().equals("waitUntil")));
         release.countDown();

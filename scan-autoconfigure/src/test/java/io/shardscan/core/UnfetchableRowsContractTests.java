@@ -81,7 +81,7 @@ abstract class UnfetchableRowsContractTests {
                 .contains("backlog.failedWithoutUpdatedAt");
 
         engines.start(engine);
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == 5);
+        await().until(() -> table.count("status = 1") == 5);
         Backlog backlog = engine.task("orders").countBacklog();
         assertThat(backlog.unfetchable()).isEqualTo(new UnfetchableRows(2, 1, 2));
         assertThat(engine.task("orders").unfetchableRows())
@@ -111,8 +111,7 @@ abstract class UnfetchableRowsContractTests {
         assertThat(schemaLog.warnings().subList(before, schemaLog.warnings().size()))
                 .isEmpty();
         assertThat(engine.task("orders").countBacklog().unfetchable()).isEqualTo(UnfetchableRows.NONE);
-        await().atMost(Duration.ofSeconds(30))
-                .alias("the rows whose retry count was NULL or negative run")
+        await().alias("the rows whose retry count was NULL or negative run")
                 .until(() -> table.count("status = 1 AND order_id <= 3") == 3);
     }
 

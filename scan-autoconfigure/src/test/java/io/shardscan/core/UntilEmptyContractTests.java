@@ -7,6 +7,7 @@ import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -94,11 +95,13 @@ abstract class UntilEmptyContractTests {
         ScanEngine a = node("node-a");
         ScanEngine b = node("node-b");
 
-        await().atMost(Duration.ofSeconds(180))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(180)))
                 .until(() -> a.task(task.name()).state() == TaskView.State.DONE
                         && b.task(task.name()).state() == TaskView.State.DONE);
         // both nodes saw it end; one recorded it, once, whatever the other's ticks do afterwards
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> ended.size() == 1);
+        await().during(Duration.ofSeconds(2))
+                .atMost(TestTime.scaled(Duration.ofSeconds(10)))
+                .until(() -> ended.size() == 1);
         TaskRun run = ended.get(0);
         assertThat(run.id()).isEqualTo(1);
         assertThat(run.counts()).isEqualTo(new RunCounts(2970, 60, 30));
@@ -133,7 +136,7 @@ abstract class UntilEmptyContractTests {
         table.insert(300, 30, Instant.now());
         ScanEngine a = node("node-a");
         ScanEngine b = node("node-b");
-        await().atMost(Duration.ofSeconds(120))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(120)))
                 .until(() -> a.task(task.name()).state() == TaskView.State.DONE
                         && b.task(task.name()).state() == TaskView.State.DONE);
 
@@ -141,11 +144,10 @@ abstract class UntilEmptyContractTests {
         table.insert(1001, 200, 30, Instant.now());
         a.stop();
         ScanEngine restarted = node("node-a");
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> restarted.task(task.name()).run() != null);
+        await().until(() -> restarted.task(task.name()).run() != null);
         // effects only grow, so a row that slipped through fails this however slowly the machine polls
         await().during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(15))
+                .atMost(TestTime.scaled(Duration.ofSeconds(15)))
                 .until(() -> table.count("order_id > 1000 AND status = 0") == 200);
         assertThat(restarted.task(task.name()).state()).isEqualTo(TaskView.State.DONE);
         assertThat(restarted.task(task.name()).run().id()).isEqualTo(1);
@@ -155,10 +157,9 @@ abstract class UntilEmptyContractTests {
         TaskRun second = new ScanTasks(b).start(task.name());
         assertThat(second.id()).isEqualTo(2);
         assertThat(second.state()).isEqualTo(TaskRun.State.RUNNING);
-        await().atMost(Duration.ofSeconds(120)).until(() -> ended.size() == 2);
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> restarted.task(task.name()).state() == TaskView.State.DONE
-                        && b.task(task.name()).state() == TaskView.State.DONE);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(120))).until(() -> ended.size() == 2);
+        await().until(() -> restarted.task(task.name()).state() == TaskView.State.DONE
+                && b.task(task.name()).state() == TaskView.State.DONE);
         assertThat(ended.get(1).id()).isEqualTo(2);
         assertThat(ended.get(1).counts()).isEqualTo(new RunCounts(198, 4, 2));
         assertThat(table.count("status = 0")).isZero();

@@ -7,6 +7,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
 import java.nio.file.Path;
 import java.sql.Timestamp;
@@ -84,7 +85,7 @@ abstract class WakeUpAcrossJvmsContractTests {
                 .wakeThrough(channel(dataSource));
         local.start();
         await("the shards split between local and remote")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> local.task(TASK).ownedShards().size() == SHARDS / 2
                         && owners(coordinator).values().stream()
@@ -94,7 +95,7 @@ abstract class WakeUpAcrossJvmsContractTests {
         Map<Integer, String> balanced = owners(coordinator);
         await("no shard moves for 3 s, so each owner ran its first pass of the shards it claimed")
                 .during(Duration.ofSeconds(3))
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> owners(coordinator).equals(balanced));
         int shard = balanced.entrySet().stream()
@@ -111,12 +112,11 @@ abstract class WakeUpAcrossJvmsContractTests {
 
         await("no poll picks the row up meanwhile: tier 0 rests for " + WakeNodeMain.TIER_INTERVAL)
                 .during(Duration.ofSeconds(3))
-                .atMost(Duration.ofSeconds(30))
+                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(() -> table.effects() == 0);
         long wokeAt = System.nanoTime();
         new ScanTasks(local).wake(TASK, key);
         await("the owner handles the woken row")
-                .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> table.effects() == 1);
         Duration pickup = Duration.ofNanos(System.nanoTime() - wokeAt);

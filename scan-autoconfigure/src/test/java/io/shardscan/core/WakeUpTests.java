@@ -8,6 +8,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
@@ -81,17 +82,17 @@ class WakeUpTests {
         insert(1, key);
         await("no poll picks the row up meanwhile")
                 .during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(30))
+                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(() -> table.effects() == 0);
         int before = freshRounds.get();
 
         for (int i = 0; i < BURST; i++) {
             tasks.wake(TASK, key);
         }
-        await("the woken row is handled").atMost(Duration.ofSeconds(30)).until(() -> table.effects() == 1);
+        await("the woken row is handled").until(() -> table.effects() == 1);
         await("the shard rests again")
                 .during(Duration.ofSeconds(1))
-                .atMost(Duration.ofSeconds(30))
+                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(freshRounds::get, n -> n == freshRounds.get());
         int rounds = freshRounds.get() - before;
         System.out.printf("WakeUpTests: %d wake-ups of one shard made %d rounds%n", BURST, rounds);
@@ -127,12 +128,12 @@ class WakeUpTests {
         insert(3, 5);
         await("no poll picks the rows up meanwhile")
                 .during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(30))
+                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(() -> table.effects() == 0);
 
         tasks.wake(TASK, List.of(1L, 2 + SHARDS, BigDecimal.valueOf(5)));
 
-        await("every woken row is handled").atMost(Duration.ofSeconds(30)).until(() -> table.effects() == 3);
+        await("every woken row is handled").until(() -> table.effects() == 3);
         assertThat(log.messages(Level.INFO))
                 .as("the start says which transport wake-ups take")
                 .containsExactly("Shardscan wake-ups: " + WakeChannel.NONE.description());
@@ -155,13 +156,13 @@ class WakeUpTests {
         insert(23, 1);
         await("no poll picks the rows up meanwhile")
                 .during(Duration.ofSeconds(2))
-                .atMost(Duration.ofSeconds(30))
+                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(() -> table.effects() == 0);
 
         tasks.wakeRow(TASK, 13);
         tasks.wakeRows(TASK, List.of(14L, 23L));
 
-        await("every woken row is handled").atMost(Duration.ofSeconds(30)).until(() -> table.effects() == 3);
+        await("every woken row is handled").until(() -> table.effects() == 3);
     }
 
     private void insert(long id, long key) {

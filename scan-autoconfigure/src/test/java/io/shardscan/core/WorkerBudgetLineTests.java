@@ -133,9 +133,8 @@ class WorkerBudgetLineTests {
             thread.set(Thread.currentThread());
             return budget.await(request, 1, oldestDue, () -> true);
         });
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> round.isDone()
-                        || (thread.get() != null && thread.get().getState() == Thread.State.TIMED_WAITING));
+        await().until(() ->
+                round.isDone() || (thread.get() != null && thread.get().getState() == Thread.State.TIMED_WAITING));
         return round;
     }
 

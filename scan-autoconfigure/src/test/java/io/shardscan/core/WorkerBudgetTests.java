@@ -15,6 +15,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,11 +90,10 @@ class WorkerBudgetTests {
         insert("vip", 1, 1200, Instant.now());
         insert("normal", 1, 200, Instant.now());
         engine.task("vip").resume();
-        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("vip").workersHeld() == BUDGET);
+        await().until(() -> engine.task("vip").workersHeld() == BUDGET);
         engine.task("normal").resume();
         // normal is in line, behind vip; an operator sees both in /actuator/scan and the metrics
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("normal").longestBudgetWait().toMillis() >= 200);
+        await().until(() -> engine.task("normal").longestBudgetWait().toMillis() >= 200);
         BudgetDescriptor normal = budgetOf(engine, "normal");
         assertThat(normal.priority()).isZero();
         assertThat(normal.roundsWaiting()).isPositive();
@@ -107,7 +107,7 @@ class WorkerBudgetTests {
         assertThat(held).isLessThanOrEqualTo(BUDGET);
         assertThat(budgetWait("vip", false).count()).isPositive();
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> pending("vip") + pending("normal") == 0);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> pending("vip") + pending("normal") == 0);
         long firstNormal = jdbc.queryForObject("SELECT MIN(seq) FROM budget_effect WHERE task = 'normal'", Long.class);
         Integer vipAfter = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM budget_effect WHERE task = 'vip' AND seq > ?", Integer.class, firstNormal);
@@ -131,12 +131,12 @@ class WorkerBudgetTests {
         // vip alone needs at least 25 s for these at 4 workers; normal gets three batches meanwhile
         insert("vip", 1, 10_000, Instant.now());
         engine.task("vip").resume();
-        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("vip").workersHeld() == BUDGET);
+        await().until(() -> engine.task("vip").workersHeld() == BUDGET);
         engine.task("normal").resume();
         for (int batch = 0; batch < 3; batch++) {
             insert("normal", 1 + batch * 100, 100, Instant.now());
             int done = (batch + 1) * 100;
-            await().atMost(Duration.ofSeconds(60)).until(() -> doneRows("normal") == done);
+            await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> doneRows("normal") == done);
             LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
         }
 
@@ -170,17 +170,14 @@ class WorkerBudgetTests {
         insert("vip", 1, 5_000, Instant.now());
         insert("normal", 1, 100, Instant.now());
         engine.task("vip").resume();
-        await().atMost(Duration.ofSeconds(30)).until(() -> engine.task("vip").workersHeld() == BUDGET);
+        await().until(() -> engine.task("vip").workersHeld() == BUDGET);
         engine.task("normal").resume();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("normal").stats().roundsWaiting() > 0);
+        await().until(() -> engine.task("normal").stats().roundsWaiting() > 0);
 
         engine.task("normal").pause();
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> engine.task("normal").stats().roundsWaiting() == 0);
+        await().until(() -> engine.task("normal").stats().roundsWaiting() == 0);
         engine.task("normal").resume();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("normal").stats().roundsWaiting() > 0);
+        await().until(() -> engine.task("normal").stats().roundsWaiting() > 0);
 
         long started = System.nanoTime();
         engine.stop();
@@ -232,9 +229,8 @@ class WorkerBudgetTests {
         // the tables are empty until both are paused, so no row runs before the test lets it
         engine.task("vip").pause();
         engine.task("normal").pause();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> engine.task("vip").ownedShards().size() == SHARDS
-                        && engine.task("normal").ownedShards().size() == SHARDS);
+        await().until(() -> engine.task("vip").ownedShards().size() == SHARDS
+                && engine.task("normal").ownedShards().size() == SHARDS);
         return engine;
     }
 

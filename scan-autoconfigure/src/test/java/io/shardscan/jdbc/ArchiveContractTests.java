@@ -243,10 +243,9 @@ abstract class ArchiveContractTests {
     void theEngineArchivesTheOldDoneRowsOfEveryShardAndHandlesThePendingOnes() {
         TaskDefinition task = task("tb_order_archive", false, 2);
         ScanEngine engine = engines.start("node-a", dataSource(), task, (TaskHandler.PerRow) (row, ctx) -> null);
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> engine.task("orders").stats().archived() == 6);
+        await().until(() -> engine.task("orders").stats().archived() == 6);
         assertThat(ids("tb_order_archive")).containsExactly(1L, 2L, 5L, 6L, 9L, 13L);
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 0") == 0);
+        await().until(() -> table.count("status = 0") == 0);
         // the rows handled now, the recent done one and the dead one stay
         assertThat(ids("tb_order")).hasSize(34).contains(17L, 21L, 25L, 29L);
         assertThat(engine.task("orders").stats().lastArchiveRunAt()).isNotNull();

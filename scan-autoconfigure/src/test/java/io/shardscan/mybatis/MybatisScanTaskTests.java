@@ -11,7 +11,6 @@ import io.shardscan.mybatis.MybatisOrders.Channel;
 import io.shardscan.mybatis.MybatisOrders.Order;
 import io.shardscan.mybatis.MybatisOrders.OrderRecord;
 import io.shardscan.testsupport.OrderTable;
-import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
@@ -96,7 +95,7 @@ class MybatisScanTaskTests {
     }
 
     private void awaitAllDone() {
-        await().atMost(Duration.ofSeconds(30)).until(() -> table.count("status = 1") == ORDERS);
+        await().until(() -> table.count("status = 1") == ORDERS);
         assertThat(table.count("retry_count > 0")).isZero();
     }
 

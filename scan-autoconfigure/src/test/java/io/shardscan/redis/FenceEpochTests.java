@@ -16,6 +16,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -108,7 +109,7 @@ class FenceEpochTests {
         assertThat(statsA.processed() + statsA.failed() + statsA.dead()).isZero();
 
         releaseB.countDown();
-        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.table.count("status = 1") == 1);
+        await().until(() -> nodes.table.count("status = 1") == 1);
         assertThat(effects())
                 .containsExactlyInAnyOrder(
                         new Effect(0, takeover.fenceA(), "node-a"), new Effect(0, takeover.fenceB(), "node-b"));
@@ -163,7 +164,7 @@ class FenceEpochTests {
         ScanEngine a = nodes.start("node-a");
         TaskStats stats = a.task(nodes.name).stats();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> stats.fenceFailures() >= 2);
+        await().until(() -> stats.fenceFailures() >= 2);
         assertThat(keeperLog.warnings()).isNotEmpty().allSatisfy(warning -> assertThat(warning)
                 .startsWith("Task " + nodes.name + ": shard 0 was granted but its fence could not be raised"
                         + " in the database, so it is given back and claimed again later: ")
@@ -172,11 +173,11 @@ class FenceEpochTests {
         assertThat(nodes.table.count("status <> 0")).isZero();
         assertThat(nodes.table.effects()).isZero();
         // given back at once rather than left to expire: between two tries nobody holds the lease
-        await().atMost(Duration.ofSeconds(2))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(2)))
                 .until(() -> nodes.redis().opsForValue().get(new TaskKeys(nodes.name).lease(0)) == null);
 
         nodes.table.jdbc().execute("DROP TRIGGER fence_refused ON scan_fence");
-        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.table.count("status = 1") == 1);
+        await().until(() -> nodes.table.count("status = 1") == 1);
         assertThat(fenceEpochs()).as("a failed raise issues no epoch").containsExactly(Map.entry(0, 1L));
         assertThat(effects()).containsExactly(new Effect(0, 1, "node-a"));
     }
@@ -192,8 +193,7 @@ class FenceEpochTests {
         List<ScanEngine> running = new ArrayList<>();
         running.add(nodes.start(kind + "-" + phase + "-a", first));
         running.add(nodes.start(kind + "-" + phase + "-b", second));
-        await().atMost(Duration.ofSeconds(15))
-                .alias("phase " + phase + " (" + kind + ") finishes its rows")
+        await().alias("phase " + phase + " (" + kind + ") finishes its rows")
                 .until(() -> table.count("status = 1") == phase * ROWS);
         running.forEach(ScanEngine::stop);
 
@@ -240,27 +240,24 @@ class FenceEpochTests {
         // A's renewals and its lease ticks stall: it neither renews nor heartbeats back into the members
         coordinatorA.holdRenewalsUntil(renewals);
         coordinatorA.holdTicksUntil(renewals);
-        await().atMost(Duration.ofSeconds(5)).until(() -> coordinatorA.renewalsWaiting() == 1);
+        await().until(() -> coordinatorA.renewalsWaiting() == 1);
         StringRedisTemplate redis = nodes.redis();
         TaskKeys keys = new TaskKeys(nodes.name);
         redis.delete(List.of(keys.lease(0), keys.epochs(), keys.members()));
         redis.opsForValue().set(keys.epoch(), Long.toString(leaseA - 1));
 
         ScanEngine b = nodes.start("node-b", nodes.coordinator(), held("node-b", enteredB, releaseB, null));
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> b.task(nodes.name).ownedShards().containsKey(0));
+        await().until(() -> b.task(nodes.name).ownedShards().containsKey(0));
         long fenceB = b.task(nodes.name).ownedShards().get(0);
         long leaseB = leaseId("node-b");
         assertThat(enteredB.await(10, TimeUnit.SECONDS)).isTrue();
 
         if (renewalRefusedFirst) {
             renewals.countDown();
-            await().atMost(Duration.ofSeconds(30))
-                    .until(() -> a.task(nodes.name).stats().leasesLost() > 0);
+            await().until(() -> a.task(nodes.name).stats().leasesLost() > 0);
         }
         releaseA.countDown();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.task(nodes.name).stats().writeBacksRefused() > 0);
+        await().until(() -> a.task(nodes.name).stats().writeBacksRefused() > 0);
         return new Takeover(a, leaseA, fenceA, leaseB, fenceB);
     }
 

@@ -7,6 +7,7 @@ import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -48,13 +49,13 @@ class ForeignClusterTests {
         nodes.table.insert(20_000, 2_000, Instant.now().minusSeconds(5));
         ScanEngine a = nodes.start("node-a");
         ScanHealthIndicator healthA = new ScanHealthIndicator(a);
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> a.task(nodes.name).ownedShards().size() == SHARDS
                         && healthA.health(false).getStatus().equals(Status.UP));
 
         ScanEngine b = nodes.start("node-b", nodes.coordinatorOfAnotherRedis(1));
 
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> a.task(nodes.name).stats().foreignFences() > 0
                         && b.task(nodes.name).stats().foreignFences() > 0);
         assertThat(a.task(nodes.name).stats().lastForeignFence().node()).isEqualTo("node-b");

@@ -21,6 +21,7 @@ import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -122,7 +123,7 @@ class ManyReceiversTests {
 
     private long drainSeconds(ScanEngine engine, int rows) {
         long start = System.nanoTime();
-        await().atMost(Duration.ofSeconds(120))
+        await().atMost(TestTime.scaled(Duration.ofSeconds(120)))
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> table.count("status = 1 AND store_id <> " + DOWN) == rows);
         return System.nanoTime() - start;
@@ -155,7 +156,7 @@ class ManyReceiversTests {
         // measured around 0.9-1.1 on an idle 2-core machine; loose here, so a loaded machine does not flake
         assertThat(ratio).isGreaterThan(0.5);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> active(bans).contains(String.valueOf(DOWN)));
+        await().until(() -> active(bans).contains(String.valueOf(DOWN)));
         long bannedAt = System.nanoTime();
         long callsAtBan = stores.calls(DOWN);
         long banEnds = banEnds(bans, bannedAt);
@@ -168,18 +169,18 @@ class ManyReceiversTests {
         assertThat(stores.calls(DOWN) - callsAtBan).isLessThanOrEqualTo(3);
         // once the ban ends one probe row is called, and its failure renews the ban: at most one call
         // per ban period (awaited, not timed: on a loaded machine the probe may come late)
-        await().atMost(Duration.ofSeconds(60)).until(() -> stores.calls(DOWN) - callsAtBan >= 1);
-        await().atMost(Duration.ofSeconds(30)).until(() -> active(bans).contains(String.valueOf(DOWN)));
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> stores.calls(DOWN) - callsAtBan >= 1);
+        await().until(() -> active(bans).contains(String.valueOf(DOWN)));
         long banPeriods = (System.nanoTime() - bannedAt) / BAN.toNanos() + 1;
         assertThat(stores.calls(DOWN) - callsAtBan).isLessThanOrEqualTo(3 + banPeriods);
 
         stores.up(DOWN);
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1") == 4000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 4000);
         Set<Long> expected = new HashSet<>(
                 table.jdbc().queryForList("SELECT order_id FROM tb_order WHERE store_id = ?", Long.class, DOWN));
         assertThat(stores.received(DOWN)).isEqualTo(expected);
         assertThat(table.count("status = 2")).isZero();
-        await().atMost(Duration.ofSeconds(30)).until(() -> bans.bans(name).isEmpty());
+        await().until(() -> bans.bans(name).isEmpty());
     }
 
     @Test
@@ -213,11 +214,11 @@ class ManyReceiversTests {
             }));
         }
         // the rows come once both nodes hold their half of the shards
-        await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream()
-                .allMatch(n -> n.task(name).ownedShards().size() == 8));
+        await().until(() ->
+                nodes.stream().allMatch(n -> n.task(name).ownedShards().size() == 8));
         table.insert(4000, 200, Instant.now().minusSeconds(5)).withStores(STORES);
         EndpointBans observer = redisBans();
-        await().atMost(Duration.ofSeconds(30)).until(() -> active(observer).contains(String.valueOf(DOWN)));
+        await().until(() -> active(observer).contains(String.valueOf(DOWN)));
         long bannedAt = System.nanoTime();
         long banEnds = banEnds(observer, bannedAt);
         // once the other node has tripped too, its trip counts towards the ban: the node that records
@@ -245,7 +246,8 @@ class ManyReceiversTests {
                     .isZero();
         }
         // the other stores' rows all arrive (on a loaded machine not yet by the time the ban is seen)
-        await().atMost(Duration.ofSeconds(60)).until(() -> table.count("status = 1 AND store_id <> " + DOWN) == 3800);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
+                .until(() -> table.count("status = 1 AND store_id <> " + DOWN) == 3800);
     }
 
     /**

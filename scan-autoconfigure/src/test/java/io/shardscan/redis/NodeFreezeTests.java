@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,7 +96,7 @@ class NodeFreezeTests {
         nodes.awaitReady();
         nodes.awaitBalanced(SHARDS, 3, Duration.ofSeconds(60));
         await("some progress")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> table.count("status = 1") >= 1_000);
 
@@ -126,7 +127,7 @@ class NodeFreezeTests {
                 TimeUnit.NANOSECONDS.toMillis(resumedAt - frozenAt));
 
         await("every row done")
-                .atMost(Duration.ofSeconds(120))
+                .atMost(TestTime.scaled(Duration.ofSeconds(120)))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> table.count("status = 1") == ROWS);
         long allDoneAt = System.nanoTime();

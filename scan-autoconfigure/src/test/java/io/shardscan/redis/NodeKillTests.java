@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,10 +63,7 @@ class NodeKillTests {
         }
         nodes.awaitReady();
         nodes.awaitBalanced(SHARDS, 3, Duration.ofSeconds(90));
-        await("some progress")
-                .atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(50))
-                .until(() -> table.count("status = 1") >= 5_000);
+        await("some progress").pollInterval(Duration.ofMillis(50)).until(() -> table.count("status = 1") >= 5_000);
 
         long balancedAt = System.nanoTime();
         String victim = "node-b";
@@ -78,7 +76,6 @@ class NodeKillTests {
         assertThat(victimShards).hasSizeBetween(21, 22);
 
         await("every shard of the killed node owned by a live node")
-                .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     Map<Integer, String> owners = nodes.liveOwners();
@@ -97,7 +94,7 @@ class NodeKillTests {
                 .isLessThanOrEqualTo(LEASE_TTL.multipliedBy(3).dividedBy(2));
 
         await("every row done")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> table.count("status = 1") == ROWS);
         System.out.printf(

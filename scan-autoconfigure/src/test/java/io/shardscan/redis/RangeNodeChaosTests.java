@@ -8,6 +8,7 @@ import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RangeNodeMain;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.UserTable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -99,7 +100,7 @@ class RangeNodeChaosTests {
         }
         nodes.awaitReady();
         await("a fifth of the ids")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> users.notifiedIds() >= inserted / 5);
 
@@ -107,7 +108,7 @@ class RangeNodeChaosTests {
         long atKill = users.notifiedIds();
         nodes.suspend("node-c"); // SIGSTOP: heartbeat and position stand still, the node is not dead
         await("the frozen node's ranges taken over past the stall timeout")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> users.jdbc()
                                 .queryForObject(
@@ -119,7 +120,7 @@ class RangeNodeChaosTests {
         assertThat(atKill).as("ids run when node-b was killed").isLessThan(inserted);
 
         await("the run DONE")
-                .atMost(Duration.ofSeconds(90))
+                .atMost(TestTime.scaled(Duration.ofSeconds(90)))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> "DONE"
                         .equals(users.jdbc()

@@ -7,6 +7,7 @@ import io.shardscan.core.Member;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -49,13 +50,13 @@ class RedisMultiNodeTests {
         assertThat(table.count("status = 0"))
                 .as("rows still pending when the split reached 21/21/22")
                 .isPositive();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(nodes.stream()
+        await().untilAsserted(() -> assertThat(nodes.stream()
                         .map(e -> e.task(name).ownedShards().size())
                         .toList())
                 .containsExactlyInAnyOrder(21, 21, 22));
 
         cluster.handlerPauseNanos = FAST;
-        await().atMost(Duration.ofSeconds(40)).until(() -> table.count("status = 1") == 30_000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(40))).until(() -> table.count("status = 1") == 30_000);
         assertThat(table.count("status <> 1")).isZero();
         assertThat(table.effects()).isEqualTo(30_000);
         assertThat(table.duplicateEffects()).isZero();
@@ -91,9 +92,8 @@ class RedisMultiNodeTests {
                 .as("a join moves shards to the new node only, never between the old ones")
                 .allMatch(move -> move.endsWith("-> node-d"));
         // usable once the database issued its fence epochs, right after the coordinator's grants
-        await().atMost(Duration.ofSeconds(5))
-                .untilAsserted(() -> assertThat(d.task(name).ownedShards()).hasSize(16));
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.count("status = 1") == 300);
+        await().untilAsserted(() -> assertThat(d.task(name).ownedShards()).hasSize(16));
+        await().until(() -> table.count("status = 1") == 300);
         assertThat(table.duplicateEffects()).isZero();
     }
 
@@ -104,10 +104,8 @@ class RedisMultiNodeTests {
         ScanEngine b = cluster.start("node-b");
         ScanEngine c = cluster.start("node-c");
         awaitSplit(List.of("node-a", "node-b", "node-c"), 21L, 21L, 22L);
-        await().atMost(Duration.ofSeconds(30))
-                .until(() ->
-                        table.jdbc().queryForObject("SELECT COUNT(*) FROM effect WHERE node = 'node-c'", Integer.class)
-                                > 0);
+        await().until(() ->
+                table.jdbc().queryForObject("SELECT COUNT(*) FROM effect WHERE node = 'node-c'", Integer.class) > 0);
 
         c.stop();
         int pendingAfterStop = table.count("status = 0");
@@ -117,7 +115,7 @@ class RedisMultiNodeTests {
         cluster.handlerPauseNanos = FAST;
 
         awaitSplit(List.of("node-a", "node-b"), 32L, 32L);
-        await().atMost(Duration.ofSeconds(40)).until(() -> table.count("status = 1") == 20_000);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(40))).until(() -> table.count("status = 1") == 20_000);
         assertThat(table.count("status <> 1")).isZero();
         assertThat(table.effects()).isEqualTo(20_000);
         assertThat(table.duplicateEffects()).isZero();
@@ -129,7 +127,7 @@ class RedisMultiNodeTests {
 
     /** Waits until exactly {@code nodes} hold live leases, as many as {@code counts} in some order. */
     private void awaitSplit(List<String> nodes, Long... counts) {
-        await().atMost(Duration.ofSeconds(25)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             Map<String, Long> owners = cluster.owners();
             assertThat(owners).containsOnlyKeys(nodes);
             assertThat(owners.values()).as("shards per owner %s", owners).containsExactlyInAnyOrder(counts);

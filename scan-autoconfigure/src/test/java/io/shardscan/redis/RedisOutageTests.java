@@ -9,6 +9,7 @@ import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -58,12 +59,10 @@ class RedisOutageTests {
         table.insert(ROWS, 5_000, Instant.now().minusSeconds(5));
         ScanEngine a = cluster.start("node-a");
         ScanEngine b = cluster.start("node-b");
-        await().atMost(Duration.ofSeconds(25))
-                .untilAsserted(() -> assertThat(cluster.owners()).isEqualTo(Map.of("node-a", 32L, "node-b", 32L)));
-        await().atMost(Duration.ofSeconds(5))
-                .untilAsserted(() -> assertThat(a.task(name).ownedShards().size()
-                                + b.task(name).ownedShards().size())
-                        .isEqualTo(64));
+        await().untilAsserted(() -> assertThat(cluster.owners()).isEqualTo(Map.of("node-a", 32L, "node-b", 32L)));
+        await().untilAsserted(() -> assertThat(a.task(name).ownedShards().size()
+                        + b.task(name).ownedShards().size())
+                .isEqualTo(64));
         Map<Integer, Long> epochsBefore = new HashMap<>(a.task(name).ownedShards());
         epochsBefore.putAll(b.task(name).ownedShards());
         assertThat(epochsBefore).hasSize(64);
@@ -93,9 +92,9 @@ class RedisOutageTests {
 
         server.start();
         // rejoin and reclaim: the restarted, empty Redis grants every shard again, balanced
-        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(cluster.owners())
-                .isEqualTo(Map.of("node-a", 32L, "node-b", 32L)));
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().ignoreExceptions()
+                .untilAsserted(() -> assertThat(cluster.owners()).isEqualTo(Map.of("node-a", 32L, "node-b", 32L)));
+        await().untilAsserted(() -> {
             assertThat(a.task(name).ownedShards()).hasSize(32);
             assertThat(b.task(name).ownedShards()).hasSize(32);
         });
@@ -103,7 +102,7 @@ class RedisOutageTests {
         assertThat(b.task(name).coordinatorReachable()).isTrue();
         cluster.handlerPauseNanos = Duration.ofMillis(1).toNanos();
 
-        await().atMost(Duration.ofSeconds(40)).until(() -> table.count("status = 1") == ROWS);
+        await().atMost(TestTime.scaled(Duration.ofSeconds(40))).until(() -> table.count("status = 1") == ROWS);
         // nothing lost
         assertThat(table.count("status <> 1")).isZero();
         assertThat(table.effects()).isGreaterThanOrEqualTo(ROWS);

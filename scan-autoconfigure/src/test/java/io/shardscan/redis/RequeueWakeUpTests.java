@@ -15,6 +15,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -59,7 +60,7 @@ class RequeueWakeUpTests {
         ScanEngine a = node("node-a");
         ScanEngine b = node("node-b");
         await("both nodes hold shards")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> !a.task(name).ownedShards().isEmpty()
                         && !b.task(name).ownedShards().isEmpty()
                         && a.task(name).ownedShards().size()
@@ -70,7 +71,7 @@ class RequeueWakeUpTests {
         ScanTasks tasks = new ScanTasks(a);
         insert(1, key, 0);
         await("a wake-up through node A reaches node B")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     tasks.wake(name, key);

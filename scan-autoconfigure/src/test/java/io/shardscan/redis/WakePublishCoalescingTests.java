@@ -12,6 +12,7 @@ import io.shardscan.core.TaskHandler;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -87,22 +88,19 @@ class WakePublishCoalescingTests {
         engine.start();
         ScanTasks tasks = new ScanTasks(engine);
         // the subscription is live once a first wake-up arrives
-        await("the subscription")
-                .atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> {
-                    tasks.wake("order-sms", 2L);
-                    return messages.get() > 0;
-                });
+        await("the subscription").pollInterval(Duration.ofMillis(100)).until(() -> {
+            tasks.wake("order-sms", 2L);
+            return messages.get() > 0;
+        });
         int before = messages.get();
 
         for (int i = 0; i < BURST; i++) {
             tasks.wake("order-sms", i % 2 == 0 ? 2L : 4L);
         }
-        await("the burst's messages").atMost(Duration.ofSeconds(30)).until(() -> shardsSeen.contains("4"));
+        await("the burst's messages").until(() -> shardsSeen.contains("4"));
         await("no more messages")
                 .during(Duration.ofSeconds(1))
-                .atMost(Duration.ofSeconds(30))
+                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(messages::get, n -> n == messages.get());
         int sent = messages.get() - before;
         System.out.printf("WakePublishCoalescingTests: %d wake-ups published in %d messages%n", BURST, sent);

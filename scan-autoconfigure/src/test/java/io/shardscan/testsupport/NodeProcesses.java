@@ -110,7 +110,7 @@ public final class NodeProcesses implements AutoCloseable {
     /** Waits until every launched node printed {@code READY}; fails with a node's log when it exited. */
     public void awaitReady() {
         nodes.forEach((node, process) -> await(node + " READY (see " + log(node).toAbsolutePath() + ")")
-                .atMost(Duration.ofSeconds(60))
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     if (!process.isAlive()) {

@@ -15,7 +15,6 @@ import io.shardscan.core.TaskView;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
@@ -83,7 +82,7 @@ class DashboardApiTests {
 
     @Test
     void overviewShowsTheTaskItsShardMapAndThisNodeWithItsCounters() throws Exception {
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> mvc.perform(get("/scan/api/overview"))
+        await().untilAsserted(() -> mvc.perform(get("/scan/api/overview"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.node").value("api-node"))
                 .andExpect(jsonPath("$.writeEnabled").value(true))
@@ -142,7 +141,7 @@ class DashboardApiTests {
 
     @Test
     void groupsDeadRowsAndRequeuesOneOfThem() throws Exception {
-        await().atMost(Duration.ofSeconds(30)).until(() -> TABLE.count("status = 1") == 20);
+        await().until(() -> TABLE.count("status = 1") == 20);
         TABLE.jdbc().update("UPDATE tb_order SET status = 2, last_error = 'boom' WHERE order_id IN (3, 4)");
         mvc.perform(get("/scan/api/tasks/orders/failures?dead=true"))
                 .andExpect(status().isOk())
@@ -160,7 +159,7 @@ class DashboardApiTests {
         assertThat(rowsLog.messages(Level.INFO)).anySatisfy(line -> assertThat(line)
                 .startsWith("Scan dashboard: requeue of dead rows [3] of task orders on node api-node by bob, 1 rows"
                         + " requeued"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> TABLE.count("order_id = 3 AND status = 1") == 1);
+        await().until(() -> TABLE.count("order_id = 3 AND status = 1") == 1);
         assertThat(TABLE.count("order_id = 4 AND status = 2")).isEqualTo(1);
         mvc.perform(get("/scan/api/tasks/orders/rows/4"))
                 .andExpect(status().isOk())
