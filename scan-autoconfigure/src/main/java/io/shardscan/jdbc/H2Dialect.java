@@ -12,6 +12,12 @@ final class H2Dialect extends GeneratedShardColumnDialect {
         return "h2";
     }
 
+    /** PostgreSQL's: H2 runs that DDL as written, so one script serves both. */
+    @Override
+    public String schemaLocation() {
+        return "classpath:io/shardscan/jdbc/schema-postgresql.sql";
+    }
+
     @Override
     String shareLock() {
         // H2 has no shared row lock; an exclusive one serializes this node's write-backs of a shard

@@ -142,9 +142,8 @@ public final class OwnTables {
         List<String> problems = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            String dialect =
-                    SqlDialect.forProduct(metaData.getDatabaseProductName()).name();
-            String script = "io/shardscan/jdbc/schema-" + dialect + ".sql";
+            SqlDialect dialect = SqlDialect.forProduct(metaData.getDatabaseProductName());
+            String script = dialect.schemaLocation().substring("classpath:".length());
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
                     + " tables on embedded databases only) or run " + script + " from the scan-autoconfigure jar"
                     + " (or your migration tool's copy of it)";
@@ -165,7 +164,7 @@ public final class OwnTables {
                         .toList();
                 if (!missing.isEmpty()) {
                     problems.add("Shardscan's table " + table + " lacks column " + String.join(", ", missing)
-                            + " (an older schema)" + why + fix + addColumns(table, missing, dialect));
+                            + " (an older schema)" + why + fix + addColumns(table, missing, dialect.name()));
                 }
             });
         } catch (SQLException e) {

@@ -201,7 +201,7 @@ class ScanAutoConfigurationTests {
                     .rootCause()
                     .hasMessageContaining("Shardscan's table scan_fence does not exist")
                     .hasMessageContaining("scan.jdbc.initialize-schema=always")
-                    .hasMessageContaining("io/shardscan/jdbc/schema-h2.sql");
+                    .hasMessageContaining("io/shardscan/jdbc/schema-postgresql.sql");
         });
     }
 

@@ -27,8 +27,7 @@ class ScanRuntimeHintsTests {
                 .contains(
                         "io/shardscan/redis/acquire.lua",
                         "io/shardscan/jdbc/schema-postgresql.sql",
-                        "io/shardscan/jdbc/schema-mysql.sql",
-                        "io/shardscan/jdbc/schema-h2.sql");
+                        "io/shardscan/jdbc/schema-mysql.sql");
         assertThat(scripts).allSatisfy(script -> assertThat(
                         RuntimeHintsPredicates.resource().forResource(script))
                 .as(script)

@@ -136,7 +136,7 @@ class StartupChecksTests {
                         .asString()
                         .contains("Shardscan's table scan_fence lacks column owner")
                         .contains("scan.jdbc.initialize-schema=always")
-                        .contains("io/shardscan/jdbc/schema-h2.sql"));
+                        .contains("io/shardscan/jdbc/schema-postgresql.sql"));
     }
 
     @Test

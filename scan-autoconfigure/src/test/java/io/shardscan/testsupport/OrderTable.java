@@ -229,10 +229,12 @@ public final class OrderTable {
 
     /** Creates Shardscan's own tables from the starter's own script, and empties them. */
     public OrderTable coordinationTables() {
-        String name = postgres() ? "postgresql" : product.equals("h2") ? "h2" : "mysql";
+        String script = io.shardscan.jdbc.SqlDialect.detect(jdbc.getDataSource())
+                .schemaLocation()
+                .substring("classpath:".length());
         org.springframework.jdbc.datasource.init.ResourceDatabasePopulator populator =
                 new org.springframework.jdbc.datasource.init.ResourceDatabasePopulator(
-                        new org.springframework.core.io.ClassPathResource("io/shardscan/jdbc/schema-" + name + ".sql"));
+                        new org.springframework.core.io.ClassPathResource(script));
         populator.execute(jdbc.getDataSource());
         jdbc.execute("DELETE FROM scan_lease");
         jdbc.execute("DELETE FROM scan_member");
