@@ -21,6 +21,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
@@ -41,6 +42,7 @@ import org.springframework.boot.health.contributor.Status;
  * one WARN per endpoint, listener callbacks, the trip and ban metrics, a health detail that keeps
  * the task UP, the ban in {@code /actuator/scan/{task}}, and the write action that lifts it.
  */
+@ServerTests
 class EndpointEventsTests {
 
     static final String TASK = "store-events";

@@ -13,6 +13,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
 import java.io.IOException;
@@ -41,6 +42,7 @@ import tools.jackson.databind.JsonNode;
  * endpoint blacklist in Redis, a task pushing orders to real HTTP stores, one of which refuses
  * connections until it is banned; then {@code GET} and {@code POST /actuator/scan/{task}} over HTTP.
  */
+@ServerTests
 class LiftBanHttpTests {
 
     static final String TASK = "lift-ban-orders";

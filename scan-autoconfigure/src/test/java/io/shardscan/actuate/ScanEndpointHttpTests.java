@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.TaskView;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.lang.management.ManagementFactory;
@@ -37,6 +38,7 @@ import tools.jackson.databind.JsonNode;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ServerTests
 class ScanEndpointHttpTests {
 
     private static final String PATH = "/actuator/scan/" + TASK;

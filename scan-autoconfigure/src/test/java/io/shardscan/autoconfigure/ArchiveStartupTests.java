@@ -6,6 +6,7 @@ import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * they cannot work. On H2, and on PostgreSQL for its own archive table statement.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ServerTests
 class ArchiveStartupTests {
 
     private static final String TASK = "scan.tasks.orders.";

@@ -9,6 +9,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import java.util.logging.Level;
@@ -23,6 +24,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * Startup says which coordinator the engine uses and why. The auto-configuration logs through
  * {@link System.Logger}, which on the test class path is java.util.logging.
  */
+@ServerTests
 class CoordinatorChoiceLogTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

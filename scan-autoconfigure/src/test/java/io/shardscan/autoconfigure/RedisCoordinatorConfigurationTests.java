@@ -8,6 +8,7 @@ import io.shardscan.core.ShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Which coordinator Spring Data Redis on (or off) the class path and its connection details lead to. */
+@ServerTests
 class RedisCoordinatorConfigurationTests {
 
     private final RedisServerHandle redis = TestServers.redis();

@@ -9,6 +9,7 @@ import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
@@ -28,6 +29,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Redis is down when the application starts: it starts anyway, says so, processes nothing, and recovers. */
+@ServerTests
 class RedisDownAtStartupTests {
 
     private final RedisServerHandle redis = TestServers.redis();

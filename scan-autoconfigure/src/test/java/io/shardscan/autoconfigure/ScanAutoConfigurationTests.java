@@ -23,6 +23,7 @@ import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +37,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.annotation.Order;
 
+@ServerTests
 class ScanAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

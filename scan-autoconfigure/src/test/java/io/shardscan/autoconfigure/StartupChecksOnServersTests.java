@@ -6,6 +6,7 @@ import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * {@code scan.jdbc.initialize-schema=embedded} creates none of Shardscan's tables, and their own
  * column types (a PostgreSQL UUID id, a MariaDB VARCHAR status) are named as the database calls them.
  */
+@ServerTests
 class StartupChecksOnServersTests {
 
     private static final String TASK = "scan.tasks.orders.";

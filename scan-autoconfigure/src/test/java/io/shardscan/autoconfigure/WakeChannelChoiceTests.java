@@ -7,6 +7,7 @@ import io.shardscan.jdbc.PostgresWakeChannel;
 import io.shardscan.redis.RedisWakeChannel;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Which wake-up transport the coordinator and the database lead to. */
+@ServerTests
 class WakeChannelChoiceTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -9,6 +9,7 @@ import io.shardscan.core.ScanEngine;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * it is applied, a row another application inserts with plain SQL is handled at once, not at tier 0's
  * next poll a minute later. Elsewhere the property fails startup.
  */
+@ServerTests
 class WakeOnInsertTests {
 
     private static final String TASK = "scan.tasks.orders.";

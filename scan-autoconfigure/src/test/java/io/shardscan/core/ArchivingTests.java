@@ -8,6 +8,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.sql.Connection;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * in batches while the scan keeps handling pending rows that arrive meanwhile, and a batch the
  * fence refuses changes nothing.
  */
+@ServerTests
 class ArchivingTests {
 
     static final int SHARDS = 1;

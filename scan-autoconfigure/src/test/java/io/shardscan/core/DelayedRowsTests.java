@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * database's: the rows' due times come from {@code LOCALTIMESTAMP}, the effects record
  * {@code clock_timestamp()} when the handler ran.
  */
+@ServerTests
 class DelayedRowsTests {
 
     static final Duration INTERVAL = Duration.ofSeconds(1);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * connections is skipped on the node for the rest of a pass once it failed {@code level1.after}
  * tries in a row, so its rows no longer cost a call each.
  */
+@ServerTests
 class EndpointLevel1Tests {
 
     @RegisterExtension

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * of the task's workers, and the other stores keep their throughput, because a round does not wait
  * for its calls to the slow store (they finish as stragglers while the shard's next rounds run).
  */
+@ServerTests
 class EndpointSlowShareTests {
 
     static final int STORES = 8;

@@ -8,6 +8,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * over or an engine stopped gracefully while stragglers run writes each outcome once and runs
  * nothing twice, and a straggler past the handler timeout is taken over as in a round.
  */
+@ServerTests
 class EndpointStragglerTests {
 
     static final int SLOW = 3;

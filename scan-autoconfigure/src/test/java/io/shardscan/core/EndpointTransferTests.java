@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Transfer (lossy) to real HTTP stores on PostgreSQL: a down store's rows are given up, with why. */
+@ServerTests
 class EndpointTransferTests {
 
     @RegisterExtension

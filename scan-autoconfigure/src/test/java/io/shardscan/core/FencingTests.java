@@ -7,6 +7,7 @@ import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * is cut off from the coordinator, its lease lapses and node B takes the shard over. Whatever A
  * then writes is refused by the fence, on PostgreSQL.
  */
+@ServerTests
 class FencingTests {
 
     static final Duration TTL = Duration.ofSeconds(2);

@@ -7,6 +7,7 @@ import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * over. Effects carry a database sequence, so their order is the order they happened in, across
  * nodes.
  */
+@ServerTests
 class KeyOrderTests {
 
     static final List<Tier> QUICK_TIERS = List.of(

@@ -1,9 +1,11 @@
 package io.shardscan.core;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 
 /** The open tail of a following range task on MariaDB. */
+@ServerTests
 class MariaDbFollowTailTests extends FollowTailContractTests {
 
     @Override

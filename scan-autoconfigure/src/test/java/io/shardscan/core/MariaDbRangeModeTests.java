@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.redis.RedisRangeCursor;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Range mode on MariaDB with the cursor in Redis (Redis coordination). */
+@ServerTests
 class MariaDbRangeModeTests extends RangeModeContractTests {
 
     private static LettuceConnectionFactory connectionFactory;

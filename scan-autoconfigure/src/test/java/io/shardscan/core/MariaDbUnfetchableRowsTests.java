@@ -1,10 +1,12 @@
 package io.shardscan.core;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import javax.sql.DataSource;
 
 /** MariaDB's statement that makes the retry column NOT NULL DEFAULT 0 restates its type. */
+@ServerTests
 class MariaDbUnfetchableRowsTests extends UnfetchableRowsContractTests {
 
     @Override

@@ -7,6 +7,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Several engines on one PostgreSQL database, coordinated through its lease table. */
+@ServerTests
 class MultiNodeTests {
 
     @RegisterExtension

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * tick and holds for a node that restarts or joins, until a resume from any node; a node's own
  * pause stays its own. On PostgreSQL.
  */
+@ServerTests
 class PauseTests {
 
     @RegisterExtension

@@ -1,8 +1,10 @@
 package io.shardscan.core;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 
+@ServerTests
 class PostgresHandlerErrorTests extends HandlerErrorContractTests {
 
     @Override

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.actuate.ScanBacklogs;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.sql.Timestamp;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * The probe's SQL on PostgreSQL, and, here only (they test the engine, the same on every database),
  * what an idle node costs and that a triggered shard skips the probe.
  */
+@ServerTests
 class PostgresIdleProbeTests extends IdleProbeContractTests {
 
     @Override

@@ -5,12 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** A rolling change of {@code shards} with the JDBC coordinator, on PostgreSQL. */
+@ServerTests
 class PostgresShardCountChangeTests extends ShardCountChangeContractTests {
 
     @Override

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -7,6 +8,7 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+@ServerTests
 class PostgresStatementTimeoutTests extends StatementTimeoutContractTests {
 
     @Override

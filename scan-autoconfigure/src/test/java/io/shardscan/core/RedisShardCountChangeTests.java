@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import io.shardscan.redis.RedisShardCoordinator;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -9,6 +10,7 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** A rolling change of {@code shards} with the Redis coordinator (the walk-through's setup), rows on PostgreSQL. */
+@ServerTests
 class RedisShardCountChangeTests extends ShardCountChangeContractTests {
 
     private final List<LettuceConnectionFactory> connections = new CopyOnWriteArrayList<>();

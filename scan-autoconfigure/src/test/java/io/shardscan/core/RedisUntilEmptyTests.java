@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import io.shardscan.redis.RedisShardCoordinator;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,6 +14,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@code run: until-empty} on PostgreSQL with Redis coordination: the run lives in the database
  * whoever grants the leases, so it ends once as with JDBC coordination.
  */
+@ServerTests
 class RedisUntilEmptyTests extends UntilEmptyContractTests {
 
     private final List<LettuceConnectionFactory> connections = new CopyOnWriteArrayList<>();

@@ -8,6 +8,7 @@ import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * intervals, page sizes and workers, in one engine: each processes exactly its own rows, retries
  * included, and rows of a kind no task matches (5) stay untouched. Checked from the database.
  */
+@ServerTests
 class SeveralTasksOnOneTableTests {
 
     static final int SHARDS = 4;

@@ -13,6 +13,7 @@ import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -44,6 +45,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * waits on (health detail, gauge, one WARN naming the table and the statement's kind) until the
  * statement is cancelled after twice the TTL.
  */
+@ServerTests
 class SlowDatabaseLeaseTests {
 
     static final int SHARDS = 4;

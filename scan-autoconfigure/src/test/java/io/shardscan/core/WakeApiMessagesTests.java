@@ -7,6 +7,7 @@ import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.WakeNodeMain;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the calls that exist for it, and a wake-up before the engine started is dropped with one INFO line.
  * The engine is never started here: nothing of it runs.
  */
+@ServerTests
 class WakeApiMessagesTests {
 
     @RegisterExtension

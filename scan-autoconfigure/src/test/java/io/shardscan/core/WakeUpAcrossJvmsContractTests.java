@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * names: tier 0 polls every minute, the row waits unseen, and the wake-up of a node that does not
  * own its shard has the owner handle it within seconds.
  */
+@ChaosTests
 abstract class WakeUpAcrossJvmsContractTests {
 
     static final String TASK = "order-sms";

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * tier 0's next poll a minute later, a burst of wake-ups makes a handful of rounds, and a wake-up
  * that cannot name a shard says why.
  */
+@ServerTests
 class WakeUpTests {
 
     static final String TASK = "order-sms";

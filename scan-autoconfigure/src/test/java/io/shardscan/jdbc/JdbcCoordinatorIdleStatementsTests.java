@@ -8,6 +8,7 @@ import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * What a settled node's lease tick costs the database with JDBC leases: the heartbeat, the
  * renewal of every held lease and the reads of members and leases, counted on the client side.
  */
+@ServerTests
 class JdbcCoordinatorIdleStatementsTests {
 
     private static final Duration TTL = Duration.ofSeconds(30);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.Lease;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (MariaDB's logs a WARN) stays quiet: every SQL error a statement raises is recorded through a
  * proxy of the data source.
  */
+@ServerTests
 class LeaseClaimTests {
 
     static final Duration TTL = Duration.ofSeconds(30);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.testsupport.JvmZoneNotTheServers;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The contract on MariaDB, in a JVM whose zone is not the server's, so that the cutoff test checks
  * that the cutoff reads the database's clock in UTC, as the engine stamps the rows, whatever the JVM's zone.
  */
+@ServerTests
 class MariaDbArchiveTests extends ArchiveContractTests {
 
     @RegisterExtension

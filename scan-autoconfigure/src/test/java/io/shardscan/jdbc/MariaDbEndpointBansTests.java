@@ -3,10 +3,12 @@ package io.shardscan.jdbc;
 import io.shardscan.core.EndpointBans;
 import io.shardscan.testsupport.JvmZoneNotTheServers;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@ServerTests
 class MariaDbEndpointBansTests extends EndpointBansContractTests {
 
     @RegisterExtension

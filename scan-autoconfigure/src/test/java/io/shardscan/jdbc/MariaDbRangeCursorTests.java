@@ -2,9 +2,11 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.RangeCursor;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 
+@ServerTests
 class MariaDbRangeCursorTests extends RangeCursorContractTests {
 
     @Override

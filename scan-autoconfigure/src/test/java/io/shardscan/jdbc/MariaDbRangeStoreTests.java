@@ -2,12 +2,14 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
+@ServerTests
 class MariaDbRangeStoreTests extends RangeStoreContractTests {
 
     @Override

@@ -1,9 +1,11 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import javax.sql.DataSource;
 
+@ServerTests
 class MariaDbSharedTableStoreTests extends SharedTableStoreContractTests {
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardscan.core.Row;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.testsupport.JvmZoneNotTheServers;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The contract on MariaDB, in a JVM whose zone is not the server's, so that every due-at test also
  * checks that the due bound reads the database's clock in the JVM's zone.
  */
+@ServerTests
 class MariaDbTaskStoreTests extends TaskStoreContractTests {
 
     @RegisterExtension

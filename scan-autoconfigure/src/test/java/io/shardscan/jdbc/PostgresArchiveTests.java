@@ -3,11 +3,13 @@ package io.shardscan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
+@ServerTests
 class PostgresArchiveTests extends ArchiveContractTests {
 
     @Override

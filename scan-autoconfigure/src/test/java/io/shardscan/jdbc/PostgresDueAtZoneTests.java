@@ -8,6 +8,7 @@ import io.shardscan.core.TaskHandler;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.ZoneId;
 import java.util.TimeZone;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * hours off. Startup warns, naming both zones and the fixes; it stays quiet for timestamptz and
  * when the zones agree.
  */
+@ServerTests
 class PostgresDueAtZoneTests {
 
     @RegisterExtension

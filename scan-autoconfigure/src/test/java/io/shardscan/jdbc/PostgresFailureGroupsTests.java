@@ -1,8 +1,10 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 
+@ServerTests
 class PostgresFailureGroupsTests extends FailureGroupsContractTests {
 
     @Override

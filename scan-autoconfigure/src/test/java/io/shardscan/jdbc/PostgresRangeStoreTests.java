@@ -2,10 +2,12 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
+@ServerTests
 class PostgresRangeStoreTests extends RangeStoreContractTests {
 
     @Override

@@ -2,9 +2,11 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
 
+@ServerTests
 class PostgresShardCoordinatorTests extends ShardCoordinatorContractTests {
 
     private final DataSource dataSource = TestServers.postgresDatabase("coordinator");

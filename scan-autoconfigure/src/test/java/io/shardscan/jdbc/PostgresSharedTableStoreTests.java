@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -12,6 +13,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
+@ServerTests
 class PostgresSharedTableStoreTests extends SharedTableStoreContractTests {
 
     @Override

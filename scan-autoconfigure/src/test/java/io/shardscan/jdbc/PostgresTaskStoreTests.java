@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
+@ServerTests
 class PostgresTaskStoreTests extends TaskStoreContractTests {
 
     @Override

@@ -3,6 +3,7 @@ package io.shardscan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The PostgreSQL wake channel delivers what any node publishes on {@code scan_wake}, only for its own
  * tasks, and listens again on a new connection after its connection is killed.
  */
+@ServerTests
 class PostgresWakeChannelTests {
 
     final DataSource dataSource = TestServers.postgresDatabase("wake_channel");

@@ -2,6 +2,7 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * A real deadlock on MariaDB: two transactions lock two rows in opposite orders, InnoDB rolls one
  * back, and {@link Rerun} runs it again, so both writes land.
  */
+@ServerTests
 class RerunTests {
 
     private final DataSource dataSource = TestServers.mariadbDatabase("rerun");

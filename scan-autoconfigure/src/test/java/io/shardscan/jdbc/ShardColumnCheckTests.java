@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Instant;
 import javax.sql.DataSource;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * database prints back as the expression, and the probe of the rows when it is not one Shardscan
  * writes.
  */
+@ServerTests
 class ShardColumnCheckTests {
 
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");

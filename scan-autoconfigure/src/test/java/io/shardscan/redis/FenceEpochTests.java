@@ -16,6 +16,7 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +37,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * over to a stale replica and repeats a lease id never lets two nodes write under one epoch, and
  * every refusal or failure of the fence is logged and counted.
  */
+@ServerTests
 class FenceEpochTests {
 
     static final int SHARDS = 64;

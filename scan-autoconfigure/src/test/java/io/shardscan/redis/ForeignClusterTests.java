@@ -7,6 +7,7 @@ import io.shardscan.actuate.ScanHealthIndicator;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,7 @@ import org.springframework.boot.health.contributor.Status;
  * and fence each other off. Each side names the other as a foreign fence owner, at ERROR, in the
  * {@code scan.fence.foreign} count and as a DOWN health with the cause.
  */
+@ServerTests
 class ForeignClusterTests {
 
     static final int SHARDS = 4;

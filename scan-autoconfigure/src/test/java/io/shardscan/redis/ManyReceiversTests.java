@@ -19,6 +19,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
@@ -43,6 +44,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * not fetched while the ban holds, one probe row a ban period tests it, and once it is back the
  * probe lifts the ban and its rows catch up; nothing is lost and no sync row goes dead.
  */
+@ServerTests
 class ManyReceiversTests {
 
     static final int STORES = 20;

@@ -3,6 +3,7 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * least every commit interval during a long round, the rows run twice must be no more than those in
  * handlers and those finished in the last interval.
  */
+@ChaosTests
 class NodeFreezeTests {
 
     static final String TASK = "order-sms";

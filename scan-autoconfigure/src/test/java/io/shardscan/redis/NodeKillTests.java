@@ -3,6 +3,7 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * SIGKILL in the middle of the work. Its shards must find new owners within about one lease TTL, no
  * row may be lost, and the only rows run twice must be the ones the dead node had in flight.
  */
+@ChaosTests
 class NodeKillTests {
 
     static final String TASK = "order-sms";

@@ -3,6 +3,7 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * page of 1 000, so the run takes about 20 s on six workers, long enough to kill and freeze nodes in its
  * middle, short enough for the whole test to stay under a minute and a half.
  */
+@ChaosTests
 class RangeNodeChaosTests {
 
     static final String TASK = "notify-users";

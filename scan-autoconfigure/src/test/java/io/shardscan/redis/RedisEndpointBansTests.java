@@ -2,11 +2,13 @@ package io.shardscan.redis;
 
 import io.shardscan.core.EndpointBans;
 import io.shardscan.jdbc.EndpointBansContractTests;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+@ServerTests
 class RedisEndpointBansTests extends EndpointBansContractTests {
 
     private static LettuceConnectionFactory connectionFactory;

@@ -3,10 +3,12 @@ package io.shardscan.redis;
 import io.shardscan.core.GracefulShutdownContractTests;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.ServerTests;
 import java.time.Duration;
 import javax.sql.DataSource;
 
 /** A graceful stop on PostgreSQL with Redis leases, each node on connections of its own. */
+@ServerTests
 class RedisGracefulShutdownTests extends GracefulShutdownContractTests {
 
     /** Its own engines stay unused: the contract starts the nodes. */

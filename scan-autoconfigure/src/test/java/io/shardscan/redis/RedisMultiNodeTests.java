@@ -7,6 +7,7 @@ import io.shardscan.core.Member;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Several engines in one JVM on one PostgreSQL database, coordinated through the tests' Redis. Each
  * engine has its own {@link RedisShardCoordinator} on its own connections, as separate nodes would.
  */
+@ServerTests
 class RedisMultiNodeTests {
 
     /** Handler pause while the test waits for the split: keeps rows pending until it is observed. */

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RedisServerHandle;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Two engines on PostgreSQL and the tests' Redis, with Redis stopped for 10 s mid-run (and, as it
  * keeps no data, restarted empty): the engines fence themselves off, then rejoin and finish the work.
  */
+@ChaosTests
 class RedisOutageTests {
 
     static final Duration TTL = RedisNodes.TTL;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
 import io.shardscan.testsupport.RedisServerHandle;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+@ServerTests
 class RedisShardCoordinatorOutageTests {
 
     static final Duration TTL = Duration.ofSeconds(5);

@@ -2,6 +2,7 @@ package io.shardscan.redis;
 
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.jdbc.ShardCoordinatorContractTests;
+import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+@ServerTests
 class RedisShardCoordinatorTests extends ShardCoordinatorContractTests {
 
     private static LettuceConnectionFactory connectionFactory;

@@ -12,6 +12,7 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.core.Tier;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -35,6 +36,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * rows are due at once, not at the owner's next tier-0 poll a minute later. Two engines on Redis
  * coordination and the Redis wake channel, one PostgreSQL database.
  */
+@ChaosTests
 class RequeueWakeUpTests {
 
     static final int SHARDS = 8;

@@ -10,6 +10,7 @@ import io.shardscan.core.ScanTasks;
 import io.shardscan.core.StaticShardCoordinator;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
@@ -33,6 +34,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * for two shards this node does not hold sends a handful of messages on the task's channel, each
  * naming the shards queued meanwhile, not 10 000.
  */
+@ChaosTests
 class WakePublishCoalescingTests {
 
     static final int SHARDS = 8;

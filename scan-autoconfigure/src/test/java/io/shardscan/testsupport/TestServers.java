@@ -54,6 +54,9 @@ public final class TestServers {
         Runtime.getRuntime().addShutdownHook(new Thread(TestServers::shutdown, "shardscan-test-servers"));
     }
 
+    /** The system property the fast loop sets: no test of the run may start a server. */
+    static final String NO_SERVERS = "shardscan.test.no-servers";
+
     private TestServers() {}
 
     /** Returns the endpoint of the shared PostgreSQL database. */
@@ -231,6 +234,11 @@ public final class TestServers {
         }
 
         synchronized T get() {
+            if (value == null && failure == null && Boolean.getBoolean(NO_SERVERS)) {
+                failure = new IllegalStateException("This run (the fast loop, -Pfast) starts no real server, but"
+                        + " a test asked for " + name + ": annotate its class @ServerTests (or @ChaosTests when it"
+                        + " starts node JVMs), so that the fast loop leaves it out and mvn verify runs it");
+            }
             if (value == null && failure == null) {
                 long start = System.nanoTime();
                 try {

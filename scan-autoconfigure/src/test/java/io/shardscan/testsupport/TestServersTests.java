@@ -18,6 +18,7 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
+@ServerTests
 class TestServersTests {
 
     @Test
