@@ -34,7 +34,9 @@ import org.springframework.boot.health.contributor.Status;
  * load balancer must not drop the node because a background task was paused or finished. Details per task.
  * Range tasks ({@code mode: range}) are listed under {@code ranges}: a DONE run is UP; a run that has not
  * moved for its stall timeout with ids left is UNKNOWN, with a {@code stalledCause} that names the cause
- * and what to check.
+ * and what to check; so is a run that is not done while the last statement of its workers or control
+ * thread cancelled for running past twice {@code scan.lease-ttl} shows ({@code statementTimedOut}: its
+ * kind, such as a page read or a position commit, the table and the fix; until one of its kind succeeds).
  */
 public class ScanHealthIndicator extends AbstractHealthIndicator {
 
@@ -166,6 +168,14 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
                                 + "-range-worker-*), look for 'range scan failed' in the nodes' logs, and check that"
                                 + " some node runs the task and reaches the database");
                 status = worse(status, Status.UNKNOWN);
+            }
+            String timedOut = view.statementTimedOut();
+            if (timedOut != null) {
+                details.put("statementTimedOut", timedOut);
+                if (!s.run().done()) {
+                    // UNKNOWN, not DOWN: the node serves its requests; this job waits on a table
+                    status = worse(status, Status.UNKNOWN);
+                }
             }
             ranges.put(name, details);
         }

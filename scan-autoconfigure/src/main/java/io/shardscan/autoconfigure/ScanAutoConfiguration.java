@@ -24,6 +24,7 @@ import io.shardscan.redis.RedisEndpointBans;
 import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.redis.RedisWakeChannel;
+import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -173,25 +174,34 @@ public class ScanAutoConfiguration {
         return ScanWakeChannels.database(dataSource);
     }
 
-    /** The shared cursor of range tasks in the database, when Redis does not hold it (as the leases). */
+    /**
+     * The shared cursor of range tasks in the database, when Redis does not hold it (as the leases); its
+     * statements are bounded by the engine's statement timeout.
+     */
     @Bean
     @ConditionalOnMissingBean
     @Lazy
-    RangeCursor scanRangeCursor(DataSource dataSource) {
-        return new JdbcRangeCursor(dataSource);
+    RangeCursor scanRangeCursor(DataSource dataSource, ScanEngineBuilder engine) {
+        return new JdbcRangeCursor(dataSource, engine.settings().statementTimeout());
     }
 
-    /** Where range tasks keep their runs, progress and failures; created only when a task runs in range mode. */
+    /**
+     * Where range tasks keep their runs, progress and failures; created only when a task runs in range
+     * mode, after the engine's settings were checked. Every statement is bounded from the start by the
+     * engine's statement timeout (twice scan.lease-ttl, as the customizers leave it), so a page read or a
+     * position commit that waits on a lock is cancelled, whatever wraps these stores.
+     */
     @Bean
     @ConditionalOnMissingBean
     @Lazy
-    RangeStores scanRangeStores(DataSource dataSource, RangeCursor cursor) {
+    RangeStores scanRangeStores(DataSource dataSource, RangeCursor cursor, ScanEngineBuilder engine) {
+        Duration timeout = engine.settings().statementTimeout();
         return new RangeStores(
-                new JdbcTaskRuns(dataSource),
+                new JdbcTaskRuns(dataSource, timeout),
                 cursor,
-                new JdbcRangeLedger(dataSource),
-                new JdbcRangeTable(dataSource),
-                new JdbcRangeFailures(dataSource));
+                new JdbcRangeLedger(dataSource, timeout),
+                new JdbcRangeTable(dataSource, timeout),
+                new JdbcRangeFailures(dataSource, timeout));
     }
 
     /** The level-2 endpoint blacklist in the database, when Redis does not hold it. */
@@ -214,6 +224,24 @@ public class ScanAutoConfiguration {
         return new ScanTaskRegistry(beanFactory, rowTypeMapper.getIfUnique());
     }
 
+    /**
+     * The engine's settings and listener as the {@code scan.*} properties and the customizers leave
+     * them: read by the engine, and by the stores built bounded by its statement timeout.
+     */
+    @Bean
+    ScanEngineBuilder scanEngineBuilder(
+            ScanProperties properties,
+            ObjectProvider<ScanListener> listeners,
+            ObjectProvider<ScanEngineCustomizer> customizers,
+            EndpointBans endpointBans) {
+        ScanEngineBuilder builder = new ScanEngineBuilder(
+                        properties,
+                        CompositeScanListener.of(listeners.orderedStream().toList()))
+                .endpointBans(endpointBans);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder;
+    }
+
     @Bean
     @ConditionalOnMissingBean
     @DependsOnDatabaseInitialization
@@ -225,16 +253,9 @@ public class ScanAutoConfiguration {
             ScanClock clock,
             DataSource dataSource,
             ConfigurableEnvironment environment,
-            ObjectProvider<ScanListener> listeners,
-            ObjectProvider<ScanEngineCustomizer> customizers,
-            EndpointBans endpointBans,
+            ScanEngineBuilder builder,
             ObjectProvider<RangeStores> rangeStores,
             WakeChannel wakeChannel) {
-        ScanEngineBuilder builder = new ScanEngineBuilder(
-                        properties,
-                        CompositeScanListener.of(listeners.orderedStream().toList()))
-                .endpointBans(endpointBans);
-        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         // the engine's lines go to the application's logging, which outlives java.util.logging at shutdown
         ScanLogging.use(CommonsSystemLogger::new);
         log.log(System.Logger.Level.INFO, ScanCoordinators.explain(properties, coordinator));

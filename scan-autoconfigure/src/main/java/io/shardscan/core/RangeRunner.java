@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * range that stalled or whose owner died first, else a new one from the shared cursor), and a
  * control thread that keeps the heartbeat of the ranges held, follows the current run and reports
  * progress. A {@link RunMode#ONCE} run ends DONE, on exactly one node, when every range up to its id
- * snapshot is done.
+ * snapshot is done. Every statement of theirs runs through {@link RangeStatements}: one cancelled for
+ * running past the stores' statement timeout fails its range (or its tick) like any store failure, is
+ * logged there once per kind and shows in the health.
  */
 final class RangeRunner {
 
@@ -29,6 +31,7 @@ final class RangeRunner {
     private final EngineSettings settings;
     private final ScanClock clock;
     private final RangeStatus status;
+    private final RangeStatements statements;
     private final Map<Long, HeldRange> held = new ConcurrentHashMap<>();
     private final FailureLog failureLog = new FailureLog();
     private final RangeClaims claims;
@@ -45,11 +48,12 @@ final class RangeRunner {
     RangeRunner(RangeJob job, RangeStores stores, EngineSettings settings, ScanClock clock) {
         this.job = job;
         this.task = job.task();
-        this.stores = stores;
+        this.statements = new RangeStatements(task.name(), clock);
+        this.stores = WatchedRangeStores.of(stores, statements);
         this.settings = settings;
         this.clock = clock;
-        this.status = new RangeStatus(task, stores, clock);
-        this.claims = new RangeClaims(task, stores, settings, clock, () -> running);
+        this.status = new RangeStatus(task, this.stores, clock);
+        this.claims = new RangeClaims(task, this.stores, settings, clock, () -> running);
         this.horizon = new IdHorizon(task.followGrace());
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + task.name() + "-ranges-"));
@@ -70,6 +74,11 @@ final class RangeRunner {
     /** The run this node follows now. */
     TaskRun run() {
         return run;
+    }
+
+    /** The statements of this task's workers and control thread, with their timeouts. */
+    RangeStatements statements() {
+        return statements;
     }
 
     void start() {
@@ -236,6 +245,8 @@ final class RangeRunner {
                 follow(latest);
             }
             status.report(run);
+        } catch (StatementTimeout e) {
+            // logged by RangeStatements, once per kind
         } catch (RuntimeException e) {
             log.log(Level.WARNING, "Task " + task.name() + ": range heartbeat failed: " + e.getMessage());
         }
@@ -282,6 +293,9 @@ final class RangeRunner {
                 } finally {
                     held.remove(lease.get().start(), range);
                 }
+            } catch (StatementTimeout e) {
+                // logged by RangeStatements, once per kind; the range is dropped as after any failure
+                pause(task.idleInterval());
             } catch (RuntimeException | Error e) {
                 // an Error too: escaping, it would end this worker with no line of ours and one worker fewer
                 log.log(

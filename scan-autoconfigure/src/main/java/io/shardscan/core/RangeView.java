@@ -27,6 +27,21 @@ public final class RangeView {
         return runner.status().snapshot();
     }
 
+    /**
+     * The last statement of this task's workers or control thread cancelled for running past twice
+     * {@code scan.lease-ttl}, described (its kind, table, timeout and the fix); runs no SQL.
+     *
+     * @return {@code null} when none, or when a statement of its kind succeeded since
+     */
+    public @org.jspecify.annotations.Nullable String statementTimedOut() {
+        return runner.statements().lastTimeout();
+    }
+
+    /** How many of this task's statements were cancelled for running past their timeout since start. */
+    public long statementTimeouts() {
+        return runner.statements().timeouts();
+    }
+
     /** How many failed rows the current run holds now (one count query). */
     public long failureCount() {
         return stores.failures().count(task().name(), snapshot().run().id());

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,12 +18,7 @@ final class RunningStatements {
 
     private static final System.Logger log = ScanLogging.getLogger(RunningStatements.class);
 
-    /** A timeout is shown this long at most, unless a statement of its kind succeeds first. */
-    static final Duration TIMEOUT_SHOWN = Duration.ofMinutes(5);
-
     private record Running(String kind, long startedNanos) {}
-
-    private record TimedOut(String kind, String description, long atNanos) {}
 
     private final String task;
     private final String table;
@@ -33,13 +27,13 @@ final class RunningStatements {
     private final Map<Long, Boolean> warned = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong slowSeen = new AtomicLong();
-    private final AtomicLong timeouts = new AtomicLong();
-    private final AtomicReference<@Nullable TimedOut> lastTimeout = new AtomicReference<>();
+    private final TimedOutStatements timeouts;
 
     RunningStatements(String task, String table, ScanClock clock) {
         this.task = task;
         this.table = table;
         this.clock = clock;
+        this.timeouts = new TimedOutStatements(clock);
     }
 
     /** A statement of {@code kind} starts; pass what this returns to {@link #end}. */
@@ -58,7 +52,7 @@ final class RunningStatements {
 
     /** A statement of {@code kind} ended without failing: a timeout of that kind no longer shows. */
     void succeeded(String kind) {
-        lastTimeout.updateAndGet(last -> last != null && last.kind().equals(kind) ? null : last);
+        timeouts.succeeded(kind);
     }
 
     /**
@@ -68,22 +62,18 @@ final class RunningStatements {
      * @return the failure to throw in its place, which names the kind, the table, the timeout and the fix
      */
     StatementTimeout timedOut(String kind, Duration timeout, RuntimeException cause) {
-        StatementTimeout failure = new StatementTimeout(kind, table, timeout, cause);
-        timeouts.incrementAndGet();
-        lastTimeout.set(new TimedOut(kind, failure.getMessage(), clock.nanos()));
-        return failure;
+        return timeouts.record(new StatementTimeout(kind, table, timeout, cause));
     }
 
     /** The last statement timeout, described; {@code null} when none, or when one of its kind succeeded since. */
     @Nullable
     String lastTimeout() {
-        TimedOut last = lastTimeout.get();
-        return last == null || clock.nanos() - last.atNanos() > TIMEOUT_SHOWN.toNanos() ? null : last.description();
+        return timeouts.last();
     }
 
     /** How many statements were cancelled for running past their timeout since start. */
     long timeouts() {
-        return timeouts.get();
+        return timeouts.count();
     }
 
     /** The statement running longest, if it has run longer than {@code over}; {@code null} when none has. */

@@ -1,6 +1,7 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.RangeCursor;
+import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
@@ -9,20 +10,33 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * A {@link RangeCursor} on the table {@code scan_range_cursor}: a claim reads the cursor and moves it
  * on with an UPDATE conditional on the value read, so of two nodes that read one value only one
- * moves it; the other reads again. Thread-safe.
+ * moves it; the other reads again. Every statement is bounded by the statement timeout given at
+ * construction (a {@link io.shardscan.core.StatementCancelledException} past it). Thread-safe.
  */
 public final class JdbcRangeCursor implements RangeCursor {
 
+    private static final String TABLE = "scan_range_cursor";
+
+    private final BoundedJdbc bounded;
     private final JdbcTemplate jdbc;
     private final SqlDialect dialect;
 
-    public JdbcRangeCursor(DataSource dataSource) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = SqlDialect.detect(dataSource);
+    /**
+     * @param statementTimeout how long a statement may run before the driver cancels it: the engine's
+     *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
+     */
+    public JdbcRangeCursor(DataSource dataSource, Duration statementTimeout) {
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this.jdbc = bounded.jdbc();
+        this.dialect = bounded.dialect();
     }
 
     @Override
     public long claim(String task, long run, long size) {
+        return bounded.on(TABLE, () -> claimNext(task, run, size));
+    }
+
+    private long claimNext(String task, long run, long size) {
         while (true) {
             long next = read(task, run);
             if (next < 0) {
@@ -51,12 +65,12 @@ public final class JdbcRangeCursor implements RangeCursor {
 
     @Override
     public long peek(String task, long run) {
-        return Math.max(0, read(task, run));
+        return bounded.on(TABLE, () -> Math.max(0, read(task, run)));
     }
 
     @Override
     public void retire(String task, long run) {
-        jdbc.update("DELETE FROM scan_range_cursor WHERE task = ? AND run_id < ?", task, run);
+        bounded.run(TABLE, () -> jdbc.update("DELETE FROM scan_range_cursor WHERE task = ? AND run_id < ?", task, run));
     }
 
     @Override

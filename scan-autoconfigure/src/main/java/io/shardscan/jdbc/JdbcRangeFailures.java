@@ -3,57 +3,83 @@ package io.shardscan.jdbc;
 import io.shardscan.core.RangeFailure;
 import io.shardscan.core.RangeFailures;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** {@link RangeFailures} on the table {@code scan_range_failure}. Thread-safe. */
+/**
+ * {@link RangeFailures} on the table {@code scan_range_failure}, every statement bounded by the
+ * statement timeout given at construction (a {@link io.shardscan.core.StatementCancelledException}
+ * past it). Thread-safe.
+ */
 public final class JdbcRangeFailures implements RangeFailures {
 
+    static final String TABLE = "scan_range_failure";
+
+    private final BoundedJdbc bounded;
     private final JdbcTemplate jdbc;
     private final SqlDialect dialect;
 
-    public JdbcRangeFailures(DataSource dataSource) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = SqlDialect.detect(dataSource);
+    /**
+     * @param statementTimeout how long a statement may run before the driver cancels it: the engine's
+     *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
+     */
+    public JdbcRangeFailures(DataSource dataSource, Duration statementTimeout) {
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this.jdbc = bounded.jdbc();
+        this.dialect = bounded.dialect();
     }
 
     @Override
     public long count(String task, long run) {
-        return jdbc.queryForObject(
-                "SELECT COUNT(*) FROM scan_range_failure WHERE task = ? AND run_id = ?", Long.class, task, run);
+        return bounded.on(
+                TABLE,
+                () -> jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM scan_range_failure WHERE task = ? AND run_id = ?",
+                        Long.class,
+                        task,
+                        run));
     }
 
     @Override
     public List<RangeFailure> recent(String task, long run, int limit) {
-        return jdbc.query(
-                connection -> {
-                    PreparedStatement statement = connection.prepareStatement(
-                            // read as the instant the database's clock wrote, whatever the session's zone
-                            "SELECT row_id, error, attempts, " + dialect.selectNow("failed_at")
-                                    + " FROM scan_range_failure WHERE task = ?"
-                                    + " AND run_id = ? ORDER BY failed_at DESC, row_id DESC");
-                    statement.setString(1, task);
-                    statement.setLong(2, run);
-                    statement.setMaxRows(limit);
-                    return statement;
-                },
-                (rs, n) -> new RangeFailure(
-                        rs.getLong(1),
-                        rs.getString(2),
-                        rs.getInt(3),
-                        java.util.Objects.requireNonNull(dialect.readNow(rs, 4))));
+        return bounded.on(
+                TABLE,
+                () -> jdbc.query(
+                        connection -> {
+                            PreparedStatement statement = connection.prepareStatement(
+                                    // read as the instant the database's clock wrote, whatever the session's zone
+                                    "SELECT row_id, error, attempts, " + dialect.selectNow("failed_at")
+                                            + " FROM scan_range_failure WHERE task = ?"
+                                            + " AND run_id = ? ORDER BY failed_at DESC, row_id DESC");
+                            statement.setString(1, task);
+                            statement.setLong(2, run);
+                            statement.setMaxRows(limit);
+                            return statement;
+                        },
+                        (rs, n) -> new RangeFailure(
+                                rs.getLong(1),
+                                rs.getString(2),
+                                rs.getInt(3),
+                                java.util.Objects.requireNonNull(dialect.readNow(rs, 4)))));
     }
 
     @Override
     public boolean take(String task, long run, long id) {
-        return jdbc.update("DELETE FROM scan_range_failure WHERE task = ? AND run_id = ? AND row_id = ?", task, run, id)
-                == 1;
+        return bounded.on(
+                TABLE,
+                () -> jdbc.update(
+                                "DELETE FROM scan_range_failure WHERE task = ? AND run_id = ? AND row_id = ?",
+                                task,
+                                run,
+                                id)
+                        == 1);
     }
 
     @Override
     public void record(String task, long run, RangeFailure failure) {
-        Rerun.onDeadlockOrDuplicateKey(() -> upsert(jdbc, dialect, task, run, failure));
+        bounded.run(TABLE, () -> Rerun.onDeadlockOrDuplicateKey(() -> upsert(jdbc, dialect, task, run, failure)));
     }
 
     /**

@@ -13,31 +13,45 @@ import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A {@link RangeLedger} on the table {@code scan_range} (and {@code scan_range_failure} for the
  * failures a commit records). Every write of an owner names its epoch; a takeover raises the epoch in
- * the same conditional UPDATE that changes the owner, so the database issues it. Thread-safe.
+ * the same conditional UPDATE that changes the owner, so the database issues it. Every statement is
+ * bounded by the statement timeout given at construction: one that waits on a lock past it is
+ * cancelled (a commit's transaction rolls back whole) and fails as a
+ * {@link io.shardscan.core.StatementCancelledException} naming {@code scan_range}. Thread-safe.
  */
 public final class JdbcRangeLedger implements RangeLedger {
 
     /** The longest error text {@code scan_range_failure.error} keeps. */
     static final int ERROR_LENGTH = 512;
 
+    private static final String TABLE = "scan_range";
+
+    private final BoundedJdbc bounded;
     private final JdbcTemplate jdbc;
     private final SqlDialect dialect;
     private final TransactionTemplate transactions;
 
-    public JdbcRangeLedger(DataSource dataSource) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = SqlDialect.detect(dataSource);
-        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    /**
+     * @param statementTimeout how long a statement may run before the driver cancels it: the engine's
+     *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
+     */
+    public JdbcRangeLedger(DataSource dataSource, Duration statementTimeout) {
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this.jdbc = bounded.jdbc();
+        this.dialect = bounded.dialect();
+        this.transactions = bounded.transactions();
     }
 
     @Override
     public Optional<RangeLease> open(String task, long run, long start, long end, String owner) {
+        return bounded.on(TABLE, () -> insertRange(task, run, start, end, owner));
+    }
+
+    private Optional<RangeLease> insertRange(String task, long run, long start, long end, String owner) {
         try {
             int inserted = jdbc.update(
                     dialect.insertCountingNew(
@@ -59,6 +73,11 @@ public final class JdbcRangeLedger implements RangeLedger {
 
     @Override
     public List<RangeLease> takeOver(
+            String task, long run, String owner, Duration leaseTtl, Duration stallTimeout, int limit) {
+        return bounded.on(TABLE, () -> takeOverDue(task, run, owner, leaseTtl, stallTimeout, limit));
+    }
+
+    private List<RangeLease> takeOverDue(
             String task, long run, String owner, Duration leaseTtl, Duration stallTimeout, int limit) {
         List<RangeLease> candidates = jdbc.query(
                 "SELECT range_start, range_end, position, epoch FROM scan_range WHERE task = ? AND run_id = ?"
@@ -106,6 +125,10 @@ public final class JdbcRangeLedger implements RangeLedger {
 
     @Override
     public List<Long> heartbeat(String task, long run, String owner, Map<Long, Long> leases) {
+        return bounded.on(TABLE, () -> refreshHeartbeats(task, run, owner, leases));
+    }
+
+    private List<Long> refreshHeartbeats(String task, long run, String owner, Map<Long, Long> leases) {
         List<Long> kept = new ArrayList<>();
         leases.forEach((start, epoch) -> {
             if (jdbc.update(
@@ -125,6 +148,10 @@ public final class JdbcRangeLedger implements RangeLedger {
 
     @Override
     public boolean commit(String task, RangeCommit commit) {
+        return bounded.on(TABLE, () -> writeCommit(task, commit));
+    }
+
+    private boolean writeCommit(String task, RangeCommit commit) {
         // rerun when another node's failure of the same row was inserted meanwhile, or a deadlock's victim
         Boolean written = Rerun.onDeadlockOrDuplicateKey(() -> transactions.execute(status -> {
             int updated = jdbc.update(
@@ -152,6 +179,10 @@ public final class JdbcRangeLedger implements RangeLedger {
 
     @Override
     public RangeProgress progress(String task, long run) {
+        return bounded.on(TABLE, () -> sumProgress(task, run));
+    }
+
+    private RangeProgress sumProgress(String task, long run) {
         return jdbc.query(
                 "SELECT COUNT(*), COALESCE(SUM(done), 0), COALESCE(SUM(processed), 0), COALESCE(SUM(failed), 0),"
                         + " COALESCE(SUM(CASE WHEN done = 1 THEN range_end - range_start + 1"

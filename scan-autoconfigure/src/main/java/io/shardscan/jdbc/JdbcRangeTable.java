@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,8 +24,10 @@ import org.springframework.jdbc.core.ResultSetExtractor;
 
 /**
  * A {@link RangeTable} over JDBC. The table and id column are the task's validated identifiers,
- * written unquoted, so the database folds their case as it did when the table was created. Reads
- * only; thread-safe.
+ * written unquoted, so the database folds their case as it did when the table was created. Every
+ * read is bounded by the statement timeout given at construction: one that waits on a lock past it
+ * is cancelled and fails as a {@link io.shardscan.core.StatementCancelledException} naming the
+ * table. Reads only; thread-safe.
  */
 public final class JdbcRangeTable implements RangeTable {
 
@@ -32,6 +35,7 @@ public final class JdbcRangeTable implements RangeTable {
             Set.of(Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.NUMERIC, Types.DECIMAL);
 
     private final DataSource dataSource;
+    private final BoundedJdbc bounded;
     private final JdbcTemplate jdbc;
     private final SqlDialect dialect;
     /** Each task's page statement, selecting only the columns its handler reads, once inspected. */
@@ -39,20 +43,27 @@ public final class JdbcRangeTable implements RangeTable {
     /** Each task's last column layout, shared by the rows of its pages. */
     private final Map<String, Row.Layout> layouts = new ConcurrentHashMap<>();
 
-    public JdbcRangeTable(DataSource dataSource) {
+    /**
+     * @param statementTimeout how long a read may run before the driver cancels it: the engine's
+     *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
+     */
+    public JdbcRangeTable(DataSource dataSource, Duration statementTimeout) {
         this.dataSource = dataSource;
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = SqlDialect.detect(dataSource);
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this.jdbc = bounded.jdbc();
+        this.dialect = bounded.dialect();
     }
 
     @Override
     public List<Row> page(RangeTask task, long after, long last, int limit) {
-        return jdbc.query(
-                pages.getOrDefault(task.name(), pageSql(task, "*")),
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
-                after,
-                last,
-                limit);
+        return bounded.on(
+                task.definition().table(),
+                () -> jdbc.query(
+                        pages.getOrDefault(task.name(), pageSql(task, "*")),
+                        (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
+                        after,
+                        last,
+                        limit));
     }
 
     /** The page's statement, of every column: after, last and limit as parameters, a range of the id's index. */
@@ -72,28 +83,34 @@ public final class JdbcRangeTable implements RangeTable {
             return List.of();
         }
         String id = task.definition().idColumn();
-        return jdbc.query(
-                "SELECT * FROM " + task.definition().table() + " WHERE " + id + " IN (" + "?, ".repeat(ids.size() - 1)
-                        + "?) ORDER BY " + id,
-                (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
-                ids.toArray());
+        return bounded.on(
+                task.definition().table(),
+                () -> jdbc.query(
+                        "SELECT * FROM " + task.definition().table() + " WHERE " + id + " IN ("
+                                + "?, ".repeat(ids.size() - 1) + "?) ORDER BY " + id,
+                        (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
+                        ids.toArray()));
     }
 
     @Override
     public long minId(RangeTask task) {
-        Long min = jdbc.queryForObject(
-                "SELECT MIN(" + task.definition().idColumn() + ") FROM "
-                        + task.definition().table(),
-                Long.class);
+        Long min = bounded.on(
+                task.definition().table(),
+                () -> jdbc.queryForObject(
+                        "SELECT MIN(" + task.definition().idColumn() + ") FROM "
+                                + task.definition().table(),
+                        Long.class));
         return min == null ? Long.MAX_VALUE : min;
     }
 
     @Override
     public long maxId(RangeTask task) {
-        Long max = jdbc.queryForObject(
-                "SELECT MAX(" + task.definition().idColumn() + ") FROM "
-                        + task.definition().table(),
-                Long.class);
+        Long max = bounded.on(
+                task.definition().table(),
+                () -> jdbc.queryForObject(
+                        "SELECT MAX(" + task.definition().idColumn() + ") FROM "
+                                + task.definition().table(),
+                        Long.class));
         return max == null ? Long.MIN_VALUE : max;
     }
 

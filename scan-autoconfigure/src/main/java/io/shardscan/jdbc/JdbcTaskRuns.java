@@ -47,6 +47,18 @@ public final class JdbcTaskRuns implements TaskRuns {
         this(new JdbcTemplate(dataSource), new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
     }
 
+    /**
+     * The runs in the tables of {@code dataSource}, each statement cancelled by the driver past
+     * {@code statementTimeout} (a range task's runs: {@link io.shardscan.core.EngineSettings#statementTimeout()}).
+     */
+    public JdbcTaskRuns(DataSource dataSource, java.time.Duration statementTimeout) {
+        this(new BoundedJdbc(dataSource, statementTimeout));
+    }
+
+    private JdbcTaskRuns(BoundedJdbc bounded) {
+        this(bounded.jdbc(), bounded.transactions());
+    }
+
     @Override
     public @Nullable TaskRun current(TaskDefinition task) {
         List<TaskRun> runs = jdbc.query(

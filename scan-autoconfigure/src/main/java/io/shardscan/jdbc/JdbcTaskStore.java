@@ -94,20 +94,14 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public TaskStore boundedBy(Duration timeout) {
         JdbcTemplate bounded = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
-        bounded.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+        bounded.setQueryTimeout(BoundedJdbc.seconds(timeout));
         return new JdbcTaskStore(this, bounded);
     }
 
     /** A statement cancelled by its query timeout, as the dialect's driver reports it, anywhere in the causes. */
     @Override
     public boolean timedOut(RuntimeException failure) {
-        Throwable cause = failure;
-        for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && dialect.cancelledByTimeout(sql)) {
-                return true;
-            }
-        }
-        return false;
+        return BoundedJdbc.cancelled(failure, dialect);
     }
 
     @Override

@@ -69,7 +69,7 @@ final class KeptConnection {
             }
             jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
         }
-        jdbc.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
+        jdbc.setQueryTimeout(BoundedJdbc.seconds(timeout));
         return jdbc;
     }
 

@@ -54,7 +54,7 @@ class RangeHealthTests {
         ScanEngine engine = engines.startRange(
                 "node-1",
                 dataSource,
-                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource)),
+                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT)),
                 new RangeJob(task, (TaskHandler.PerRow) (row, ctx) -> {
                     // every worker hangs on its range's first row 300 until released
                     if (row.id() > 300) {

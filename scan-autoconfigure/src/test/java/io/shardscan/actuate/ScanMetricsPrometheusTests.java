@@ -161,7 +161,7 @@ class ScanMetricsPrometheusTests {
                 new CompositeScanListener(List.of(metrics, observations)),
                 new InMemoryEndpointBans(ScanClock.system()),
                 List.of(new RangeJob(range, (TaskHandler.PerRow) (row, ctx) -> null)),
-                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource))));
+                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT))));
         metrics.bindTo(registry);
         // one row, so that a handler call and a round that handled it are observed
         table.insert(1, 1, Instant.now().minusSeconds(1));

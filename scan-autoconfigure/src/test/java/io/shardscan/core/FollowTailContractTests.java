@@ -70,7 +70,7 @@ public abstract class FollowTailContractTests {
                 Duration.ofMinutes(5),
                 RunMode.FOLLOW,
                 grace);
-        RangeStores jdbc = Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource));
+        RangeStores jdbc = Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT));
         RangeStores stores = new RangeStores(jdbc.runs(), jdbc.cursor(), jdbc.ledger(), table, jdbc.failures());
         TaskHandler.PerRow record = (row, ctx) -> {
             users.jdbc().update("INSERT INTO notified (user_id, node, epoch) VALUES (?, ?, ?)", row.id(), "a", 1);
@@ -89,7 +89,7 @@ public abstract class FollowTailContractTests {
         long first = users.insertWithGaps(1, 50, 1);
         AtomicBoolean inserted = new AtomicBoolean();
         long[] more = new long[1];
-        RangeTable jdbc = new io.shardscan.jdbc.JdbcRangeTable(dataSource);
+        RangeTable jdbc = new io.shardscan.jdbc.JdbcRangeTable(dataSource, Engines.STATEMENT_TIMEOUT);
         ScanEngine a = follow(afterFirstPage(jdbc, () -> {
             more[0] = users.insertWithGaps(51, 120, 1);
             inserted.set(true);
@@ -131,7 +131,7 @@ public abstract class FollowTailContractTests {
         AtomicBoolean inserted = new AtomicBoolean();
         long[] more = new long[1];
         ScanEngine a = follow(
-                afterFirstPage(new io.shardscan.jdbc.JdbcRangeTable(dataSource), () -> {
+                afterFirstPage(new io.shardscan.jdbc.JdbcRangeTable(dataSource, Engines.STATEMENT_TIMEOUT), () -> {
                     more[0] = users.insertWithGaps(51, 120, 1);
                     inserted.set(true);
                 }),
@@ -157,7 +157,7 @@ public abstract class FollowTailContractTests {
     @Test
     void aLowerIdThatCommitsAfterHigherIdsRanStillRunsWithinTheGrace() throws Exception {
         long first = users.insertWithGaps(1, 50, 1);
-        ScanEngine a = follow(new io.shardscan.jdbc.JdbcRangeTable(dataSource));
+        ScanEngine a = follow(new io.shardscan.jdbc.JdbcRangeTable(dataSource, Engines.STATEMENT_TIMEOUT));
         await().until(() -> users.notifiedIds() == first);
         try (Connection late = dataSource.getConnection()) {
             late.setAutoCommit(false);

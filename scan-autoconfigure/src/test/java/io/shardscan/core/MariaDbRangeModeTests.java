@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.redis.RedisRangeCursor;
+import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
@@ -40,6 +41,6 @@ class MariaDbRangeModeTests extends RangeModeContractTests {
 
     @Override
     protected RangeCursor createOtherCursor(DataSource dataSource) {
-        return new JdbcRangeCursor(dataSource);
+        return new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT);
     }
 }

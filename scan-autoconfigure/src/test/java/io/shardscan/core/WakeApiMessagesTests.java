@@ -48,7 +48,7 @@ class WakeApiMessagesTests {
                 ScanListener.NONE,
                 new InMemoryEndpointBans(ScanClock.system()),
                 List.of(new RangeJob(range, (TaskHandler.PerRow) (row, ctx) -> null)),
-                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource)));
+                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT)));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.RangeCursor;
+import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
@@ -11,6 +12,6 @@ class H2RangeCursorTests extends RangeCursorContractTests {
     protected RangeCursor createCursor() {
         DataSource dataSource = TestServers.h2("range_cursor");
         new OrderTable(dataSource).coordinationTables();
-        return new JdbcRangeCursor(dataSource);
+        return new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT);
     }
 }

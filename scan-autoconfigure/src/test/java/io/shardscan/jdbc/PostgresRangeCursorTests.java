@@ -1,6 +1,7 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.RangeCursor;
+import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
@@ -13,6 +14,6 @@ class PostgresRangeCursorTests extends RangeCursorContractTests {
     protected RangeCursor createCursor() {
         DataSource dataSource = TestServers.postgresDatabase("range_cursor");
         new OrderTable(dataSource).coordinationTables();
-        return new JdbcRangeCursor(dataSource);
+        return new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT);
     }
 }

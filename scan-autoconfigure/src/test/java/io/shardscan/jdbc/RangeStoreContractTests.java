@@ -12,6 +12,7 @@ import io.shardscan.core.Row;
 import io.shardscan.core.RunMode;
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.UserTable;
 import java.time.Duration;
@@ -60,9 +61,9 @@ public abstract class RangeStoreContractTests {
                 100,
                 Duration.ofMinutes(5),
                 RunMode.ONCE);
-        ledger = new JdbcRangeLedger(dataSource);
-        failures = new JdbcRangeFailures(dataSource);
-        table = new JdbcRangeTable(dataSource);
+        ledger = new JdbcRangeLedger(dataSource, Engines.STATEMENT_TIMEOUT);
+        failures = new JdbcRangeFailures(dataSource, Engines.STATEMENT_TIMEOUT);
+        table = new JdbcRangeTable(dataSource, Engines.STATEMENT_TIMEOUT);
     }
 
     @Test

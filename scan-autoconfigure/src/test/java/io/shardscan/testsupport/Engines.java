@@ -33,6 +33,10 @@ public final class Engines implements AfterEachCallback {
 
     public static final Duration FAST_RENEW = Duration.ofMillis(300);
 
+    /** The statement timeout of an engine with {@link #FAST_TTL}, which the range stores built here are bounded by. */
+    public static final Duration STATEMENT_TIMEOUT =
+            new EngineSettings("test", FAST_TTL, FAST_RENEW, FAST_TTL, Duration.ofSeconds(10)).statementTimeout();
+
     private final List<ScanEngine> started = new ArrayList<>();
 
     public ScanEngine start(String node, DataSource dataSource, TaskDefinition task, TaskHandler handler) {
@@ -111,14 +115,19 @@ public final class Engines implements AfterEachCallback {
         return start(engine);
     }
 
-    /** The JDBC range stores on {@code dataSource} with {@code cursor}. */
+    /** The JDBC range stores on {@code dataSource} with {@code cursor}, bounded by {@link #STATEMENT_TIMEOUT}. */
     public static RangeStores rangeStores(DataSource dataSource, RangeCursor cursor) {
+        return rangeStores(dataSource, cursor, STATEMENT_TIMEOUT);
+    }
+
+    /** The JDBC range stores on {@code dataSource} with {@code cursor}, each statement bounded by {@code timeout}. */
+    public static RangeStores rangeStores(DataSource dataSource, RangeCursor cursor, Duration timeout) {
         return new RangeStores(
-                new JdbcTaskRuns(dataSource),
+                new JdbcTaskRuns(dataSource, timeout),
                 cursor,
-                new JdbcRangeLedger(dataSource),
-                new JdbcRangeTable(dataSource),
-                new JdbcRangeFailures(dataSource));
+                new JdbcRangeLedger(dataSource, timeout),
+                new JdbcRangeTable(dataSource, timeout),
+                new JdbcRangeFailures(dataSource, timeout));
     }
 
     /** Starts an engine built by the test; it is stopped after the test. */

@@ -100,7 +100,11 @@ public final class RangeNodeMain {
                 new InMemoryEndpointBans(ScanClock.system()),
                 List.of(new RangeJob(task, handler)),
                 Engines.rangeStores(
-                        dataSource, jdbcCursor ? new JdbcRangeCursor(dataSource) : new RedisRangeCursor(redis)));
+                        dataSource,
+                        jdbcCursor
+                                ? new JdbcRangeCursor(dataSource, settings.statementTimeout())
+                                : new RedisRangeCursor(redis),
+                        settings.statementTimeout()));
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {

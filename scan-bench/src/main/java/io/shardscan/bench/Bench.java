@@ -143,21 +143,23 @@ public final class Bench implements AutoCloseable {
     public ScanEngine rangeEngine(String nodeId, RangeJob job, DataSource dataSource) {
         ScanClock clock = ScanClock.system();
         LettuceConnectionFactory redis = redis();
+        EngineSettings settings = settings(nodeId);
+        Duration timeout = settings.statementTimeout();
         return new ScanEngine(
                 List.of(),
                 new JdbcTaskStore(dataSource),
                 new RedisShardCoordinator(redis),
-                settings(nodeId),
+                settings,
                 clock,
                 ScanListener.NONE,
                 new InMemoryEndpointBans(clock),
                 List.of(job),
                 new RangeStores(
-                        new JdbcTaskRuns(dataSource),
+                        new JdbcTaskRuns(dataSource, timeout),
                         new RedisRangeCursor(redis),
-                        new JdbcRangeLedger(dataSource),
-                        new JdbcRangeTable(dataSource),
-                        new JdbcRangeFailures(dataSource)));
+                        new JdbcRangeLedger(dataSource, timeout),
+                        new JdbcRangeTable(dataSource, timeout),
+                        new JdbcRangeFailures(dataSource, timeout)));
     }
 
     /** Closes pools and connections in reverse order of opening. */

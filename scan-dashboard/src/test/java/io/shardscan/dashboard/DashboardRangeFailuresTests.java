@@ -52,7 +52,7 @@ class DashboardRangeFailuresTests {
                 ScanListener.NONE,
                 new InMemoryEndpointBans(ScanClock.system()),
                 List.of(new RangeJob(range, (TaskHandler.PerRow) (row, ctx) -> null)),
-                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource)));
+                Engines.rangeStores(dataSource, new JdbcRangeCursor(dataSource, Engines.STATEMENT_TIMEOUT)));
         FailedRowsController controller = new FailedRowsController(engine, new DashboardWriteGuard(false));
 
         ResponseEntity<Object> answer = controller.failures("member-coupon", true, 0, 20);
