@@ -1,5 +1,6 @@
 package io.shardscan.autoconfigure;
 
+import io.shardscan.core.RunMode;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,17 @@ final class RangeTaskSettings {
         List<String> problems = new java.util.ArrayList<>();
         tasks.forEach((name, task) -> {
             Set<String> keys = written.getOrDefault(name, Set.of());
+            if (task.rangeMode() && keys.contains("follow-grace") && task.getRun() != RunMode.FOLLOW) {
+                problems.add("scan.tasks." + name + ".follow-grace is set but the task's run is "
+                        + (task.getRun() == null
+                                ? "once (the default for mode: range)"
+                                : task.getRun()
+                                        .name()
+                                        .toLowerCase(java.util.Locale.ROOT)
+                                        .replace('_', '-'))
+                        + ", which reads the ids its run snapshotted and waits for no late commit: set scan.tasks."
+                        + name + ".run=follow to keep following the table's new ids, or remove follow-grace");
+            }
             Set<String> wrong = new TreeSet<>(keys);
             wrong.retainAll(task.rangeMode() ? STATUS_ONLY : RANGE_ONLY);
             if (wrong.isEmpty()) {

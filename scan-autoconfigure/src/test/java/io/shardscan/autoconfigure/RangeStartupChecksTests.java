@@ -110,6 +110,20 @@ class RangeStartupChecksTests {
     }
 
     @Test
+    void aFollowGraceOnARunThatDoesNotFollowFailsStartup() {
+        runner.withBean(KnownNotifier.class)
+                .withPropertyValues(TASK + "follow-grace=20s")
+                .run(context -> assertThat(problems(context))
+                        .containsExactly("scan.tasks.notify.follow-grace is set but the task's run is once (the default"
+                                + " for mode: range), which reads the ids its run snapshotted and waits for no late"
+                                + " commit: set scan.tasks.notify.run=follow to keep following the table's new ids,"
+                                + " or remove follow-grace"));
+        runner.withBean(KnownNotifier.class)
+                .withPropertyValues(TASK + "follow-grace=20s", TASK + "run=follow")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void aMissingIndexOnTheIdWarns(CapturedOutput output) {
         users.jdbc().execute("DROP TABLE tb_user");
         users.jdbc().execute("CREATE TABLE tb_user (user_id BIGINT NOT NULL, name VARCHAR(64))");
