@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.RoundEvents;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
@@ -79,11 +80,22 @@ class EndpointLevel1Tests {
                         .withLevel1After(2)
                         .withLevel2(1_000_000, Duration.ofMinutes(5), Duration.ofMinutes(5)))
                 .build();
-        engines.start("node-a", dataSource, task, (TaskHandler.PerRow) stores::push);
+        RoundEvents rounds = new RoundEvents();
+        engines.start(
+                "node-a",
+                dataSource,
+                task,
+                (TaskHandler.PerRow) stores::push,
+                ScanClock.system(),
+                rounds,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
 
         await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 800);
+        // four more passes: as many rounds as four over every shard, most meeting store 3's rows
         long passes = 4;
-        await().pollDelay(Duration.ofMillis(500).multipliedBy(passes)).until(() -> true);
+        long mark = rounds.ended();
+        await().until(() -> rounds.endedSince(mark, passes * 16));
 
         for (int store : List.of(0, 1, 2, 4)) {
             Set<Long> expected = new HashSet<>(

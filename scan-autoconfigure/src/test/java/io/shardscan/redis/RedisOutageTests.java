@@ -81,7 +81,8 @@ class RedisOutageTests {
         assertThat(a.task(name).coordinatorReachable()).isFalse();
         assertThat(b.task(name).coordinatorReachable()).isFalse();
         // a handler call that was running at the deadline may still finish; none may start after it
-        await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
+        await().until(() ->
+                a.task(name).stats().inFlight() == 0 && b.task(name).stats().inFlight() == 0);
         int effectsWhileFenced = table.effects();
         Duration rest = OUTAGE.minus(Duration.ofNanos(System.nanoTime() - stoppedAt));
         await().during(rest).atMost(rest.plusSeconds(5)).untilAsserted(() -> {
