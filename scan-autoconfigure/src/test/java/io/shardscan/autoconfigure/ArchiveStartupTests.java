@@ -3,17 +3,16 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
+import io.shardscan.testsupport.StartupProblems;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -48,20 +47,10 @@ class ArchiveStartupTests {
         return runner(OrderDatabase.create(), "sa").withPropertyValues(TASK + "archive.after=7d");
     }
 
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
-    }
-
     @Test
     void aMissingArchiveTableFailsStartupWithTheStatementsThatCreateIt() {
         h2().withPropertyValues(TASK + "archive.to=tb_order_archive", TASK + "index-check=off")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.orders: scan.tasks.orders.archive.to names table tb_order_archive,"
@@ -85,7 +74,7 @@ class ArchiveStartupTests {
                         TASK + "archive.after=7d",
                         TASK + "archive.to=tb_order_archive",
                         TASK + "index-check=off")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains(":\n  CREATE TABLE tb_order_archive (LIKE tb_order, PRIMARY KEY (order_id));\n"));
@@ -100,7 +89,7 @@ class ArchiveStartupTests {
         jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
         runner(url, "sa")
                 .withPropertyValues(TASK + "archive.after=7d", TASK + "archive.to=delete", TASK + "index-check=fail")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("lacks the index that scan.tasks.orders.archive reads finished rows through")
@@ -116,7 +105,7 @@ class ArchiveStartupTests {
         // after: 7 meant as days would archive rows 7 seconds after they finished
         runner(OrderDatabase.create(), "sa")
                 .withPropertyValues(TASK + "archive.after=7", TASK + "archive.to=delete", TASK + "index-check=off")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.orders.archive.after is '7' without a unit: write it with one,"
@@ -125,14 +114,14 @@ class ArchiveStartupTests {
 
     @Test
     void afterWithoutToAndToWithoutAfterFail() {
-        h2().withPropertyValues(TASK + "index-check=off").run(context -> assertThat(problems(context))
+        h2().withPropertyValues(TASK + "index-check=off").run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("scan.tasks.orders.archive.to is not set")
                 .contains("delete"));
         runner(OrderDatabase.create(), "sa")
                 .withPropertyValues(TASK + "archive.to=tb_order_archive")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("scan.tasks.orders.archive.to is set but scan.tasks.orders.archive.after is not"));
@@ -141,12 +130,12 @@ class ArchiveStartupTests {
     @Test
     void badArchiveSettingsNameTheirProperty() {
         h2().withPropertyValues(TASK + "archive.to=delete", TASK + "archive.batch=0", TASK + "archive.batchh=10")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .anySatisfy(p -> assertThat(p)
                                 .contains("scan.tasks.orders.archive.batchh")
                                 .contains("did you mean 'batch'?"))
                         .anySatisfy(p -> assertThat(p).contains("scan.tasks.orders.archive.batch must be at least 1")));
-        h2().withPropertyValues(TASK + "archive.to=tb_order").run(context -> assertThat(problems(context))
+        h2().withPropertyValues(TASK + "archive.to=tb_order").run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("scan.tasks.orders.archive.to 'tb_order' is the scanned table itself"));
@@ -180,7 +169,7 @@ class ArchiveStartupTests {
                 .withPropertyValues(
                         TASK + "archive.after=7d", TASK + "archive.to=tb_order_archive", TASK + "index-check=off");
         // CREATE TABLE would fail: the table exists
-        runner.run(context -> assertThat(problems(context))
+        runner.run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("which lacks column LAST_ERROR of tb_order")
@@ -209,7 +198,7 @@ class ArchiveStartupTests {
                 "ALTER TABLE tb_order_archive ADD COLUMN retry_count int4",
                 "ALTER TABLE tb_order_archive ADD COLUMN updated_at timestamp(6)",
                 "ALTER TABLE tb_order_archive ADD COLUMN last_error varchar(512)");
-        runner.run(context -> assertThat(problems(context))
+        runner.run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("lacks columns phone, status, retry_count, updated_at, last_error of tb_order")

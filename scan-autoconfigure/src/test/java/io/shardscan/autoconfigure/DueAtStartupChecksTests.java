@@ -3,15 +3,13 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.testsupport.StartupProblems;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -31,16 +29,6 @@ class DueAtStartupChecksTests {
                     TASK + "shard-key-column=user_id")
             .withUserConfiguration(Handler.class);
 
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
-    }
-
     @Test
     void dueAtColumnAndDelayBind() {
         runner.withPropertyValues(TASK + "due-at-column=updated_at", TASK + "delay=90s")
@@ -57,7 +45,7 @@ class DueAtStartupChecksTests {
     void aDelayWithoutAUnitFailsNamingThePropertyTheValueAndAnExample() {
         // delay: 15 meant as minutes would run rows 15 seconds after they are due
         runner.withPropertyValues(TASK + "due-at-column=updated_at", TASK + "delay=15")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.orders.delay is '15' without a unit: write it with one, e.g."
@@ -66,28 +54,30 @@ class DueAtStartupChecksTests {
 
     @Test
     void missingDueAtColumnFailsNamingThePropertyAndTheColumns() {
-        runner.withPropertyValues(TASK + "due-at-column=created_at").run(context -> assertThat(problems(context))
-                .singleElement()
-                .asString()
-                .startsWith("scan.tasks.orders.due-at-column: table tb_order has no column created_at")
-                .containsIgnoringCase("its columns: order_id, user_id")
-                .contains("add the timestamp column that says when a row is due"));
+        runner.withPropertyValues(TASK + "due-at-column=created_at")
+                .run(context -> assertThat(StartupProblems.of(context))
+                        .singleElement()
+                        .asString()
+                        .startsWith("scan.tasks.orders.due-at-column: table tb_order has no column created_at")
+                        .containsIgnoringCase("its columns: order_id, user_id")
+                        .contains("add the timestamp column that says when a row is due"));
     }
 
     @Test
     void dueAtColumnOfAnotherTypeThanTimestampFails() {
-        runner.withPropertyValues(TASK + "due-at-column=last_error").run(context -> assertThat(problems(context))
-                .singleElement()
-                .asString()
-                .containsIgnoringCase("column last_error (scan.tasks.orders.due-at-column) is of type")
-                .contains("CHARACTER VARYING")
-                .contains("it needs a timestamp type"));
+        runner.withPropertyValues(TASK + "due-at-column=last_error")
+                .run(context -> assertThat(StartupProblems.of(context))
+                        .singleElement()
+                        .asString()
+                        .containsIgnoringCase("column last_error (scan.tasks.orders.due-at-column) is of type")
+                        .contains("CHARACTER VARYING")
+                        .contains("it needs a timestamp type"));
     }
 
     @Test
     void negativeDelayFails() {
         runner.withPropertyValues(TASK + "due-at-column=updated_at", TASK + "delay=-5m")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.orders.delay must be zero or a positive duration (was PT-5M)")
@@ -96,7 +86,7 @@ class DueAtStartupChecksTests {
 
     @Test
     void delayWithoutDueAtColumnFails() {
-        runner.withPropertyValues(TASK + "delay=15m").run(context -> assertThat(problems(context))
+        runner.withPropertyValues(TASK + "delay=15m").run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .startsWith("scan.tasks.orders.delay (PT15M) is set but scan.tasks.orders.due-at-column is not")
@@ -106,7 +96,7 @@ class DueAtStartupChecksTests {
     @Test
     void misspelledKeysSuggestTheNewNames() {
         runner.withPropertyValues(TASK + "due-at-colum=updated_at", TASK + "dealy=15m")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .anySatisfy(p -> assertThat(p)
                                 .contains("scan.tasks.orders.due-at-colum")
                                 .contains("did you mean 'due-at-column'?"))
@@ -118,7 +108,7 @@ class DueAtStartupChecksTests {
     @Test
     void missingDueIndexPrintsItsStatements() {
         runner.withPropertyValues(TASK + "due-at-column=updated_at", TASK + "index-check=fail")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("CREATE INDEX tb_order_due_idx ON tb_order (status, scan_shard, retry_count,"

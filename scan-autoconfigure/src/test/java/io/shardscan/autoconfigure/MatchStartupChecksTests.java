@@ -3,19 +3,17 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.Match;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.testsupport.StartupProblems;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -54,16 +52,6 @@ class MatchStartupChecksTests {
                 .withUserConfiguration(Handlers.class);
     }
 
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
-    }
-
     @Test
     void disjointMatchesStartEachTaskWithItsOwn() {
         runner().withPropertyValues(
@@ -92,7 +80,7 @@ class MatchStartupChecksTests {
     @Test
     void unknownMatchColumnFailsNamingThePropertyAndTheColumns() {
         runner().withPropertyValues(VIP + "match.biz_typ=3", VIP + "match.biz_type=3", NORMAL + "match.biz_type=4")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith(
@@ -106,7 +94,7 @@ class MatchStartupChecksTests {
     void valuesTheColumnsTypeCannotHoldFailNamingTheType() {
         runner().withPropertyValues(
                         VIP + "match.biz_type=vip", VIP + "match.kind=much-too-long", NORMAL + "match.biz_type=70000")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .satisfiesExactlyInAnyOrder(
                                 p -> assertThat(p)
                                         .startsWith("scan.tasks.vip: match value 'vip' for column BIZ_TYPE"
@@ -126,7 +114,7 @@ class MatchStartupChecksTests {
     @Test
     void overlappingMatchesFailNamingBothTasksTheSharedRowsAndTheFix() {
         runner().withPropertyValues(VIP + "match.biz_type=3,4", NORMAL + "match.biz_type=4")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.vip.match and scan.tasks.normal.match both select the pending rows of"
@@ -137,7 +125,7 @@ class MatchStartupChecksTests {
 
     @Test
     void tasksWithoutMatchOnOneTableOverlapEntirely() {
-        runner().run(context -> assertThat(problems(context))
+        runner().run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("(no match: the whole table) and scan.tasks.")
@@ -154,7 +142,7 @@ class MatchStartupChecksTests {
     @Test
     void matchOnAColumnTheEngineWritesFails() {
         runner().withPropertyValues(VIP + "match.status=0", NORMAL + "match.biz_type=4")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.vip.match.status matches a column the engine writes"));
@@ -167,7 +155,7 @@ class MatchStartupChecksTests {
                         VIP + "match.biz_type=3",
                         NORMAL + "match.biz_type=4",
                         NORMAL + "match.Kind[0]=a")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.vip.mach.")
@@ -179,7 +167,7 @@ class MatchStartupChecksTests {
     void aMisspelledMatchKeyShowsOnlyItselfNotAnOverlapFollowingFromIt() {
         // vip's match is under mach, so vip has none and would overlap normal's rows: that follows from the typo
         runner().withPropertyValues(VIP + "mach.biz_type=3", NORMAL + "match.biz_type=4")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.vip.mach.")
@@ -189,14 +177,14 @@ class MatchStartupChecksTests {
     @Test
     void aMatchOnAMissingColumnShowsOnlyItselfNotAnOverlapNamingThatColumn() {
         runner().withPropertyValues(VIP + "match.biz_typ=3", NORMAL + "match.biz_type=4")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .startsWith("scan.tasks.vip: match column biz_typ (scan.tasks.vip.match.biz_typ) is not a"
                                 + " column of tb_order"));
         // a value the column cannot hold fails the match just as well
         runner().withPropertyValues(VIP + "match.biz_type=70000", NORMAL + "match.kind=a")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("is outside the range of its type SMALLINT"));

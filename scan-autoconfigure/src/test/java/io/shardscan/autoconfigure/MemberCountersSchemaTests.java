@@ -3,16 +3,14 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
+import io.shardscan.testsupport.StartupProblems;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -47,8 +45,9 @@ class MemberCountersSchemaTests {
     void aMemberTableWithoutCountersFailsStartupNamingTheStatementThatAddsThem() {
         String url = OrderDatabase.create();
         execute(url, OLD_MEMBER_TABLE);
-        runner(url).withPropertyValues("scan.jdbc.initialize-schema=never").run(context -> assertThat(problems(context))
-                .anySatisfy(p -> assertThat(p)
+        runner(url)
+                .withPropertyValues("scan.jdbc.initialize-schema=never")
+                .run(context -> assertThat(StartupProblems.of(context)).anySatisfy(p -> assertThat(p)
                         .startsWith("Shardscan's table scan_member lacks column counters")
                         .contains("ALTER TABLE scan_member ADD COLUMN counters VARCHAR(100);")));
     }
@@ -62,16 +61,6 @@ class MemberCountersSchemaTests {
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "sa", ""));
         assertThat(jdbc.queryForObject("SELECT COUNT(counters) FROM scan_member", Long.class))
                 .isNotNull();
-    }
-
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
     }
 
     private static void execute(String url, String... statements) {

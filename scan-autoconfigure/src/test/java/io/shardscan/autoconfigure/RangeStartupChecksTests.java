@@ -3,17 +3,15 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.testsupport.JdbcEndpoint;
+import io.shardscan.testsupport.StartupProblems;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.UserTable;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -61,19 +59,9 @@ class RangeStartupChecksTests {
         users = new UserTable(TestServers.h2("range_startup")).recreate();
     }
 
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
-    }
-
     @Test
     void aRecordComponentWithoutItsColumnFailsStartup() {
-        runner.withBean(Notifier.class).run(context -> assertThat(problems(context))
+        runner.withBean(Notifier.class).run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .startsWith("scan.tasks.notify: @ScanTask(\"notify\")")
@@ -86,7 +74,7 @@ class RangeStartupChecksTests {
     void aMissingIdColumnListsTheTableColumnsOnce() {
         runner.withBean(KnownNotifier.class)
                 .withPropertyValues(TASK + "id-column=id")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .isEqualTo("scan.tasks.notify.id-column: table tb_user has no column id (its columns:"
@@ -98,7 +86,7 @@ class RangeStartupChecksTests {
     void statusOnlySettingsFailARangeTaskAndEveryProblemIsReportedTogether() {
         runner.withBean(Notifier.class)
                 .withPropertyValues(TASK + "status-column=status", TASK + "shards=16", "scan.tasks.orders.range-size=5")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .anySatisfy(p -> assertThat(p)
                                 .isEqualTo("scan.tasks.notify runs in range mode (mode: range), which reads each id"
                                         + " once and writes nothing back, so it has no shards, status-column: remove"
@@ -113,7 +101,7 @@ class RangeStartupChecksTests {
     void aFollowGraceOnARunThatDoesNotFollowFailsStartup() {
         runner.withBean(KnownNotifier.class)
                 .withPropertyValues(TASK + "follow-grace=20s")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .containsExactly("scan.tasks.notify.follow-grace is set but the task's run is once (the default"
                                 + " for mode: range), which reads the ids its run snapshotted and waits for no late"
                                 + " commit: set scan.tasks.notify.run=follow to keep following the table's new ids,"
@@ -136,7 +124,7 @@ class RangeStartupChecksTests {
         });
         runner.withBean(KnownNotifier.class)
                 .withPropertyValues(TASK + "index-check=fail")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("has no index that starts with its id column"));

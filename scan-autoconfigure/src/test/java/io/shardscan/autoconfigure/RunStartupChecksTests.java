@@ -3,9 +3,9 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.testsupport.StartupProblems;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -54,16 +53,6 @@ class RunStartupChecksTests {
                 .withUserConfiguration(Handler.class);
     }
 
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
-    }
-
     @Test
     void untilEmptyStartsAndForeverIsTheDefault() {
         runner(OrderDatabase.create())
@@ -84,7 +73,7 @@ class RunStartupChecksTests {
             runner(OrderDatabase.create())
                     .withPropertyValues(TASK + "run=" + run)
                     .run(context -> {
-                        assertThat(problems(context))
+                        assertThat(StartupProblems.of(context))
                                 .singleElement()
                                 .asString()
                                 .startsWith("scan.tasks.orders.run is " + run
@@ -106,7 +95,7 @@ class RunStartupChecksTests {
         execute(url, OLD_TABLES);
         runner(url)
                 .withPropertyValues("scan.jdbc.initialize-schema=never", TASK + "run=until-empty")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .anySatisfy(p -> assertThat(p)
                                 .startsWith(
                                         "Shardscan's table scan_task lacks column run_cursor, run_dead, run_ended_at,")

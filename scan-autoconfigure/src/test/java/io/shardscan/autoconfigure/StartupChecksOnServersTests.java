@@ -3,16 +3,14 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
+import io.shardscan.testsupport.StartupProblems;
 import io.shardscan.testsupport.TestServers;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -40,21 +38,11 @@ class StartupChecksOnServersTests {
                 .withUserConfiguration(Handler.class);
     }
 
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
-    }
-
     @Test
     void postgresWithoutOwnTablesFailsNamingTheSettingAndScript() {
         JdbcEndpoint db = TestServers.postgresEndpoint("scan_checks_tables");
         new OrderTable(TestServers.postgresDatabase("scan_checks_tables")).recreate(4, false);
-        runner(db).run(context -> assertThat(problems(context))
+        runner(db).run(context -> assertThat(StartupProblems.of(context))
                 .containsExactly(
                         missing("scan_lease", "schema-postgresql.sql"),
                         missing("scan_member", "schema-postgresql.sql"),
@@ -66,7 +54,7 @@ class StartupChecksOnServersTests {
     void mariadbWithoutOwnTablesFailsNamingTheSettingAndScript() {
         JdbcEndpoint db = TestServers.mariadbEndpoint("scan_checks_tables");
         new OrderTable(TestServers.mariadbDatabase("scan_checks_tables")).recreate(4, false);
-        runner(db).run(context -> assertThat(problems(context))
+        runner(db).run(context -> assertThat(StartupProblems.of(context))
                 .containsExactly(
                         missing("scan_lease", "schema-mysql.sql"),
                         missing("scan_member", "schema-mysql.sql"),
@@ -82,7 +70,8 @@ class StartupChecksOnServersTests {
         table.jdbc()
                 .execute("CREATE TABLE tb_order (order_id UUID PRIMARY KEY, user_id BIGINT NOT NULL, status SMALLINT"
                         + " NOT NULL, retry_count INT NOT NULL, updated_at TIMESTAMPTZ NOT NULL, last_error TEXT)");
-        runner(db).withPropertyValues("scan.jdbc.initialize-schema=always").run(context -> assertThat(problems(context))
+        runner(db).withPropertyValues("scan.jdbc.initialize-schema=always").run(context -> assertThat(
+                        StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("column order_id (scan.tasks.orders.id-column) is of type UUID")
@@ -94,7 +83,8 @@ class StartupChecksOnServersTests {
         JdbcEndpoint db = TestServers.mariadbEndpoint("scan_checks_types");
         OrderTable table = new OrderTable(TestServers.mariadbDatabase("scan_checks_types")).recreate(4, false);
         table.jdbc().execute("ALTER TABLE tb_order MODIFY status VARCHAR(16) NOT NULL");
-        runner(db).withPropertyValues("scan.jdbc.initialize-schema=always").run(context -> assertThat(problems(context))
+        runner(db).withPropertyValues("scan.jdbc.initialize-schema=always").run(context -> assertThat(
+                        StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("column status (scan.tasks.orders.status-column) is of type VARCHAR")
@@ -109,7 +99,7 @@ class StartupChecksOnServersTests {
         // 3 000 000 000 is below 2^32 but above INT4's 2 147 483 647: no row could ever match it
         runner(db)
                 .withPropertyValues("scan.jdbc.initialize-schema=always", TASK + "match.kind=3000000000")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("match value '3000000000' for column kind (scan.tasks.orders.match.kind) is outside"
@@ -129,14 +119,14 @@ class StartupChecksOnServersTests {
                         "scan.jdbc.initialize-schema=always",
                         TASK + "match.kind=3000000000",
                         TASK + "match.ukind=3000000000")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("match value '3000000000' for column kind (scan.tasks.orders.match.kind) is outside"
                                 + " the range of its type"));
         runner(db)
                 .withPropertyValues("scan.jdbc.initialize-schema=always", TASK + "match.ukind=-1")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("match value '-1' for column ukind (scan.tasks.orders.match.ukind) is outside"));
@@ -154,7 +144,7 @@ class StartupChecksOnServersTests {
         OrderTable table = new OrderTable(TestServers.mariadbDatabase("scan_checks_shards")).recreate(64, true);
         String ddl = "ALTER TABLE tb_order MODIFY COLUMN scan_shard INT AS (MOD(MOD(user_id, 16) + 16, 16)) STORED";
         ApplicationContextRunner runner = runner(db).withPropertyValues("scan.jdbc.initialize-schema=always");
-        runner.withPropertyValues(TASK + "shards=16").run(context -> assertThat(problems(context))
+        runner.withPropertyValues(TASK + "shards=16").run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .isEqualTo("scan.tasks.orders: shard column scan_shard of table tb_order is generated as"

@@ -3,9 +3,9 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.Tier;
+import io.shardscan.testsupport.StartupProblems;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -17,7 +17,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -47,20 +46,10 @@ class StartupChecksTests {
         return runner(OrderDatabase.create(), Handler.class);
     }
 
-    private static List<String> problems(AssertableApplicationContext context) {
-        assertThat(context).hasFailed();
-        for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-            if (t instanceof InvalidTaskException invalid) {
-                return invalid.problems();
-            }
-        }
-        throw new AssertionError("no InvalidTaskException in " + context.getStartupFailure());
-    }
-
     @Test
     void misspelledPropertiesFailWithTheClosestName() {
         runner().withPropertyValues(TASK + "page-sise=50", TASK + "wokers=4", "scan.lease-tll=10s")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .anySatisfy(p -> assertThat(p)
                                 .contains("scan.tasks.orders.page-sise")
                                 .contains("did you mean 'page-size'?"))
@@ -75,7 +64,7 @@ class StartupChecksTests {
     void unknownPropertiesFarFromAnyNameListTheKnownOnes() {
         runner().withPropertyValues(
                         TASK + "tiers[0].retries=0", TASK + "tiers[0].interval=3s", TASK + "tiers[0].colour=red")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("scan.tasks.orders.tiers[0].colour is not a Shardscan property")
@@ -109,7 +98,7 @@ class StartupChecksTests {
     void intervalsBelowTheFloorAreRefusedNamingTheProperty() {
         runner().withPropertyValues(
                         TASK + "tiers[0].retries=0", TASK + "tiers[0].interval=50ms", "scan.renew-interval=20ms")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .anySatisfy(p -> assertThat(p)
                                 .startsWith("scan.tasks.orders.tiers[0].interval is 50ms, below the floor of 100ms"))
                         .anySatisfy(p ->
@@ -131,7 +120,7 @@ class StartupChecksTests {
                         + " changed_by VARCHAR(128), changed_at TIMESTAMP)");
         runner(url, Handler.class)
                 .withPropertyValues("scan.jdbc.initialize-schema=never")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .singleElement()
                         .asString()
                         .contains("Shardscan's table scan_fence lacks column owner")
@@ -154,7 +143,7 @@ class StartupChecksTests {
                         + " changed_by VARCHAR(128), changed_at TIMESTAMP)");
         runner(url, Handler.class)
                 .withPropertyValues("scan.jdbc.initialize-schema=never", TASK + "endpoint-column=store_id")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .anySatisfy(p -> assertThat(p)
                                 .contains("Shardscan's table scan_endpoint_trip does not exist (it holds the endpoint"
                                         + " blacklist of tasks with an endpoint-column when no Redis is configured)")
@@ -172,7 +161,7 @@ class StartupChecksTests {
                         TASK + "slow-call=500",
                         TASK + "level2.window=5",
                         TASK + "level2.ban=5")
-                .run(context -> assertThat(problems(context))
+                .run(context -> assertThat(StartupProblems.of(context))
                         .contains("scan.tasks.orders.slow-call is '500' without a unit: write it with one, e.g."
                                 + " slow-call: 500ms or 2s (max-wait, delay, archive.after, slow-call,"
                                 + " level2.window, level2.ban and stall-timeout need a unit, which ms, s, m, h"
@@ -196,7 +185,7 @@ class StartupChecksTests {
         // stall-timeout: 5 meant as its default's minutes was bound as 5 ms: every range of a range task
         // was taken over again and again, each time redoing its rows
         runner().withPropertyValues(TASK + "stall-timeout=5")
-                .run(context -> assertThat(problems(context)).anySatisfy(p -> assertThat(p)
+                .run(context -> assertThat(StartupProblems.of(context)).anySatisfy(p -> assertThat(p)
                         .startsWith("scan.tasks.orders.stall-timeout is '5' without a unit")
                         .contains("e.g. stall-timeout: 5m")));
     }
@@ -205,7 +194,7 @@ class StartupChecksTests {
     void columnOfAnUnusableTypeFailsNamingItsTypeAndTheSupportedOnes() {
         String url = OrderDatabase.create();
         execute(url, "ALTER TABLE tb_order ALTER COLUMN status VARCHAR(16)");
-        runner(url, Handler.class).run(context -> assertThat(problems(context))
+        runner(url, Handler.class).run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .containsIgnoringCase("column status (scan.tasks.orders.status-column) is of type")
@@ -215,7 +204,7 @@ class StartupChecksTests {
 
     @Test
     void rowTypeComponentWithoutColumnFailsNamingTheColumns() {
-        runner(OrderDatabase.create(), MisnamedHandler.class).run(context -> assertThat(problems(context))
+        runner(OrderDatabase.create(), MisnamedHandler.class).run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("takes MisnamedOrder, whose component customerName matches no column")
@@ -224,7 +213,7 @@ class StartupChecksTests {
 
     @Test
     void beanPropertyWithoutColumnFailsNamingIt() {
-        runner(OrderDatabase.create(), BeanHandler.class).run(context -> assertThat(problems(context))
+        runner(OrderDatabase.create(), BeanHandler.class).run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .contains("takes BeanOrder, whose property voucher matches no column"));
@@ -260,7 +249,8 @@ class StartupChecksTests {
                 "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 64) + 64, 64))");
         String ddl =
                 "ALTER TABLE tb_order ALTER COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 16) + 16, 16))";
-        runner(url, Handler.class).withPropertyValues(TASK + "shards=16").run(context -> assertThat(problems(context))
+        runner(url, Handler.class).withPropertyValues(TASK + "shards=16").run(context -> assertThat(
+                        StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .isEqualTo("scan.tasks.orders: shard column scan_shard of table tb_order is generated as"
@@ -335,7 +325,7 @@ class StartupChecksTests {
                     .contains("or set scan.tasks.orders.index-check=off to silence this")
                     .doesNotContain("index-check=warn|off");
         });
-        runner().withPropertyValues(TASK + "index-check=fail").run(context -> assertThat(problems(context))
+        runner().withPropertyValues(TASK + "index-check=fail").run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
                 .asString()
                 .endsWith("or set scan.tasks.orders.index-check=warn|off to start without it"));
@@ -348,7 +338,7 @@ class StartupChecksTests {
         runner(url, MisnamedHandler.class)
                 .withPropertyValues(TASK + "wokers=4", "scan.renew-interval=5ms")
                 .run(context -> {
-                    List<String> problems = problems(context);
+                    List<String> problems = StartupProblems.of(context);
                     assertThat(problems).hasSize(4);
                     FailureAnalysis analysis = new ScanFailureAnalyzer().analyze(context.getStartupFailure());
                     assertThat(analysis).isNotNull();
