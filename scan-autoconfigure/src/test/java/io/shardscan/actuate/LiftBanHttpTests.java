@@ -12,6 +12,7 @@ import io.shardscan.redis.RedisEndpointBans;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
@@ -126,9 +127,7 @@ class LiftBanHttpTests {
         String task = "scan.tasks." + TASK + ".";
         // a ban left by an earlier run on a shared Redis would be listed from the start; lifted before
         // the node starts, as the node may ban the endpoint as soon as it runs
-        LettuceConnectionFactory connections = new LettuceConnectionFactory(redis.host(), redis.port());
-        connections.afterPropertiesSet();
-        connections.start();
+        LettuceConnectionFactory connections = RedisConnections.open(redis.host(), redis.port());
         try {
             new RedisEndpointBans(connections).lift(TASK, "2");
         } finally {

@@ -3,6 +3,7 @@ package io.shardscan.core;
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;
@@ -18,10 +19,7 @@ class PostgresRangeModeTests extends RangeModeContractTests {
 
     @BeforeAll
     static void connect() {
-        connectionFactory = new LettuceConnectionFactory(
-                TestServers.redis().host(), TestServers.redis().port());
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
+        connectionFactory = RedisConnections.shared();
     }
 
     @AfterAll

@@ -1,12 +1,11 @@
 package io.shardscan.core;
 
 import io.shardscan.redis.RedisShardCoordinator;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;
-import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** A rolling change of {@code shards} with the Redis coordinator (the walk-through's setup), rows on PostgreSQL. */
@@ -17,10 +16,7 @@ class RedisShardCountChangeTests extends ShardCountChangeContractTests {
 
     @Override
     ShardCoordinator coordinator() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(
-                TestServers.redis().host(), TestServers.redis().port()));
-        factory.afterPropertiesSet();
-        factory.start();
+        LettuceConnectionFactory factory = RedisConnections.shared();
         connections.add(factory);
         return new RedisShardCoordinator(factory);
     }

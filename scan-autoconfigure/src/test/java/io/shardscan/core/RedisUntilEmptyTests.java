@@ -1,13 +1,13 @@
 package io.shardscan.core;
 
 import io.shardscan.redis.RedisShardCoordinator;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -26,10 +26,7 @@ class RedisUntilEmptyTests extends UntilEmptyContractTests {
 
     @Override
     ShardCoordinator coordinator() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(
-                TestServers.redis().host(), TestServers.redis().port()));
-        factory.afterPropertiesSet();
-        factory.start();
+        LettuceConnectionFactory factory = RedisConnections.shared();
         connections.add(factory);
         return new RedisShardCoordinator(factory);
     }

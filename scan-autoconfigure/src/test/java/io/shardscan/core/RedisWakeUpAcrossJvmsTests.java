@@ -2,10 +2,9 @@ package io.shardscan.core;
 
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.redis.RedisWakeChannel;
-import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.RedisConnections;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Wake-ups through Redis pub/sub, with Redis coordination, to a node in another JVM. */
@@ -20,10 +19,7 @@ class RedisWakeUpAcrossJvmsTests extends WakeUpAcrossJvmsContractTests {
 
     private LettuceConnectionFactory connection() {
         if (connection == null) {
-            connection = new LettuceConnectionFactory(new RedisStandaloneConfiguration(
-                    TestServers.redis().host(), TestServers.redis().port()));
-            connection.afterPropertiesSet();
-            connection.start();
+            connection = RedisConnections.shared();
         }
         return connection;
     }

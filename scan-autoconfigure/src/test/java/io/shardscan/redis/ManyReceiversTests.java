@@ -19,6 +19,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.StoreServers;
 import io.shardscan.testsupport.TestServers;
@@ -69,10 +70,7 @@ class ManyReceiversTests {
     }
 
     private EndpointBans redisBans() {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                TestServers.redis().host(), TestServers.redis().port());
-        factory.afterPropertiesSet();
-        factory.start();
+        LettuceConnectionFactory factory = RedisConnections.shared();
         connections.add(factory);
         return new RedisEndpointBans(factory);
     }

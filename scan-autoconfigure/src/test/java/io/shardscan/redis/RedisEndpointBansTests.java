@@ -2,8 +2,8 @@ package io.shardscan.redis;
 
 import io.shardscan.core.EndpointBans;
 import io.shardscan.jdbc.EndpointBansContractTests;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;
-import io.shardscan.testsupport.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -15,10 +15,7 @@ class RedisEndpointBansTests extends EndpointBansContractTests {
 
     @BeforeAll
     static void connect() {
-        connectionFactory = new LettuceConnectionFactory(
-                TestServers.redis().host(), TestServers.redis().port());
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
+        connectionFactory = RedisConnections.shared();
     }
 
     @AfterAll

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.RangeCursor;
 import io.shardscan.jdbc.RangeCursorContractTests;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;
-import io.shardscan.testsupport.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,10 +19,7 @@ class RedisRangeCursorTests extends RangeCursorContractTests {
 
     @BeforeAll
     static void connect() {
-        connectionFactory = new LettuceConnectionFactory(
-                TestServers.redis().host(), TestServers.redis().port());
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
+        connectionFactory = RedisConnections.shared();
     }
 
     @AfterAll

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
@@ -19,8 +20,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -36,13 +35,7 @@ class RedisShardCoordinatorOutageTests {
     @BeforeEach
     void setUp() {
         // a short command timeout: while Redis is down Lettuce queues commands until it reconnects
-        connectionFactory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(server.host(), server.port()),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(Duration.ofMillis(500))
-                        .build());
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
+        connectionFactory = RedisConnections.open(server.host(), server.port(), Duration.ofMillis(500));
         coordinator = new RedisShardCoordinator(connectionFactory);
         task = "outage-" + System.nanoTime();
     }

@@ -2,8 +2,8 @@ package io.shardscan.redis;
 
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.jdbc.ShardCoordinatorContractTests;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;
-import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,10 +17,7 @@ class RedisShardCoordinatorTests extends ShardCoordinatorContractTests {
 
     @BeforeAll
     static void connect() {
-        connectionFactory = new LettuceConnectionFactory(
-                TestServers.redis().host(), TestServers.redis().port());
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
+        connectionFactory = RedisConnections.shared();
     }
 
     @AfterAll

@@ -15,6 +15,7 @@ import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
@@ -28,7 +29,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -106,10 +106,7 @@ class RequeueWakeUpTests {
                 .shards(SHARDS)
                 .tiers(List.of(new Tier(0, 0, WakeNodeMain.TIER_INTERVAL), new Tier(1, 5, WakeNodeMain.TIER_INTERVAL)))
                 .build();
-        LettuceConnectionFactory connection = new LettuceConnectionFactory(new RedisStandaloneConfiguration(
-                TestServers.redis().host(), TestServers.redis().port()));
-        connection.afterPropertiesSet();
-        connection.start();
+        LettuceConnectionFactory connection = RedisConnections.shared();
         connections.add(connection);
         TaskHandler.PerRow handler = (row, ctx) -> table.recordEffect(row, ctx, seq.incrementAndGet());
         return engines.start(new ScanEngine(

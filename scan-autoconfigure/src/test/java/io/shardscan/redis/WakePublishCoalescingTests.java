@@ -12,6 +12,7 @@ import io.shardscan.core.TaskHandler;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
@@ -24,7 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -61,10 +61,7 @@ class WakePublishCoalescingTests {
     @Test
     void aBurstForShardsHeldElsewhereIsPublishedInAFewMessages() {
         new OrderTable(dataSource).recreate(SHARDS, true).coordinationTables();
-        connection = new LettuceConnectionFactory(new RedisStandaloneConfiguration(
-                TestServers.redis().host(), TestServers.redis().port()));
-        connection.afterPropertiesSet();
-        connection.start();
+        connection = RedisConnections.shared();
         AtomicInteger messages = new AtomicInteger();
         Set<String> shardsSeen = ConcurrentHashMap.newKeySet();
         listener = new RedisMessageListenerContainer();

@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -56,13 +54,7 @@ public final class NodeMain {
         }
 
         HikariDataSource dataSource = database.dataSource();
-        LettuceConnectionFactory redis = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(redisHost, redisPort),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(Duration.ofSeconds(1))
-                        .build());
-        redis.afterPropertiesSet();
-        redis.start();
+        LettuceConnectionFactory redis = RedisConnections.open(redisHost, redisPort, Duration.ofSeconds(1));
 
         TaskDefinition task = builder.table("tb_order")
                 .idColumn("order_id")

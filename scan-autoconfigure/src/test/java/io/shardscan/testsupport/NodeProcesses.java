@@ -52,9 +52,7 @@ public final class NodeProcesses implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create " + logs, e);
         }
-        connectionFactory = new LettuceConnectionFactory(redisServer.host(), redisServer.port());
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
+        connectionFactory = RedisConnections.open(redisServer.host(), redisServer.port());
         StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
         Set<String> keys = redis.keys("scan:{" + task + "}:*");
         if (keys != null && !keys.isEmpty()) {

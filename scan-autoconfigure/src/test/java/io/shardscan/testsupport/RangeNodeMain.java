@@ -23,8 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -46,13 +44,8 @@ public final class RangeNodeMain {
     public static void main(String[] args) throws IOException {
         String node = args[0];
         JdbcEndpoint database = new JdbcEndpoint(args[1], args[2], args[3]);
-        LettuceConnectionFactory redis = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(args[4], Integer.parseInt(args[5])),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(Duration.ofSeconds(1))
-                        .build());
-        redis.afterPropertiesSet();
-        redis.start();
+        LettuceConnectionFactory redis =
+                RedisConnections.open(args[4], Integer.parseInt(args[5]), Duration.ofSeconds(1));
         String taskName = args[6];
         long rangeSize = Long.parseLong(args[7]);
         int pageSize = Integer.parseInt(args[8]);

@@ -20,8 +20,6 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -66,13 +64,7 @@ public final class WakeNodeMain {
         ShardCoordinator coordinator;
         WakeChannel channel;
         if (redis) {
-            connection = new LettuceConnectionFactory(
-                    new RedisStandaloneConfiguration(args[4], Integer.parseInt(args[5])),
-                    LettuceClientConfiguration.builder()
-                            .commandTimeout(Duration.ofSeconds(2))
-                            .build());
-            connection.afterPropertiesSet();
-            connection.start();
+            connection = RedisConnections.open(args[4], Integer.parseInt(args[5]), Duration.ofSeconds(2));
             coordinator = new RedisShardCoordinator(connection);
             channel = new RedisWakeChannel(connection);
         } else {
