@@ -7,10 +7,16 @@ import javax.sql.DataSource;
 
 class H2EndpointBansTests extends EndpointBansContractTests {
 
+    private final DataSource dataSource = TestServers.h2("endpoint_bans");
+
     @Override
     protected EndpointBans createStore() {
-        DataSource dataSource = TestServers.h2("endpoint_bans");
         new OrderTable(dataSource).coordinationTables();
         return new JdbcEndpointBans(dataSource);
+    }
+
+    @Override
+    protected void ageTrips(String task) {
+        ageJdbcTrips(dataSource, task);
     }
 }

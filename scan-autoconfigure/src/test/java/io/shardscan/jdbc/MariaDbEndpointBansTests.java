@@ -11,14 +11,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @ServerTests
 class MariaDbEndpointBansTests extends EndpointBansContractTests {
 
+    private final DataSource dataSource = TestServers.mariadbDatabase("endpoint_bans");
+
     @RegisterExtension
     static final JvmZoneNotTheServers zone =
             new JvmZoneNotTheServers(() -> TestServers.mariadbDatabase("endpoint_bans"));
 
     @Override
     protected EndpointBans createStore() {
-        DataSource dataSource = TestServers.mariadbDatabase("endpoint_bans");
         new OrderTable(dataSource).coordinationTables();
         return new JdbcEndpointBans(dataSource);
+    }
+
+    @Override
+    protected void ageTrips(String task) {
+        ageJdbcTrips(dataSource, task);
     }
 }

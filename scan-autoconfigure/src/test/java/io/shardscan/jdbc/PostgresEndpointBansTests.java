@@ -9,10 +9,16 @@ import javax.sql.DataSource;
 @ServerTests
 class PostgresEndpointBansTests extends EndpointBansContractTests {
 
+    private final DataSource dataSource = TestServers.postgresDatabase("endpoint_bans");
+
     @Override
     protected EndpointBans createStore() {
-        DataSource dataSource = TestServers.postgresDatabase("endpoint_bans");
         new OrderTable(dataSource).coordinationTables();
         return new JdbcEndpointBans(dataSource);
+    }
+
+    @Override
+    protected void ageTrips(String task) {
+        ageJdbcTrips(dataSource, task);
     }
 }
