@@ -50,6 +50,7 @@ import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Runs the scan engine on the application's {@link DataSource}: the tasks come from
@@ -157,8 +158,12 @@ public class ScanAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    TaskStore scanTaskStore(DataSource dataSource) {
-        return new JdbcTaskStore(dataSource);
+    TaskStore scanTaskStore(
+            DataSource dataSource,
+            @ScanTransactionManager ObjectProvider<PlatformTransactionManager> scanTransactionManager,
+            ObjectProvider<PlatformTransactionManager> transactionManager) {
+        return new JdbcTaskStore(
+                dataSource, ScanTransactions.choose(dataSource, scanTransactionManager, transactionManager));
     }
 
     @Bean
