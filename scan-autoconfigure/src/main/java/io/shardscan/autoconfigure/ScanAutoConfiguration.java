@@ -50,9 +50,11 @@ import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * Runs the scan engine on the application's {@link DataSource}: the tasks come from
+ * Runs the scan engine on the application's {@link DataSource} (the {@link ScanDataSource
+ * @ScanDataSource} one when there are several): the tasks come from
  * {@code scan.tasks.*} and the {@link io.shardscan.annotation.ScanTask @ScanTask} methods of its
  * beans. Every bean backs off when the application defines its own; {@code scan.enabled=false}
  * turns it all off.
@@ -65,7 +67,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
         })
 @ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
 @ConditionalOnBooleanProperty(name = "scan.enabled", matchIfMissing = true)
-@ConditionalOnSingleCandidate(DataSource.class)
+@ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(ScanProperties.class)
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public class ScanAutoConfiguration {
@@ -112,8 +114,9 @@ public class ScanAutoConfiguration {
         @ConditionalOnMissingBean(WakeChannel.class)
         @ConditionalOnBean(ScanRedisConnection.class)
         WakeChannel scanRedisWakeChannel(
-                ScanRedisConnection connection, DataSource dataSource, ScanProperties properties) {
-            return ScanWakeChannels.redis(new RedisWakeChannel(connection.connectionFactory()), dataSource, properties);
+                ScanRedisConnection connection, ScanDatabase database, ScanProperties properties) {
+            return ScanWakeChannels.redis(
+                    new RedisWakeChannel(connection.connectionFactory()), database.dataSource(), properties);
         }
 
         @Bean
@@ -150,6 +153,14 @@ public class ScanAutoConfiguration {
     }
 
     @Bean
+    ScanDatabase scanDatabase(
+            @ScanDataSource ObjectProvider<DataSource> scanDataSource,
+            ObjectProvider<DataSource> dataSource,
+            ListableBeanFactory beans) {
+        return ScanDatabase.choose(scanDataSource, dataSource, beans);
+    }
+
+    @Bean
     @ConditionalOnMissingBean
     ScanClock scanClock() {
         return ScanClock.system();
@@ -157,21 +168,26 @@ public class ScanAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    TaskStore scanTaskStore(DataSource dataSource) {
-        return new JdbcTaskStore(dataSource);
+    TaskStore scanTaskStore(
+            ScanDatabase database,
+            @ScanTransactionManager ObjectProvider<PlatformTransactionManager> scanTransactionManager,
+            ObjectProvider<PlatformTransactionManager> transactionManager) {
+        return new JdbcTaskStore(
+                database.dataSource(),
+                ScanTransactions.choose(database.dataSource(), scanTransactionManager, transactionManager));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    ShardCoordinator scanShardCoordinator(ScanProperties properties, DataSource dataSource, ScanClock clock) {
-        return ScanCoordinators.create(properties, dataSource, clock);
+    ShardCoordinator scanShardCoordinator(ScanProperties properties, ScanDatabase database, ScanClock clock) {
+        return ScanCoordinators.create(properties, database.dataSource(), clock);
     }
 
     /** How wake-ups reach other nodes without Redis: PostgreSQL LISTEN/NOTIFY, or none on other databases. */
     @Bean
     @ConditionalOnMissingBean
-    WakeChannel scanWakeChannel(DataSource dataSource) {
-        return ScanWakeChannels.database(dataSource);
+    WakeChannel scanWakeChannel(ScanDatabase database) {
+        return ScanWakeChannels.database(database.dataSource());
     }
 
     /**
@@ -181,8 +197,8 @@ public class ScanAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Lazy
-    RangeCursor scanRangeCursor(DataSource dataSource, ScanEngineBuilder engine) {
-        return new JdbcRangeCursor(dataSource, engine.settings().statementTimeout());
+    RangeCursor scanRangeCursor(ScanDatabase database, ScanEngineBuilder engine) {
+        return new JdbcRangeCursor(database.dataSource(), engine.settings().statementTimeout());
     }
 
     /**
@@ -194,27 +210,28 @@ public class ScanAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Lazy
-    RangeStores scanRangeStores(DataSource dataSource, RangeCursor cursor, ScanEngineBuilder engine) {
+    RangeStores scanRangeStores(ScanDatabase database, RangeCursor cursor, ScanEngineBuilder engine) {
         Duration timeout = engine.settings().statementTimeout();
         return new RangeStores(
-                new JdbcTaskRuns(dataSource, timeout),
+                new JdbcTaskRuns(database.dataSource(), timeout),
                 cursor,
-                new JdbcRangeLedger(dataSource, timeout),
-                new JdbcRangeTable(dataSource, timeout),
-                new JdbcRangeFailures(dataSource, timeout));
+                new JdbcRangeLedger(database.dataSource(), timeout),
+                new JdbcRangeTable(database.dataSource(), timeout),
+                new JdbcRangeFailures(database.dataSource(), timeout));
     }
 
     /** The level-2 endpoint blacklist in the database, when Redis does not hold it. */
     @Bean
     @ConditionalOnMissingBean
-    EndpointBans scanEndpointBans(DataSource dataSource) {
-        return new JdbcEndpointBans(dataSource);
+    EndpointBans scanEndpointBans(ScanDatabase database) {
+        return new JdbcEndpointBans(database.dataSource());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    ScanSchemaInitializer scanSchemaInitializer(DataSource dataSource, ScanProperties properties) {
-        return new ScanSchemaInitializer(dataSource, properties.getJdbc().getInitializeSchema());
+    ScanSchemaInitializer scanSchemaInitializer(ScanDatabase database, ScanProperties properties) {
+        return new ScanSchemaInitializer(
+                database.dataSource(), properties.getJdbc().getInitializeSchema());
     }
 
     @Bean
@@ -251,7 +268,7 @@ public class ScanAutoConfiguration {
             TaskStore store,
             ShardCoordinator coordinator,
             ScanClock clock,
-            DataSource dataSource,
+            ScanDatabase database,
             ConfigurableEnvironment environment,
             ScanEngineBuilder builder,
             ObjectProvider<RangeStores> rangeStores,
@@ -259,7 +276,7 @@ public class ScanAutoConfiguration {
         // the engine's lines go to the application's logging, which outlives java.util.logging at shutdown
         ScanLogging.use(CommonsSystemLogger::new);
         log.log(System.Logger.Level.INFO, ScanCoordinators.explain(properties, coordinator));
-        ScanConnectionTimeoutCheck.warning(coordinator, dataSource, properties.getLeaseTtl())
+        ScanConnectionTimeoutCheck.warning(coordinator, database.dataSource(), properties.getLeaseTtl())
                 .ifPresent(warning -> log.log(System.Logger.Level.WARNING, warning));
         // every check runs here, while the bean is created, so a problem stops startup before the web server starts
         return ScanStartupChecks.engine(
@@ -269,7 +286,7 @@ public class ScanAutoConfiguration {
                         builder,
                         store,
                         coordinator,
-                        dataSource,
+                        database.dataSource(),
                         clock,
                         rangeStores::getObject)
                 .wakeThrough(wakeChannel);

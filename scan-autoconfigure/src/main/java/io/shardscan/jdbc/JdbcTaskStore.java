@@ -36,6 +36,7 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -62,9 +63,27 @@ public final class JdbcTaskStore implements TaskStore {
     private final Map<String, Row.Layout> layouts;
     private final JdbcTaskRuns runs;
 
+    /**
+     * A store over {@code dataSource} whose transactions are a {@link DataSourceTransactionManager}
+     * of its own: for applications that use plain JDBC on that DataSource.
+     */
     public JdbcTaskStore(DataSource dataSource) {
+        this(dataSource, new DataSourceTransactionManager(dataSource));
+    }
+
+    /**
+     * A store over {@code dataSource} whose transactions, the write-back and a transactional
+     * handler's work alike, run through {@code transactionManager}: the application's, which must
+     * expose its transactions as JDBC connections of {@code dataSource} (a
+     * {@code DataSourceTransactionManager} or a {@code JpaTransactionManager} over it), so that the
+     * handler's own statements (a Spring Data JPA {@code save}) and the fenced write-back commit or
+     * roll back together.
+     */
+    public JdbcTaskStore(DataSource dataSource, PlatformTransactionManager transactionManager) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        Objects.requireNonNull(transactionManager, "transactionManager");
         this.jdbc = new JdbcTemplate(dataSource);
-        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        this.transactions = new TransactionTemplate(transactionManager);
         this.dialect = SqlDialect.detect(dataSource);
         this.inspector = new TableInspector(dataSource, dialect);
         this.statements = new ConcurrentHashMap<>();
