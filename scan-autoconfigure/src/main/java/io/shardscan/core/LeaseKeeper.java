@@ -104,10 +104,9 @@ final class LeaseKeeper {
     boolean coordinatorReachable() {
         if (reachability.reachable()) {
             long ttl = settings.leaseTtl().toNanos();
-            long renewing = renewals.waitingNanos();
-            if (renewing > ttl) {
+            if (renewalHangs()) {
                 reachability.renewal("its lease renewal has not returned for "
-                        + Duration.ofNanos(renewing).toSeconds() + " s, longer than scan.lease-ttl ("
+                        + Duration.ofNanos(renewals.waitingNanos()).toSeconds() + " s, longer than scan.lease-ttl ("
                         + settings.leaseTtl() + ")");
             }
             long sentAt = tickSentAt;
@@ -116,6 +115,11 @@ final class LeaseKeeper {
             }
         }
         return reachability.reachable();
+    }
+
+    /** Whether the node's lease renewal running now has waited longer than the lease TTL. */
+    private boolean renewalHangs() {
+        return renewals.waitingNanos() > settings.leaseTtl().toNanos();
     }
 
     private synchronized void hung(long sentAt, Duration waited) {
@@ -185,8 +189,10 @@ final class LeaseKeeper {
                                 + " round runs goes once it wrote back); this node keeps " + kept(target) + " of "
                                 + context.definition().shards());
             }
-            // a tick that hung in the coordinator may return after the task began to stop
-            if (claim && !stopping) {
+            // a tick that hung in the coordinator may return after the task began to stop; and while the
+            // node's renewal hangs past the TTL every lease it claims would lapse a TTL later, lost and
+            // claimed again each time (fence epochs and WARNs churning): it claims none until the renewal returns
+            if (claim && !stopping && !renewalHangs()) {
                 List<Integer> took = target.stream()
                         .filter(shard -> !owned.containsKey(shard))
                         .sorted()

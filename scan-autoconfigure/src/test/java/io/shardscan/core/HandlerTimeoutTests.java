@@ -147,8 +147,11 @@ class HandlerTimeoutTests {
             log.afterEach(null);
         }
         assertThat(log.messages())
+                // shard 0's round, and any other round in flight at that moment (on a loaded machine an empty
+                // round of shard 5 was still fetching: "shards [0, 5]"); only shard 0's outlives the timeout
                 .anySatisfy(line -> assertThat(line)
-                        .contains("stopping, waiting up to PT1S (scan.shutdown-timeout) for the rounds of shards [0]")
+                        .containsPattern("stopping, waiting up to PT1S \\(scan.shutdown-timeout\\) for the rounds of"
+                                + " shards \\[(\\d+, )*0(, \\d+)*\\]")
                         .contains("1 rows in handlers"))
                 .anySatisfy(line -> assertThat(line)
                         .contains("gave up after PT1S on the rounds of shards [0]")

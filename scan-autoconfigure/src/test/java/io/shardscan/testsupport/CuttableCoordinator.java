@@ -26,6 +26,8 @@ public final class CuttableCoordinator implements ShardCoordinator {
     private final AtomicInteger releases = new AtomicInteger();
     private final AtomicInteger releasesHanging = new AtomicInteger();
     private final AtomicInteger ticksHeld = new AtomicInteger();
+    private final AtomicInteger heartbeats = new AtomicInteger();
+    private final AtomicInteger granted = new AtomicInteger();
     private final AtomicInteger mostReleasesHanging = new AtomicInteger();
     private volatile CountDownLatch ticksHeldUntil;
 
@@ -115,6 +117,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     @Override
     public List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
+        heartbeats.incrementAndGet();
         CountDownLatch held = ticksHeldUntil;
         if (held != null) {
             ticksHeld.incrementAndGet();
@@ -136,7 +139,19 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     @Override
     public Optional<Lease> tryAcquire(String task, int shard, String node, Duration ttl) {
-        return reach().tryAcquire(task, shard, node, ttl);
+        Optional<Lease> lease = reach().tryAcquire(task, shard, node, ttl);
+        lease.ifPresent(l -> granted.incrementAndGet());
+        return lease;
+    }
+
+    /** How many heartbeats (one per lease tick) were sent so far. */
+    public int heartbeats() {
+        return heartbeats.get();
+    }
+
+    /** How many leases were granted so far. */
+    public int granted() {
+        return granted.get();
     }
 
     @Override
