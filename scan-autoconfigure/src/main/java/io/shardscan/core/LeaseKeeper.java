@@ -162,6 +162,8 @@ final class LeaseKeeper {
             } finally {
                 tickSentAt = NOT_TICKING;
             }
+            // the coordinator answered: before the claims, so that whoever sees a shard claimed sees it so
+            reachability.tick(null);
             List<Member> live = tick.members();
             members = live;
             leases = List.copyOf(tick.leases());
@@ -208,7 +210,6 @@ final class LeaseKeeper {
             settled = owned.keySet().equals(target)
                     && owned.values().stream().allMatch(s -> s.state() != OwnedShard.State.RELEASING)
                     && noMemberSilent(live);
-            reachability.tick(null);
         } catch (RuntimeException e) {
             reachability.tick(e.toString());
         }
@@ -371,6 +372,9 @@ final class LeaseKeeper {
         }
         long grantedAt = context.clock().nanos();
         Lease granted = lease.get();
+        // the coordinator granted a lease: a renewal that failed while the node held nothing (so renewed
+        // nothing since) no longer says it cannot be reached
+        reachability.renewal(null);
         long epoch;
         HeldKeys held = new HeldKeys(context.definition().ordering() == Ordering.PER_KEY);
         try {

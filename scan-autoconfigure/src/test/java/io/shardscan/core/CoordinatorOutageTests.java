@@ -153,6 +153,27 @@ class CoordinatorOutageTests {
         await().until(() -> task.ownedShards().size() == SHARDS);
     }
 
+    /**
+     * A RedisOutageTests run read a node unreachable right after it had claimed every shard back: the
+     * renewal that failed in the outage was the last it made (a node holding nothing renews nothing),
+     * so its failure stood until the first renewal after the claims. Here that renewal is held: the
+     * node must read reachable once the coordinator granted its claims.
+     */
+    @Test
+    void aNodeThatClaimedItsShardsBackAfterAnOutageIsReachableBeforeItsNextRenewal() {
+        ScanEngine engine = startHoldingEveryShard();
+        TaskView task = engine.task("orders");
+        coordinator.cut();
+        await().until(() -> !task.coordinatorReachable() && task.ownedShards().isEmpty());
+
+        coordinator.holdRenewalsUntil(open);
+        coordinator.heal();
+        await().until(() -> task.ownedShards().size() == SHARDS);
+
+        assertThat(task.coordinatorReachable()).isTrue();
+        open.countDown();
+    }
+
     @Test
     void aLeaseTickThatHangsPastTheTtlShowsTheCoordinatorUnreachableButCostsNoLease() {
         ScanEngine engine = startHoldingEveryShard();
