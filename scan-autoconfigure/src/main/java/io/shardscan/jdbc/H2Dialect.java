@@ -14,8 +14,8 @@ final class H2Dialect extends GeneratedShardColumnDialect {
 
     /** PostgreSQL's: H2 runs that DDL as written, so one script serves both. */
     @Override
-    public String schemaLocation() {
-        return "classpath:io/shardscan/jdbc/schema-postgresql.sql";
+    public String schemaScript() {
+        return "io/shardscan/jdbc/schema-postgresql.sql";
     }
 
     @Override

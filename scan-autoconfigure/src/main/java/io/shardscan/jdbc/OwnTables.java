@@ -143,7 +143,7 @@ public final class OwnTables {
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
             SqlDialect dialect = SqlDialect.forProduct(metaData.getDatabaseProductName());
-            String script = dialect.schemaLocation().substring("classpath:".length());
+            String script = dialect.schemaScript();
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
                     + " tables on embedded databases only) or run " + script + " from the scan-autoconfigure jar"
                     + " (or your migration tool's copy of it)";

@@ -72,9 +72,14 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return e instanceof java.sql.SQLTimeoutException;
     }
 
-    /** The classpath location of the script that creates the lease, member and fence tables. */
+    /** The classpath resource of the script that creates the lease, member and fence tables. */
+    public String schemaScript() {
+        return "io/shardscan/jdbc/schema-" + name() + ".sql";
+    }
+
+    /** {@link #schemaScript()} as a {@code classpath:} location. */
     public String schemaLocation() {
-        return "classpath:io/shardscan/jdbc/schema-" + name() + ".sql";
+        return "classpath:" + schemaScript();
     }
 
     /** Quotes an identifier exactly as the database reports it. */

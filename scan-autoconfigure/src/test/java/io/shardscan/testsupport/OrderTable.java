@@ -229,9 +229,8 @@ public final class OrderTable {
 
     /** Creates Shardscan's own tables from the starter's own script, and empties them. */
     public OrderTable coordinationTables() {
-        String script = io.shardscan.jdbc.SqlDialect.detect(jdbc.getDataSource())
-                .schemaLocation()
-                .substring("classpath:".length());
+        String script =
+                io.shardscan.jdbc.SqlDialect.detect(jdbc.getDataSource()).schemaScript();
         org.springframework.jdbc.datasource.init.ResourceDatabasePopulator populator =
                 new org.springframework.jdbc.datasource.init.ResourceDatabasePopulator(
                         new org.springframework.core.io.ClassPathResource(script));
