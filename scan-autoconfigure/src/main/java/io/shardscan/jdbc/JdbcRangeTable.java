@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
 
@@ -94,24 +95,23 @@ public final class JdbcRangeTable implements RangeTable {
 
     @Override
     public long minId(RangeTask task) {
-        Long min = bounded.on(
-                task.definition().table(),
-                () -> jdbc.queryForObject(
-                        "SELECT MIN(" + task.definition().idColumn() + ") FROM "
-                                + task.definition().table(),
-                        Long.class));
+        Long min = idAggregate(task, "MIN");
         return min == null ? Long.MAX_VALUE : min;
     }
 
     @Override
     public long maxId(RangeTask task) {
-        Long max = bounded.on(
-                task.definition().table(),
-                () -> jdbc.queryForObject(
-                        "SELECT MAX(" + task.definition().idColumn() + ") FROM "
-                                + task.definition().table(),
-                        Long.class));
+        Long max = idAggregate(task, "MAX");
         return max == null ? Long.MIN_VALUE : max;
+    }
+
+    /** {@code MIN} or {@code MAX} of the task's id column; null for an empty table. */
+    private @Nullable Long idAggregate(RangeTask task, String function) {
+        String table = task.definition().table();
+        return bounded.on(
+                table,
+                () -> jdbc.queryForObject(
+                        "SELECT " + function + "(" + task.definition().idColumn() + ") FROM " + table, Long.class));
     }
 
     @Override
