@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs one range task on this node: {@code workers} threads, each scanning one range at a time (a
@@ -42,6 +43,7 @@ final class RangeRunner {
     private volatile boolean running;
     private volatile TaskRun run;
     private int quietTicks;
+    private final AtomicLong ticks = new AtomicLong();
 
     private static final int QUIET_TICKS = 5;
 
@@ -74,6 +76,11 @@ final class RangeRunner {
     /** The run this node follows now. */
     TaskRun run() {
         return run;
+    }
+
+    /** How many heartbeats the control thread began, so a test counts statements per tick, not per second. */
+    long ticks() {
+        return ticks.get();
     }
 
     /** The statements of this task's workers and control thread, with their timeouts. */
@@ -218,6 +225,7 @@ final class RangeRunner {
      * so a finished job costs the database two statements per {@value #QUIET_TICKS} renew intervals.
      */
     private void tick() {
+        ticks.incrementAndGet();
         if (run.done() && held.isEmpty() && quietTicks++ % QUIET_TICKS != 0) {
             return;
         }

@@ -20,6 +20,11 @@ public final class RangeView {
         return runner.task();
     }
 
+    /** How many heartbeats this task's control thread began (for tests: statements per tick). */
+    long ticks() {
+        return runner.ticks();
+    }
+
     /**
      * The current run's progress as the control thread last read it (every renew interval); runs no SQL.
      */

@@ -282,16 +282,15 @@ public abstract class RangeModeContractTests {
         AtomicLong calls = new AtomicLong();
         ScanEngine a = startCounted(RunMode.FOLLOW, calls);
         await().until(() -> a.rangeTask(name).snapshot().percent() == 100);
-        long start = System.nanoTime();
         long before = calls.get();
-        // two workers and the control thread, each looking every 200 ms (the tier) or renew interval: a
-        // few dozen calls a second; a spinning tail makes thousands
-        await().during(Duration.ofSeconds(3))
-                .atMost(TestTime.scaled(Duration.ofSeconds(10)))
-                .until(() -> {
-                    double seconds = Math.max(1, (System.nanoTime() - start) / 1e9);
-                    return calls.get() - before <= 100 * seconds;
-                });
+        long ticksBefore = a.rangeTask(name).ticks();
+        await().until(() -> a.rangeTask(name).ticks() - ticksBefore >= 10);
+        long ticks = a.rangeTask(name).ticks() - ticksBefore;
+        // two workers looking every 200 ms (the tier) and the control thread every 300 ms (the renew
+        // interval): a few calls a tick; a spinning tail makes hundreds
+        assertThat(calls.get() - before)
+                .as("store calls of a caught-up follow over %d ticks", ticks)
+                .isLessThanOrEqualTo(20 * ticks);
         assertThat(calls.get() - before).as("it still looks for new ids").isPositive();
         users.insert(900);
         await().until(() -> users.missed() == 0);
@@ -308,15 +307,15 @@ public abstract class RangeModeContractTests {
         ScanEngine a = startCounted(RunMode.ONCE, calls);
         await().until(() -> a.rangeTask(name).snapshot().run().done());
         long before = calls.get();
-        long start = System.nanoTime();
-        await().pollDelay(Duration.ofSeconds(6)).until(() -> true);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        double quietTicks = seconds / (5 * Engines.FAST_RENEW.toMillis() / 1000.0);
-        // two calls (the run, its progress) per quiet tick, plus a tick's worth of slack; every renew
-        // interval would be five times as many
+        long ticksBefore = a.rangeTask(name).ticks();
+        // ten heartbeats of the control thread, however long a loaded machine makes them
+        await().until(() -> a.rangeTask(name).ticks() - ticksBefore >= 10);
+        long ticks = a.rangeTask(name).ticks() - ticksBefore;
+        // two calls (the run, its progress) on every fifth tick, plus one such tick for the readings'
+        // skew; reading at every tick would be five times as many
         assertThat(calls.get() - before)
-                .as("store calls of a DONE run over %.1f s", seconds)
-                .isLessThanOrEqualTo((long) (2 * quietTicks) + 4);
+                .as("store calls of a DONE run over %d ticks", ticks)
+                .isLessThanOrEqualTo(2 * (ticks / 5 + 1) + 2);
     }
 
     /** Node A running the task with {@code run}, every store call but {@code kind()} counted in {@code calls}. */

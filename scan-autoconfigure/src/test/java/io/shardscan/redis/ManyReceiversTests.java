@@ -113,58 +113,42 @@ class ManyReceiversTests {
         final Map<String, RecordingTaskStore> stores = new ConcurrentHashMap<>();
     }
 
-    private void orders(boolean withDownStore) {
+    private void orders() {
         table.recreate(16, true).coordinationTables();
         table.insert(4000, 200, Instant.now().minusSeconds(5)).withStores(STORES);
-        if (!withDownStore) {
-            table.jdbc().update("DELETE FROM tb_order WHERE store_id = ?", DOWN);
-        }
     }
 
-    private long drainSeconds(ScanEngine engine, int rows) {
-        long start = System.nanoTime();
+    private void awaitOthersDone() {
         await().atMost(TestTime.scaled(Duration.ofSeconds(120)))
-                .pollInterval(Duration.ofMillis(20))
-                .until(() -> table.count("status = 1 AND store_id <> " + DOWN) == rows);
-        return System.nanoTime() - start;
+                .until(() -> table.count("status = 1 AND store_id <> " + DOWN) == 3800);
     }
 
     @Test
     void aRefusingStoreIsBannedNotFetchedProbedAndCatchesUpWhenBack() {
-        // an unmeasured warm-up (class loading, JIT), then the rate of the 19 stores without the failing one
-        orders(false);
-        ScanEngine warmUp = start(
-                "warm-up", task(3, Duration.ofMillis(200)), new TaskStoreHolder(), redisBans(), ScanListener.NONE);
-        drainSeconds(warmUp, 3800);
-        warmUp.stop();
-        orders(false);
-        ScanEngine baseline = start(
-                "baseline", task(3, Duration.ofMillis(200)), new TaskStoreHolder(), redisBans(), ScanListener.NONE);
-        long baselineNanos = drainSeconds(baseline, 3800);
-        baseline.stop();
-
-        orders(true);
+        orders();
         stores.down(DOWN);
         EndpointBans bans = redisBans();
         TaskStoreHolder holder = new TaskStoreHolder();
-        ScanEngine node = start("node-a", task(3, Duration.ofMillis(200)), holder, bans, ScanListener.NONE);
-        long withDownNanos = drainSeconds(node, 3800);
-        double ratio = (double) baselineNanos / withDownNanos;
-        System.out.printf(
-                "19 stores: %.0f ms alone, %.0f ms beside a refusing store: %.2f of their rate%n",
-                baselineNanos / 1e6, withDownNanos / 1e6, ratio);
-        // measured around 0.9-1.1 on an idle 2-core machine; loose here, so a loaded machine does not flake
-        assertThat(ratio).isGreaterThan(0.5);
+        start("node-a", task(3, Duration.ofMillis(200)), holder, bans, ScanListener.NONE);
+        awaitOthersDone();
+        // the refusing store held the other 19 back by at most its own calls: level-1 trips it for the pass
+        // after three refusals (calls already running on the other 7 of the 8 workers still end), level-2
+        // bans it after three trips; without level 1 each of its 200 rows would be called (how fast the 19
+        // go beside it is a figure for a benchmark, not for this test)
+        long callsWhileOthersRan = stores.calls(DOWN);
+        System.out.printf("the refusing store was called %d times while the 19 others ran%n", callsWhileOthersRan);
+        assertThat(callsWhileOthersRan).isLessThanOrEqualTo(3 * (3 + 7));
 
         await().until(() -> active(bans).contains(String.valueOf(DOWN)));
         long bannedAt = System.nanoTime();
         long callsAtBan = stores.calls(DOWN);
         long banEnds = banEnds(bans, bannedAt);
-        // while the ban holds: no row of the store is read, so none is called
-        await().pollDelay(Duration.ofMillis(3000)).until(() -> true);
+        // while the ban holds the engine keeps looking (a pass every 200 ms), and no look reads a row of
+        // the store, so none is called
         RecordingTaskStore store = holder.stores.get("node-a");
-        assertThat(store.fetched(
-                        String.valueOf(DOWN), bannedAt + 500_000_000L, Math.min(banEnds, bannedAt + 3_000_000_000L)))
+        long windowStarts = bannedAt + 500_000_000L;
+        await().until(() -> store.looked(windowStarts, banEnds) >= 3);
+        assertThat(store.fetched(String.valueOf(DOWN), windowStarts, Math.min(banEnds, System.nanoTime())))
                 .isZero();
         assertThat(stores.calls(DOWN) - callsAtBan).isLessThanOrEqualTo(3);
         // once the ban ends one probe row is called, and its failure renews the ban: at most one call
@@ -233,15 +217,12 @@ class ManyReceiversTests {
                 .as("%s banned after %d own trips, though %d trips had been made in all", banning, own, all)
                 .isTrue();
         // both nodes leave the store's rows out of their fetches (the other node learns of the ban on
-        // its next lease tick)
-        await().pollDelay(Duration.ofMillis(3000)).until(() -> true);
+        // its next lease tick): each looks again while the ban holds, and no look reads a row of the store
+        long windowStarts = bannedAt + 1_500_000_000L;
         for (String node : List.of("node-a", "node-b")) {
-            assertThat(holder.stores
-                            .get(node)
-                            .fetched(
-                                    String.valueOf(DOWN),
-                                    bannedAt + 1_500_000_000L,
-                                    Math.min(banEnds, bannedAt + 3_000_000_000L)))
+            RecordingTaskStore store = holder.stores.get(node);
+            await().until(() -> store.looked(windowStarts, banEnds) >= 2);
+            assertThat(store.fetched(String.valueOf(DOWN), windowStarts, Math.min(banEnds, System.nanoTime())))
                     .as("rows of the banned store fetched by %s", node)
                     .isZero();
         }

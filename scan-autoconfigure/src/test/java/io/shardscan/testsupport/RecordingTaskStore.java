@@ -36,6 +36,7 @@ public final class RecordingTaskStore implements TaskStore {
     private final String column;
     private final ConcurrentLinkedQueue<Fetched> fetched = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<List<FetchRequest>> probes = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Long> looks = new ConcurrentLinkedQueue<>();
     private final Map<Long, AtomicInteger> writtenDone = new ConcurrentHashMap<>();
     private final AtomicLong failWriteBacksUntil = new AtomicLong();
     private volatile Duration failFor = Duration.ZERO;
@@ -53,10 +54,21 @@ public final class RecordingTaskStore implements TaskStore {
                 .count();
     }
 
+    /**
+     * How many times the engine looked for rows (a fetch or an idle probe) starting between the two
+     * readings of System.nanoTime: a test waits for the engine to look, not for wall time to pass.
+     */
+    public long looked(long fromNanos, long toNanos) {
+        return looks.stream()
+                .filter(nanos -> nanos - fromNanos >= 0 && toNanos - nanos >= 0)
+                .count();
+    }
+
     @Override
     public List<Row> fetch(TaskDefinition task, FetchRequest request) {
         // stamped when the fetch starts: a fetch that began before a ban may return after it
         long now = System.nanoTime();
+        looks.add(now);
         List<Row> page = store.fetch(task, request);
         page.forEach(row ->
                 fetched.add(new Fetched(now, Objects.toString(row.columns().get(column)))));
@@ -66,6 +78,7 @@ public final class RecordingTaskStore implements TaskStore {
     /** The real store's probe, its requests recorded: a probe reads no row, so it records none as fetched. */
     @Override
     public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> requests) {
+        looks.add(System.nanoTime());
         probes.add(List.copyOf(requests));
         return store.dueRequests(task, requests);
     }
