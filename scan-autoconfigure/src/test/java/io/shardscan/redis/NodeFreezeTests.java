@@ -34,17 +34,17 @@ class NodeFreezeTests {
     static final String TASK = "order-sms";
     static final String VICTIM = "node-b";
     /**
-     * 750 rows a shard, two rounds each: a shard assigned back to the woken node still has a page left
+     * 625 rows a shard, three rounds each: a shard assigned back to the woken node still has a page left
      * when its round on another node ends, even when the freeze comes late (measured: thousands of rows
      * for the woken node; with one round a shard it got none).
      */
-    static final int ROWS = 48_000;
+    static final int ROWS = 40_000;
 
     static final int SHARDS = 64;
     /** NodeMain's task keeps the default workers. */
     static final int WORKERS = 8;
-    /** A long round: a page on one worker takes 10 s, forty commit intervals. */
-    static final int PAGE_SIZE = 500;
+    /** A long round: a page on one worker takes 5 s, twenty commit intervals. */
+    static final int PAGE_SIZE = 250;
 
     static final Duration HANDLER_DELAY = Duration.ofMillis(20);
     static final Duration LEASE_TTL = Duration.ofSeconds(6);
@@ -64,7 +64,7 @@ class NodeFreezeTests {
      */
     static final int FREEZE_AT_HANDLED_PENDING = 400;
 
-    static final Duration FREEZE_POLL_LIMIT = Duration.ofSeconds(10);
+    static final Duration FREEZE_POLL_LIMIT = Duration.ofSeconds(3);
     static final Duration FROZEN_FOR = LEASE_TTL.multipliedBy(3);
     static final int MIN_EFFECTS_AFTER_RESUME = 50;
     static final Path LOGS = Path.of("target", "node-freeze");
