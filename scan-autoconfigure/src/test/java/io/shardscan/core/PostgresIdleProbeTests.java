@@ -46,11 +46,12 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
             long before = counting.total();
             Map<String, Long> kindsBefore = counting.byKind();
             long probesBefore = engine.task("orders").stats().probes();
+            int probeCallsBefore = store.probes().size();
             long started = System.nanoTime();
-            // the node keeps all its shards and stays idle over the window
-            await().during(Duration.ofSeconds(12))
-                    .atMost(TestTime.scaled(Duration.ofSeconds(60)))
-                    .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
+            // four probes of the first tier (3 s each), however long a loaded machine makes them; a slow
+            // machine only lowers the rate measured here
+            await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
+                    .until(() -> engine.task("orders").stats().probes() - probesBefore >= 4);
             double seconds = (System.nanoTime() - started) / 1e9;
             long statements = counting.total() - before;
             Map<String, Long> kinds = delta(kindsBefore, counting.byKind());
@@ -58,11 +59,18 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
             String report = String.format(
                     "%.2f statements/s over %.1f s (%d statements): %s", perSecond, seconds, statements, kinds);
             System.out.println(getClass().getSimpleName() + ": " + report);
+            assertThat(engine.task("orders").ownedShards())
+                    .as("the idle node keeps its shards")
+                    .hasSize(SHARDS);
             assertThat(perSecond).as(report).isLessThanOrEqualTo(1.0);
             long probes = engine.task("orders").stats().probes() - probesBefore;
+            // (one probe may be between its statement and its count while the two are read)
+            assertThat((long) store.probes().size() - probeCallsBefore)
+                    .as("each probe asks all 64 shards and the three tiers in one statement: %s", report)
+                    .isBetween(probes - 1, probes + 1);
             assertThat(probes)
-                    .as("one probe per first-tier interval for all 64 shards and the three tiers: %s", report)
-                    .isBetween((long) (seconds / 3) - 2, (long) (seconds / 3) + 2);
+                    .as("at most one probe per first-tier interval: %s", report)
+                    .isLessThanOrEqualTo((long) (seconds / 3) + 2);
             assertThat(kinds.entrySet().stream()
                             .filter(e -> e.getKey().contains("paused"))
                             .mapToLong(Map.Entry::getValue)
@@ -81,7 +89,7 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
     }
 
     /**
-     * Short tiers of 0.5 s / 1 s / 2 s over 4 s with every shard idle: the slower tiers ride along
+     * Short tiers of 0.5 s / 1 s / 2 s over eight probes with every shard idle: the slower tiers ride along
      * with the first tier's probes, so the probes are one per first-tier interval (without that, the
      * tiers' own probes would add three quarters again), each asks the first tier, and a row failed into
      * the second tier is still found by one.
@@ -110,9 +118,10 @@ class PostgresIdleProbeTests extends IdleProbeContractTests {
                         9,
                         "+155577",
                         Timestamp.from(Instant.now().minusSeconds(60)));
-        await().during(Duration.ofSeconds(4))
-                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
-                .until(() -> engine.task("orders").ownedShards().size() == SHARDS);
+        // eight probes of the first tier, however long a loaded machine makes them: a slow machine only
+        // lowers the rate measured here
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
+                .until(() -> engine.task("orders").stats().probes() - probesBefore >= 8);
         double windows = (System.nanoTime() - started) / (double) first.toNanos();
         long probes = engine.task("orders").stats().probes() - probesBefore;
         List<Set<Integer>> asked = probedTiers(from);
