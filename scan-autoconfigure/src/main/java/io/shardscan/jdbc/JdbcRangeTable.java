@@ -203,11 +203,12 @@ public final class JdbcRangeTable implements RangeTable {
             layouts.put(task.name(), layout);
         }
         int idIndex = Math.max(0, layout.position(task.definition().idColumn().toLowerCase(Locale.ROOT))) + 1;
+        ColumnValues.Kind[] kinds = ColumnValues.kinds(meta);
         List<Row> page = new ArrayList<>();
         while (rs.next()) {
             Object[] values = new Object[count];
             for (int i = 0; i < count; i++) {
-                values[i] = rs.getObject(i + 1);
+                values[i] = ColumnValues.read(rs, i + 1, kinds[i]);
             }
             long id = rs.getLong(idIndex);
             page.add(layout.row(id, id, 0, values));

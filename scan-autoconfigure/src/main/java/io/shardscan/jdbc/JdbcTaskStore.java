@@ -18,11 +18,8 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -650,13 +647,10 @@ public final class JdbcTaskStore implements TaskStore {
             layout = new Row.Layout(labels);
             layouts.put(task, layout);
         }
-        Kind[] kinds = new Kind[count];
-        for (int i = 0; i < count; i++) {
-            kinds[i] = Kind.of(meta, i + 1);
-        }
+        ColumnValues.Kind[] kinds = ColumnValues.kinds(meta);
         int updated = layout.position(names.updatedAt().toLowerCase(Locale.ROOT));
-        if (updated >= 0 && kinds[updated] == Kind.LOCAL_TIMESTAMP) {
-            kinds[updated] = Kind.UTC_TIMESTAMP;
+        if (updated >= 0 && kinds[updated] == ColumnValues.Kind.LOCAL_TIMESTAMP) {
+            kinds[updated] = ColumnValues.Kind.UTC_TIMESTAMP;
         }
         int id = column(layout, names.id());
         int shardKey = column(layout, names.shardKey());
@@ -666,12 +660,7 @@ public final class JdbcTaskStore implements TaskStore {
         while (rs.next()) {
             Object[] values = new Object[count];
             for (int i = 0; i < count; i++) {
-                values[i] = switch (kinds[i]) {
-                    case LOCAL_TIMESTAMP -> deferredTimestamp(rs.getObject(i + 1, LocalDateTime.class));
-                    case UTC_TIMESTAMP -> deferredUtcTimestamp(rs.getObject(i + 1, LocalDateTime.class));
-                    case ZONED_TIMESTAMP -> deferredTimestamp(rs.getObject(i + 1, OffsetDateTime.class));
-                    case OTHER -> rs.getObject(i + 1);
-                };
+                values[i] = ColumnValues.read(rs, i + 1, kinds[i]);
             }
             long rowId = whole(values[id - 1]) ? ((Number) values[id - 1]).longValue() : rs.getLong(id);
             long key = whole(values[shardKey - 1]) ? ((Number) values[shardKey - 1]).longValue() : rs.getLong(shardKey);
@@ -691,49 +680,6 @@ public final class JdbcTaskStore implements TaskStore {
      */
     private static boolean whole(@Nullable Object value) {
         return value instanceof Long || value instanceof Integer || value instanceof Short;
-    }
-
-    /**
-     * A TIMESTAMP column read as the driver's cheap {@link LocalDateTime} and turned into the
-     * {@link Timestamp} that {@code getObject} returns only when the handler reads it: the
-     * {@code Calendar} arithmetic of {@code getTimestamp} was a third of a page fetch's CPU.
-     */
-    private static Row.@Nullable Deferred deferredTimestamp(@Nullable LocalDateTime value) {
-        return value == null ? null : () -> Timestamp.valueOf(value);
-    }
-
-    /**
-     * The same for a zone-less updated-at column, which the engine stamps in UTC (see
-     * {@link SqlDialect#rowClock}): the handler gets the instant it was stamped at, whatever the JVM's zone.
-     */
-    private static Row.@Nullable Deferred deferredUtcTimestamp(@Nullable LocalDateTime value) {
-        return value == null ? null : () -> Timestamp.from(value.toInstant(java.time.ZoneOffset.UTC));
-    }
-
-    /** The same for PostgreSQL's {@code timestamptz}, which the driver reads as an instant, never as a {@link LocalDateTime}. */
-    private static Row.@Nullable Deferred deferredTimestamp(@Nullable OffsetDateTime value) {
-        return value == null ? null : () -> Timestamp.from(value.toInstant());
-    }
-
-    /**
-     * How a page reads a column: a timestamp without time zone as a {@link LocalDateTime}, one
-     * the driver reports as {@link Types#TIMESTAMP} but holds an instant (PostgreSQL's
-     * {@code timestamptz}) as an {@link OffsetDateTime}, both handed to the handler as the
-     * {@link Timestamp} {@code getObject} gives, but the zone-less updated-at column read as UTC;
-     * anything else as {@code getObject} reads it.
-     */
-    private enum Kind {
-        LOCAL_TIMESTAMP,
-        UTC_TIMESTAMP,
-        ZONED_TIMESTAMP,
-        OTHER;
-
-        static Kind of(ResultSetMetaData meta, int column) throws SQLException {
-            if (meta.getColumnType(column) != Types.TIMESTAMP) {
-                return OTHER;
-            }
-            return "timestamptz".equalsIgnoreCase(meta.getColumnTypeName(column)) ? ZONED_TIMESTAMP : LOCAL_TIMESTAMP;
-        }
     }
 
     /**
