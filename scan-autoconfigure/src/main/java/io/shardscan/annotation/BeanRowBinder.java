@@ -62,6 +62,11 @@ final class BeanRowBinder implements RowBinder {
     }
 
     @Override
+    public List<TypeDescriptor> memberTypes() {
+        return Arrays.stream(setters).map(Setter::type).toList();
+    }
+
+    @Override
     public Object bind(Row row) {
         Object bean = BeanUtils.instantiateClass(constructor);
         int[] columns = positions.in(row.layout());

@@ -65,6 +65,11 @@ final class RecordRowBinder implements RowBinder {
     }
 
     @Override
+    public List<TypeDescriptor> memberTypes() {
+        return List.of(types);
+    }
+
+    @Override
     public Object bind(Row row) {
         int[] columns = positions.in(row.layout());
         Object[] args = new Object[names.length];

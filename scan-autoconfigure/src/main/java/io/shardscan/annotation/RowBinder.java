@@ -7,11 +7,13 @@ import java.lang.reflect.Modifier;
 import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.TypeDescriptor;
 import org.springframework.core.convert.support.DefaultConversionService;
+import org.springframework.util.ClassUtils;
 
 /** Turns a fetched row into the object a handler method takes; thread-safe. */
 @FunctionalInterface
@@ -26,6 +28,30 @@ interface RowBinder {
      */
     default List<String> members() {
         return List.of();
+    }
+
+    /** The types of {@link #members()}, in the same order. */
+    default List<TypeDescriptor> memberTypes() {
+        return List.of();
+    }
+
+    /**
+     * Whether a column value of class {@code held} (as a fetched row holds it) converts to a member of
+     * type {@code target}, as {@link #convert} would; {@code true} for a class this class loader does
+     * not see, whose values are then converted, or not, row by row.
+     */
+    static boolean convertible(String held, TypeDescriptor target) {
+        Class<?> source;
+        try {
+            source = ClassUtils.forName(held, RowBinder.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return true;
+        }
+        if (ClassUtils.resolvePrimitiveIfNecessary(target.getObjectType()).isAssignableFrom(source)
+                || (source == Timestamp.class && ColumnTimes.TARGETS.contains(target.getObjectType()))) {
+            return true;
+        }
+        return DefaultConversionService.getSharedInstance().canConvert(TypeDescriptor.valueOf(source), target);
     }
 
     /**
@@ -97,6 +123,30 @@ interface RowBinder {
         return target.isCollection() || target.isArray() || target.isMap() ? null : target.getObjectType();
     }
 
+    /** The classes of number column values, which bind to any other number type or to String. */
+    Set<String> NUMBERS = Set.of(
+            "java.lang.Short",
+            "java.lang.Integer",
+            "java.lang.Long",
+            "java.lang.Float",
+            "java.lang.Double",
+            "java.math.BigDecimal",
+            "java.math.BigInteger");
+
+    /** The other member types a column value of class {@code held} binds to, for a message: " (…)" or "". */
+    static String alsoWorks(String held) {
+        if (held.equals(Timestamp.class.getName())) {
+            return " (Instant, OffsetDateTime, ZonedDateTime, LocalDateTime, LocalDate)";
+        }
+        if (held.equals(String.class.getName())) {
+            return " (such as an enum by name, UUID or a number)";
+        }
+        if (NUMBERS.contains(held)) {
+            return " (such as another number type or String)";
+        }
+        return "";
+    }
+
     /**
      * Converts a column value to a component's or property's type.
      *
@@ -122,7 +172,7 @@ interface RowBinder {
                             + member + "': " + e.getMessage() + ". Give '" + member + "' a type the column converts"
                             + " to"
                             + (value instanceof Timestamp
-                                    ? " (Instant, OffsetDateTime, ZonedDateTime," + " LocalDateTime, LocalDate)"
+                                    ? alsoWorks(Timestamp.class.getName())
                                     : ", e.g. " + value.getClass().getSimpleName()),
                     e);
         }

@@ -5,19 +5,26 @@ import io.shardscan.core.Outcome;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowColumns;
 import io.shardscan.core.ScanContext;
+import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.UndeclaredThrowableException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.convert.TypeDescriptor;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -129,27 +136,43 @@ public final class ScanTaskMethods {
      *     {@code null} when all match, or the type takes any columns (a {@code Map}, a {@code Row}, a
      *     mapper's type), or the method is unusable (which {@link #handler} reports)
      */
-    public static @Nullable String rowTypeProblem(
-            String beanName, Method method, @Nullable RowTypeMapper mapper, List<String> columns) {
+    public static List<String> rowTypeProblems(
+            String beanName, Method method, @Nullable RowTypeMapper mapper, SchemaReport table) {
         ResolvableType rowType = rowType(method);
         RowBinder binder = rowType == null ? null : binder(rowType, mapper);
-        if (binder == null) {
-            return null;
+        if (binder == null || table.columns().isEmpty()) {
+            return List.of();
         }
+        List<String> columns = table.columns();
         List<String> members = binder.members();
-        java.util.Set<String> keys = columns.stream().map(RowBinder::key).collect(Collectors.toSet());
-        List<String> unmatched =
-                members.stream().filter(m -> !keys.contains(RowBinder.key(m))).toList();
-        if (unmatched.isEmpty()) {
-            return null;
-        }
+        Map<String, String> columnsByKey = new LinkedHashMap<>();
+        columns.forEach(column -> columnsByKey.putIfAbsent(RowBinder.key(column), column));
+        List<String> unmatched = members.stream()
+                .filter(m -> !columnsByKey.containsKey(RowBinder.key(m)))
+                .toList();
         Class<?> type = rowType.resolve();
         String kind = type != null && type.isRecord() ? "component" : "property";
-        return "@ScanTask(\"" + annotation(method).value() + "\") on " + describe(beanName, method) + " takes "
-                + (type == null ? rowType.toString() : type.getSimpleName()) + ", whose " + kind
-                + (unmatched.size() == 1 ? " " : "s ") + String.join(", ", unmatched) + " match"
-                + (unmatched.size() == 1 ? "es" : "") + " no column (the columns are " + String.join(", ", columns)
-                + "; case and underscores are ignored): rename the " + kind + " after its column, or remove it";
+        String takes = "@ScanTask(\"" + annotation(method).value() + "\") on " + describe(beanName, method) + " takes "
+                + (type == null ? rowType.toString() : type.getSimpleName()) + ", whose " + kind;
+        List<String> problems = new ArrayList<>();
+        if (!unmatched.isEmpty()) {
+            problems.add(takes + (unmatched.size() == 1 ? " " : "s ") + String.join(", ", unmatched) + " match"
+                    + (unmatched.size() == 1 ? "es" : "") + " no column (the columns are " + String.join(", ", columns)
+                    + "; case and underscores are ignored): rename the " + kind + " after its column, or remove it");
+        }
+        List<TypeDescriptor> types = binder.memberTypes();
+        for (int i = 0; i < types.size(); i++) {
+            String column = columnsByKey.get(RowBinder.key(members.get(i)));
+            String held = column == null ? null : table.columnClasses().get(column.toLowerCase(Locale.ROOT));
+            if (held != null && !RowBinder.convertible(held, types.get(i))) {
+                problems.add(takes + " " + members.get(i) + " is "
+                        + types.get(i).getType().getSimpleName()
+                        + ", which column " + column + " cannot become: a row holds it as " + held
+                        + ". Declare " + members.get(i) + " as " + ClassUtils.getShortName(held)
+                        + " or a type it converts to" + RowBinder.alsoWorks(held) + ", or point it at another column");
+            }
+        }
+        return problems;
     }
 
     /**

@@ -155,10 +155,9 @@ public class ScanTaskRegistry {
         });
         ScanEngine.TableCheck rowTypes = (definition, report) -> {
             HandlerMethod method = byTask.get(definition.name());
-            String problem = method == null || report.columns().isEmpty()
-                    ? null
-                    : ScanTaskMethods.rowTypeProblem(method.beanName, method.method, mapper, report.columns());
-            return problem == null ? List.of() : List.of(problem);
+            return method == null
+                    ? List.of()
+                    : ScanTaskMethods.rowTypeProblems(method.beanName, method.method, mapper, report);
         };
         return new Found(tasks, problems, rowTypes, ranges);
     }

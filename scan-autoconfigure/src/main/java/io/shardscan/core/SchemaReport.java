@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  *     hold; {@link UnfetchableRows#NONE} when not counted
  * @param retryColumnStatements the statements that make the retry column NOT NULL DEFAULT 0 (after
  *     giving its NULL rows 0) when it allows NULL, as a user would run them; empty when it does not
+ * @param columnClasses the class of the value a fetched row holds for each column (what a handler's
+ *     row type binds from), by lower-case column name; empty when the store does not say
  */
 public record SchemaReport(
         boolean tableExists,
@@ -43,7 +46,8 @@ public record SchemaReport(
         List<String> warnings,
         long nullDueTimes,
         UnfetchableRows unfetchable,
-        List<String> retryColumnStatements) {
+        List<String> retryColumnStatements,
+        Map<String, String> columnClasses) {
 
     public SchemaReport {
         missingColumns = List.copyOf(missingColumns);
@@ -53,6 +57,58 @@ public record SchemaReport(
         archiveIndexStatements = List.copyOf(archiveIndexStatements);
         warnings = List.copyOf(warnings);
         retryColumnStatements = List.copyOf(retryColumnStatements);
+        columnClasses = Map.copyOf(columnClasses);
+    }
+
+    /** A report without the classes of its columns' values, for stores that do not know them. */
+    public SchemaReport(
+            boolean tableExists,
+            List<String> missingColumns,
+            boolean indexPresent,
+            List<String> indexStatements,
+            List<String> problems,
+            List<String> columns,
+            long nullShardKeys,
+            List<String> archiveIndexStatements,
+            boolean matchFailed,
+            List<String> warnings,
+            long nullDueTimes,
+            UnfetchableRows unfetchable,
+            List<String> retryColumnStatements) {
+        this(
+                tableExists,
+                missingColumns,
+                indexPresent,
+                indexStatements,
+                problems,
+                columns,
+                nullShardKeys,
+                archiveIndexStatements,
+                matchFailed,
+                warnings,
+                nullDueTimes,
+                unfetchable,
+                retryColumnStatements,
+                Map.of());
+    }
+
+    /** This report with the classes of its columns' values. */
+    public SchemaReport withColumnClasses(Map<String, String> classes) {
+        return new SchemaReport(
+                tableExists,
+                missingColumns,
+                indexPresent,
+                indexStatements,
+                problems,
+                columns,
+                nullShardKeys,
+                archiveIndexStatements,
+                matchFailed,
+                warnings,
+                nullDueTimes,
+                unfetchable,
+                retryColumnStatements,
+                classes);
     }
 
     /** A report without rows that no tier fetches, or of a store that does not count them. */

@@ -2,15 +2,19 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.Row;
 import java.sql.Array;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -49,13 +53,18 @@ final class ColumnValues {
             if (type == Types.ARRAY) {
                 return ARRAY;
             }
-            if (type == Types.BLOB) {
+            // MariaDB reports a BLOB as LONGVARBINARY of class java.sql.Blob
+            String className = meta.getColumnClassName(column);
+            if (type == Types.BLOB || "java.sql.Blob".equals(className)) {
                 return BYTES;
             }
-            if (type == Types.CLOB || type == Types.NCLOB || type == Types.SQLXML || TEXT_TYPES.contains(typeName)) {
+            if (type == Types.CLOB
+                    || type == Types.NCLOB
+                    || type == Types.SQLXML
+                    || TEXT_TYPES.contains(typeName)
+                    || "java.sql.Clob".equals(className)) {
                 return TEXT;
             }
-            String className = meta.getColumnClassName(column);
             return className == null || className.startsWith("java.") || className.startsWith("[") ? OTHER : TEXT;
         }
     }
@@ -69,6 +78,32 @@ final class ColumnValues {
             kinds[i] = Kind.of(meta, i + 1);
         }
         return kinds;
+    }
+
+    /**
+     * The class of the value a fetched row holds for each column of {@code from} (a table as the
+     * fetch names it), by lower-case column name: read from the metadata of a query that returns no row.
+     */
+    static Map<String, String> heldClasses(Connection connection, String from) throws SQLException {
+        Map<String, String> classes = new LinkedHashMap<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT * FROM " + from + " WHERE 1 = 0")) {
+            ResultSetMetaData meta = rs.getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                String held =
+                        switch (Kind.of(meta, i)) {
+                            case LOCAL_TIMESTAMP, UTC_TIMESTAMP, ZONED_TIMESTAMP -> Timestamp.class.getName();
+                            case ARRAY -> Object[].class.getName();
+                            case BYTES -> byte[].class.getName();
+                            case TEXT -> String.class.getName();
+                            case OTHER -> meta.getColumnClassName(i);
+                        };
+                if (held != null) {
+                    classes.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), held);
+                }
+            }
+        }
+        return classes;
     }
 
     /** Reads column {@code column} (from 1) of the current row as its kind says. */

@@ -154,15 +154,17 @@ public final class JdbcRangeTable implements RangeTable {
                                             .map(dialect::quote)
                                             .collect(java.util.stream.Collectors.joining(", "))));
             return new SchemaReport(
-                    true,
-                    List.of(),
-                    indexed,
-                    indexed
-                            ? List.of()
-                            : List.of("CREATE INDEX " + table + "_" + id + "_idx ON " + qualified + " (" + id + ")"),
-                    problems,
-                    names,
-                    0);
+                            true,
+                            List.of(),
+                            indexed,
+                            indexed
+                                    ? List.of()
+                                    : List.of("CREATE INDEX " + table + "_" + id + "_idx ON " + qualified + " (" + id
+                                            + ")"),
+                            problems,
+                            names,
+                            0)
+                    .withColumnClasses(ColumnValues.heldClasses(connection, qualified));
         } catch (SQLException e) {
             throw new IllegalStateException(
                     "scan.tasks." + task.name() + ": cannot read the metadata of table " + qualified + ": "

@@ -149,7 +149,8 @@ final class TableInspector {
                             warnings,
                             nullDueTimes,
                             unfetchable,
-                            retryColumnStatements),
+                            retryColumnStatements,
+                            ColumnValues.heldClasses(connection, names.qualified(dialect))),
                     archive.sql());
         } catch (SQLException e) {
             throw new IllegalStateException(

@@ -122,6 +122,31 @@ abstract class ColumnTypesContractTests {
                 .matches("null|\\[.*|java\\..*"));
     }
 
+    @Test
+    void theStartupCheckSeesWhatEachColumnCanBecome() {
+        Map<String, String> held = new JdbcTaskStore(dataSource()).inspect(task).columnClasses();
+        RowBinder message = RowBinder.forType(ResolvableType.forClass(Message.class));
+
+        for (int i = 0; i < message.members().size(); i++) {
+            String column =
+                    message.members().get(i).replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT);
+            assertThat(RowBinder.convertible(
+                            held.get(column), message.memberTypes().get(i)))
+                    .as(
+                            "%s (a row holds %s) binds to %s",
+                            column, held.get(column), message.memberTypes().get(i))
+                    .isTrue();
+        }
+        RowBinder wrong = RowBinder.forType(ResolvableType.forClass(WrongType.class));
+        assertThat(RowBinder.convertible(held.get("doc"), wrong.memberTypes().get(1)))
+                .as("doc (a row holds %s) binds to an enum of other names", held.get("doc"))
+                .isTrue();
+        assertThat(RowBinder.convertible(
+                        held.get("payload"), wrong.memberTypes().get(1)))
+                .as("payload (a row holds %s) cannot become an enum", held.get("payload"))
+                .isFalse();
+    }
+
     /** A column that cannot become the declared type fails the row naming the column and a type that works. */
     record WrongType(long id, Channel doc) {}
 

@@ -212,6 +212,16 @@ class StartupChecksTests {
     }
 
     @Test
+    void rowTypeComponentOfATypeItsColumnCannotBecomeFailsNamingTheTypesThatWork() {
+        runner(OrderDatabase.create(), MistypedHandler.class).run(context -> assertThat(StartupProblems.of(context))
+                .singleElement()
+                .asString()
+                .contains("takes MistypedOrder, whose component updatedAt is Duration, which column")
+                .contains("a row holds it as java.sql.Timestamp")
+                .contains("Declare updatedAt as Timestamp or a type it converts to (Instant, OffsetDateTime"));
+    }
+
+    @Test
     void beanPropertyWithoutColumnFailsNamingIt() {
         runner(OrderDatabase.create(), BeanHandler.class).run(context -> assertThat(StartupProblems.of(context))
                 .singleElement()
@@ -364,6 +374,8 @@ class StartupChecksTests {
 
     record MisnamedOrder(long orderId, String customerName) {}
 
+    record MistypedOrder(long orderId, java.time.Duration updatedAt, java.math.BigDecimal userId) {}
+
     public static class BeanOrder {
         private long orderId;
         private String voucher;
@@ -393,6 +405,11 @@ class StartupChecksTests {
     static class MisnamedHandler {
         @ScanTask("orders")
         public void send(MisnamedOrder order) {}
+    }
+
+    static class MistypedHandler {
+        @ScanTask("orders")
+        public void send(MistypedOrder order) {}
     }
 
     static class BeanHandler {
