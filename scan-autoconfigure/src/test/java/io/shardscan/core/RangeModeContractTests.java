@@ -173,7 +173,7 @@ public abstract class RangeModeContractTests {
         RangeTask task = task(500, Duration.ofMinutes(5), RunMode.ONCE);
         TaskHandler.PerRow record = recording("node-a");
         ScanEngine a = node("node-a", task, (TaskHandler.PerRow) (row, ctx) -> {
-            Thread.sleep(1);
+            Thread.sleep(1); // simulated work: a handler that takes a while
             return record.handle(row, ctx);
         });
         await().until(() -> users.notifiedIds() > 1_000);
@@ -201,7 +201,7 @@ public abstract class RangeModeContractTests {
         TaskHandler.PerRow record = recording("node-a");
         ScanEngine a =
                 node("node-a", task(500, Duration.ofMinutes(5), RunMode.ONCE), (TaskHandler.PerRow) (row, ctx) -> {
-                    Thread.sleep(1);
+                    Thread.sleep(1); // simulated work: a handler that takes a while
                     return record.handle(row, ctx);
                 });
         await().until(() -> users.notifiedIds() > 1_000);

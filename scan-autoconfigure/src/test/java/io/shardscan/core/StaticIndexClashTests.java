@@ -46,7 +46,7 @@ class StaticIndexClashTests {
                 .pageSize(20)
                 .build();
         TaskHandler.PerRow slow = (row, ctx) -> {
-            Thread.sleep(1);
+            Thread.sleep(1); // simulated work: a handler that takes a while
             return Outcome.done();
         };
         ScanEngine a = start("node-a", task, slow);

@@ -112,7 +112,7 @@ class TaskDrainTests {
                 new Class<?>[] {ShardCoordinator.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("tryAcquire")) {
-                        Thread.sleep(50);
+                        Thread.sleep(50); // simulated: a slow coordinator answers each claim late
                     }
                     try {
                         return method.invoke(real, args);

@@ -185,7 +185,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
                         releasesHanging.decrementAndGet();
                     }
                 } else {
-                    Thread.sleep(failAfter.toMillis());
+                    Thread.sleep(failAfter.toMillis()); // simulated: a cut-off coordinator fails after its timeout
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -66,7 +66,7 @@ public final class StoreServers implements AfterEachCallback {
                 try {
                     long delay = delayMillis.getOrDefault(store, 0L);
                     if (delay > 0) {
-                        Thread.sleep(delay);
+                        Thread.sleep(delay); // simulated work: a slow store answers late
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
