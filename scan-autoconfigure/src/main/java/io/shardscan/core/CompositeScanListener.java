@@ -61,6 +61,11 @@ public final class CompositeScanListener implements ScanListener {
     }
 
     @Override
+    public void shardClaimed(String task, int shard, long epoch) {
+        listeners.forEach(l -> l.shardClaimed(task, shard, epoch));
+    }
+
+    @Override
     public void leaseLost(String task, int shard) {
         listeners.forEach(l -> l.leaseLost(task, shard));
     }

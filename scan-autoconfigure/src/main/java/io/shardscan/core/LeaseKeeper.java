@@ -405,6 +405,7 @@ final class LeaseKeeper {
                         held,
                         context.clock().now(),
                         this::reportLoss));
+        context.listener().shardClaimed(context.name(), shard, epoch);
         // its first round starts now, not after the tick claimed every other shard
         context.wakeUp();
         log.log(

@@ -68,6 +68,12 @@ public interface ScanListener {
     /** A round's latch did not open within the task's round timeout. */
     default void latchTimedOut(String task, int shard) {}
 
+    /**
+     * This node claimed {@code shard} and holds it from now under fence {@code epoch}: its rounds may
+     * start. Called on the task's control thread, so keep it short.
+     */
+    default void shardClaimed(String task, int shard, long epoch) {}
+
     /** This node lost a lease it held, through a failed renewal, an expired deadline or a newer fence. */
     default void leaseLost(String task, int shard) {}
 

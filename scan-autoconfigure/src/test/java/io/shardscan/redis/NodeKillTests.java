@@ -8,6 +8,7 @@ import io.shardscan.testsupport.NodeProcesses;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +59,7 @@ class NodeKillTests {
     }
 
     @Test
-    void killedNodesShardsMoveWithinALeaseTtlAndNoRowIsLost() {
+    void killedNodesShardsMoveWithinALeaseTtlAndNoRowIsLost() throws IOException {
         long startedAt = System.nanoTime();
         for (String node : List.of("node-a", "node-b", "node-c")) {
             nodes.launch(node, HANDLER_DELAY, PAGE_SIZE);
@@ -72,8 +73,9 @@ class NodeKillTests {
         Set<Integer> victimShards = nodes.shardsOf(victim);
         int doneAtKill = table.count("status = 1");
         Process killed = nodes.process(victim);
-        killed.destroyForcibly(); // SIGKILL: no shutdown hook, no release, no leave
+        Instant killedAtInstant = Instant.now();
         long killedAt = System.nanoTime();
+        killed.destroyForcibly(); // SIGKILL: no shutdown hook, no release, no leave
         assertThat(doneAtKill).as("rows done when the victim was killed").isLessThan(ROWS);
         assertThat(victimShards).hasSizeBetween(21, 22);
 
@@ -86,7 +88,14 @@ class NodeKillTests {
                         return owner != null && !owner.equals(victim);
                     });
                 });
-        Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);
+        // measured at the survivors' claims, as their own threads logged them, not when this thread saw them
+        Map<Integer, Instant> claims = nodes.claimedSince(victimShards, victim, killedAtInstant);
+        assertThat(claims.keySet())
+                .as("shards of %s the survivors logged claiming", victim)
+                .isEqualTo(victimShards);
+        Duration failover = Duration.between(
+                killedAtInstant,
+                claims.values().stream().max(Instant::compareTo).orElseThrow());
         assertThat(killed.isAlive()).isFalse();
         System.out.printf(
                 "NodeKillTests: %d rows done at the kill; %d shards of %s owned again after %d ms%n",

@@ -28,7 +28,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Arguments: {@code nodeId jdbcUrl dbUser dbPassword redisHost redisPort [taskName [handlerDelayMillis
  * [pageSize]]]}; the handler delay defaults to 2 ms, the page size to the task's default.
- * Prints {@code READY <nodeId>} once the engine started, then runs until it is killed. SIGTERM (and
+ * Prints {@code READY <nodeId>} once the engine started and {@code <instant> <nodeId> claimed shard <n>
+ * epoch <e>} at each claim, then runs until it is killed. SIGTERM (and
  * the end of standard input, e.g. when the launching JVM dies) stops the engine gracefully through a
  * shutdown hook; SIGKILL skips it, as a crash would.
  */
@@ -81,7 +82,13 @@ public final class NodeMain {
                 new RedisShardCoordinator(redis),
                 settings,
                 ScanClock.system(),
-                ScanListener.NONE);
+                new ScanListener() {
+                    @Override
+                    public void shardClaimed(String task, int shard, long epoch) {
+                        // when this node's own thread claimed it, for a test that times a failover
+                        log(node, "claimed shard " + shard + " epoch " + epoch);
+                    }
+                });
 
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

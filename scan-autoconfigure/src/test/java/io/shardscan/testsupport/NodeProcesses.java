@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +23,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -36,6 +40,8 @@ public final class NodeProcesses implements AutoCloseable {
     private final JdbcEndpoint database;
     private final RedisServerHandle redisServer;
     private final Path logs;
+    private static final Pattern CLAIM = Pattern.compile("(\\S+) (\\S+) claimed shard (\\d+) epoch \\d+");
+
     private final Map<String, Process> nodes = new LinkedHashMap<>();
     private final Set<String> suspended = new HashSet<>();
     private final LettuceConnectionFactory connectionFactory;
@@ -152,6 +158,29 @@ public final class NodeProcesses implements AutoCloseable {
     /** A node's output so far. */
     public String logText(String node) throws IOException {
         return Files.readString(log(node), StandardCharsets.ISO_8859_1);
+    }
+    /**
+     * When the live nodes other than {@code victim} first claimed each of {@code shards} at or after
+     * {@code since}, as those nodes logged it (see {@link NodeMain}); a shard no one claimed is left out.
+     */
+    public Map<Integer, Instant> claimedSince(Set<Integer> shards, String victim, Instant since) throws IOException {
+        Map<Integer, Instant> claims = new HashMap<>();
+        for (String node : nodes.keySet()) {
+            if (node.equals(victim)) {
+                continue;
+            }
+            for (String line : logText(node).lines().toList()) {
+                Matcher claim = CLAIM.matcher(line);
+                if (claim.matches() && claim.group(2).equals(node)) {
+                    Instant at = Instant.parse(claim.group(1));
+                    int shard = Integer.parseInt(claim.group(3));
+                    if (shards.contains(shard) && !at.isBefore(since)) {
+                        claims.merge(shard, at, (a, b) -> a.isBefore(b) ? a : b);
+                    }
+                }
+            }
+        }
+        return claims;
     }
 
     /** Freezes a node with SIGSTOP: its threads, timers and sockets stand still until {@link #resume}. */
