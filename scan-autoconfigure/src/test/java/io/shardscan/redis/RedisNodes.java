@@ -80,14 +80,23 @@ final class RedisNodes {
         return start(node, coordinator, effect(node));
     }
 
+    /** Starts a node of the task with the Redis coordinator, the effect handler and {@code listener}. */
+    ScanEngine start(String node, ScanListener listener) {
+        return start(node, coordinator(), effect(node), listener);
+    }
+
     ScanEngine start(String node, ShardCoordinator coordinator, TaskHandler handler) {
+        return start(node, coordinator, handler, ScanListener.NONE);
+    }
+
+    private ScanEngine start(String node, ShardCoordinator coordinator, TaskHandler handler, ScanListener listener) {
         ScanEngine engine = engines.start(
                 node,
                 dataSource,
                 coordinator,
                 new ScanEngine.ScanTask(task, handler),
                 ScanClock.system(),
-                ScanListener.NONE,
+                listener,
                 TTL,
                 RENEW);
         started.add(engine);
