@@ -7,6 +7,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import io.shardscan.actuate.ScanBacklogs;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.testsupport.CountingDataSource;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
