@@ -15,6 +15,7 @@ import io.shardscan.core.EngineSettings;
 import io.shardscan.core.Ordering;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.SettableScanClock;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.core.Tier;
@@ -22,7 +23,6 @@ import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
-import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -82,7 +82,7 @@ class ScanMetricsTests {
                 new JdbcShardCoordinator(counted),
                 new EngineSettings(
                         "node-1", Engines.FAST_TTL, Engines.FAST_RENEW, Engines.FAST_TTL, Duration.ofSeconds(10)),
-                new SettableClock(T0.plusSeconds(1)),
+                new SettableScanClock(T0.plusSeconds(1)),
                 new CompositeScanListener(List.of(metrics, new ScanObservations(observations(registry), true))));
         // bound before the start, as in an application, where the lifecycle starts the engine last
         metrics.bindTo(registry);

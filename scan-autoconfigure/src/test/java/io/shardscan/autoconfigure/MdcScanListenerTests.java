@@ -8,11 +8,11 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.SettableScanClock;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
-import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
 import java.time.Instant;
 import java.util.List;
@@ -78,7 +78,7 @@ class MdcScanListenerTests {
                     assertThat(MDC.get(MdcScanListener.EPOCH)).isEqualTo(Long.toString(ctx.epoch()));
                     return Outcome.done();
                 },
-                new SettableClock(T0.plusSeconds(1)),
+                new SettableScanClock(T0.plusSeconds(1)),
                 new MdcScanListener(),
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);

@@ -13,6 +13,7 @@ import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.SchemaReport;
+import io.shardscan.core.SettableScanClock;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
 import io.shardscan.core.TaskDefinition;
@@ -76,6 +77,15 @@ class ScanAutoConfigurationTests {
             assertThat(context).getBean(ScanClock.class).isSameAs(ScanClock.system());
             assertThat(context).getBean(ScanListener.class).isInstanceOf(MdcScanListener.class);
             assertThat(context.getBean(ScanEngine.class).nodeId()).matches(".+-\\d+-[0-9a-f]{4}");
+        });
+    }
+
+    @Test
+    void aTestsSettableClockReplacesTheSystemClock() {
+        SettableScanClock clock = new SettableScanClock(Instant.parse("2026-01-01T00:00:00Z"));
+        runner.withBean("scanClock", ScanClock.class, () -> clock).run(context -> {
+            assertThat(context).hasSingleBean(ScanEngine.class);
+            assertThat(context).getBean(ScanClock.class).isSameAs(clock);
         });
     }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
-import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -59,7 +58,7 @@ class FailureLogTests {
                 (TaskHandler.PerRow) (row, ctx) -> {
                     throw new IllegalStateException("order " + row.id() + " refused");
                 },
-                new SettableClock(T0.plusSeconds(1)),
+                new SettableScanClock(T0.plusSeconds(1)),
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);

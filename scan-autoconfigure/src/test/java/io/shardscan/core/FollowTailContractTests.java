@@ -7,7 +7,6 @@ import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
-import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.UserTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,7 +38,7 @@ public abstract class FollowTailContractTests {
     @RegisterExtension
     final CapturedLog scanLog = new CapturedLog("io.shardscan.core.RangeScan");
 
-    private final SettableClock clock = new SettableClock(Instant.parse("2025-01-01T00:00:00Z"));
+    private final SettableScanClock clock = new SettableScanClock(Instant.parse("2025-01-01T00:00:00Z"));
     private DataSource dataSource;
     private UserTable users;
     private String name;

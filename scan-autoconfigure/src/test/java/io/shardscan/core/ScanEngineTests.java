@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
-import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
@@ -38,7 +37,7 @@ class ScanEngineTests {
 
     DataSource dataSource = TestServers.h2("engine");
     OrderTable table;
-    SettableClock clock = new SettableClock(T0.plusSeconds(1));
+    SettableScanClock clock = new SettableScanClock(T0.plusSeconds(1));
 
     @BeforeEach
     void setUp() {

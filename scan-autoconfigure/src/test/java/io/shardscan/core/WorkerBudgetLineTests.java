@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.jdbc.JdbcTaskStore;
-import io.shardscan.testsupport.SettableClock;
 import io.shardscan.testsupport.TestServers;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -30,7 +29,7 @@ class WorkerBudgetLineTests {
     /** No statement of these tests reaches it. */
     static final TaskStore store = new JdbcTaskStore(TestServers.h2("worker_budget_line"));
 
-    final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    final SettableScanClock clock = new SettableScanClock(Instant.parse("2026-01-01T00:00:00Z"));
     final ExecutorService rounds = Executors.newCachedThreadPool();
     WorkerBudget budget = new WorkerBudget(1, clock);
 
