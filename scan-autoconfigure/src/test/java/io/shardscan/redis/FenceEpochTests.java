@@ -304,12 +304,7 @@ class FenceEpochTests {
 
     /** (shard, epoch) pairs under which more than one node made an effect. */
     private List<String> epochsWithEffectsOfTwoNodes() {
-        return nodes.table
-                .jdbc()
-                .queryForList(
-                        "SELECT mod(user_id, " + nodes.shards + ") || '/' || epoch FROM effect"
-                                + " GROUP BY mod(user_id, " + nodes.shards + "), epoch HAVING COUNT(DISTINCT node) > 1",
-                        String.class);
+        return nodes.table.epochsWrittenByTwoNodes(nodes.shards);
     }
 
     private record Effect(int shard, long epoch, String node) {}

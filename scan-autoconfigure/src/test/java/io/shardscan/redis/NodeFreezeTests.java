@@ -149,16 +149,10 @@ class NodeFreezeTests {
                 redo, redoRunBy(VICTIM), VICTIM, MAX_REDO);
 
         assertThat(table.count("status <> 1")).isZero();
-        assertThat(table.jdbc()
-                        .queryForObject(
-                                "SELECT COUNT(*) FROM tb_order o WHERE NOT EXISTS"
-                                        + " (SELECT 1 FROM effect e WHERE e.order_id = o.order_id)",
-                                Integer.class))
+        assertThat(table.ordersWithoutEffect())
                 .as("rows without an effect (lost)")
                 .isZero();
-        assertThat(table.jdbc()
-                        .queryForList("SELECT mod(user_id, " + SHARDS + ") AS shard, epoch FROM effect"
-                                + " GROUP BY 1, 2 HAVING COUNT(DISTINCT node) > 1 ORDER BY 1, 2"))
+        assertThat(table.epochsWrittenByTwoNodes(SHARDS))
                 .as("(shard, epoch) pairs written by more than one node")
                 .isEmpty();
         assertThat(logAfterResume)

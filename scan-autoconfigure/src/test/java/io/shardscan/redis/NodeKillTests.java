@@ -114,11 +114,7 @@ class NodeKillTests {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt));
 
         assertThat(table.count("status <> 1")).isZero();
-        assertThat(table.jdbc()
-                        .queryForObject(
-                                "SELECT COUNT(*) FROM tb_order o WHERE NOT EXISTS"
-                                        + " (SELECT 1 FROM effect e WHERE e.order_id = o.order_id)",
-                                Integer.class))
+        assertThat(table.ordersWithoutEffect())
                 .as("rows without an effect (lost)")
                 .isZero();
         List<Long> duplicates = table.jdbc()
@@ -138,6 +134,9 @@ class NodeKillTests {
                 .hasSizeLessThanOrEqualTo(WORKERS * PAGE_SIZE);
         assertThat(withoutVictim)
                 .as("rows run more than once without the killed node among their runs")
+                .isEmpty();
+        assertThat(table.epochsWrittenByTwoNodes(SHARDS))
+                .as("(shard, epoch) pairs written by more than one node")
                 .isEmpty();
     }
 }

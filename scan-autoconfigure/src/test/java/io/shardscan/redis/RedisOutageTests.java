@@ -117,11 +117,7 @@ class RedisOutageTests {
         // nothing lost
         assertThat(table.count("status <> 1")).isZero();
         assertThat(table.effects()).isGreaterThanOrEqualTo(ROWS);
-        assertThat(table.jdbc()
-                        .queryForObject(
-                                "SELECT COUNT(*) FROM tb_order o WHERE NOT EXISTS"
-                                        + " (SELECT 1 FROM effect e WHERE e.order_id = o.order_id)",
-                                Integer.class))
+        assertThat(table.ordersWithoutEffect())
                 .as("done rows without an effect")
                 .isZero();
         // at most the rows in flight when the leases lapsed ran twice

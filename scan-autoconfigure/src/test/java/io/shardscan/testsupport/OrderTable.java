@@ -221,6 +221,24 @@ public final class OrderTable {
         return jdbc.queryForObject("SELECT COUNT(*) FROM effect", Integer.class);
     }
 
+    /** Orders without an effect: rows no handler ran, lost whatever their status says. */
+    public int ordersWithoutEffect() {
+        return jdbc.queryForObject(
+                "SELECT COUNT(*) FROM tb_order o WHERE NOT EXISTS (SELECT 1 FROM effect e WHERE e.order_id = o.order_id)",
+                Integer.class);
+    }
+
+    /**
+     * The (shard, fence epoch) pairs, as {@code shard/epoch}, whose effects more than one node wrote: two
+     * writers under one epoch, which fencing must rule out. The shard is {@code user_id mod shards}.
+     */
+    public List<String> epochsWrittenByTwoNodes(int shards) {
+        return jdbc.queryForList(
+                "SELECT mod(user_id, " + shards + ") || '/' || epoch FROM effect GROUP BY mod(user_id, " + shards
+                        + "), epoch HAVING COUNT(DISTINCT node) > 1",
+                String.class);
+    }
+
     public int duplicateEffects() {
         return jdbc.queryForObject(
                 "SELECT COUNT(*) FROM (SELECT order_id FROM effect GROUP BY order_id" + " HAVING COUNT(*) > 1) d",
