@@ -160,7 +160,8 @@ public final class ScanTaskMethods {
                     + (unmatched.size() == 1 ? "es" : "") + " no column (the columns are " + String.join(", ", columns)
                     + "; case and underscores are ignored): rename the " + kind + " after its column, or remove it");
         }
-        List<TypeDescriptor> types = binder.memberTypes();
+        // a table with problems of its own (a column of a type the scan cannot use) is reported by them alone
+        List<TypeDescriptor> types = table.problems().isEmpty() ? binder.memberTypes() : List.of();
         for (int i = 0; i < types.size(); i++) {
             String column = columnsByKey.get(RowBinder.key(members.get(i)));
             String held = column == null ? null : table.columnClasses().get(column.toLowerCase(Locale.ROOT));

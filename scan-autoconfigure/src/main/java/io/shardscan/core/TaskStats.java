@@ -29,6 +29,7 @@ public final class TaskStats {
     private final AtomicLong archived = new AtomicLong();
     private final AtomicReference<Instant> lastArchiveRunAt = new AtomicReference<>();
     private final AtomicLong probes = new AtomicLong();
+    private final AtomicLong leaseTicks = new AtomicLong();
     private final AtomicLong probeHits = new AtomicLong();
     private final AtomicLong foreignFences = new AtomicLong();
     private final AtomicReference<ForeignFence> lastForeignFence = new AtomicReference<>();
@@ -240,5 +241,18 @@ public final class TaskStats {
     /** Tiers of idle shards that a probe found a due row in, each of which then ran a round. */
     public long probeHits() {
         return probeHits.get();
+    }
+
+    void leaseTicked() {
+        leaseTicks.incrementAndGet();
+    }
+
+    /**
+     * Lease ticks this node's control thread ended (each read the pause, the run and the leases, and
+     * claimed or handed over shards): a test waits for the next ticks, not for time, to see what a
+     * tick would have changed.
+     */
+    public long leaseTicks() {
+        return leaseTicks.get();
     }
 }

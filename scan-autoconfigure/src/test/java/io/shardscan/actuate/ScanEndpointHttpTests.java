@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.TaskView;
+import io.shardscan.testsupport.LeaseTicks;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
-import io.shardscan.testsupport.TestTime;
 import java.lang.management.ManagementFactory;
 import java.net.http.HttpResponse;
 import java.sql.Timestamp;
@@ -123,9 +123,9 @@ class ScanEndpointHttpTests {
             return last.getAndSet(now) == now;
         });
         int stopped = done();
-        await().during(Duration.ofSeconds(2))
-                .atMost(TestTime.scaled(Duration.ofSeconds(10)))
-                .until(() -> done() == stopped);
+        // both nodes tick on, each tick waking their dispatchers: a round the pause let start would run now
+        LeaseTicks.awaitNext(3, a.engine().task(EndpointNode.TASK), b.engine().task(EndpointNode.TASK));
+        assertThat(done()).isEqualTo(stopped);
         assertThat(stopped).isLessThan(ORDERS);
         assertThat(a.get(PATH).path("state").asString()).isEqualTo("PAUSED");
         for (EndpointNode node : List.of(a, b)) {
@@ -152,10 +152,9 @@ class ScanEndpointHttpTests {
                         () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("RUNNING"));
         // one node alone: a pause-node stays on a
         assertThat(a.act("pause-node").path("state").asString()).isEqualTo("PAUSED");
-        await().during(Duration.ofSeconds(3))
-                .atMost(TestTime.scaled(Duration.ofSeconds(4)))
-                .untilAsserted(
-                        () -> assertThat(b.get(PATH).path("state").asString()).isEqualTo("RUNNING"));
+        // b reads the task's pause at each tick: a node's own pause that leaked would show by now
+        LeaseTicks.awaitNext(3, b.engine().task(EndpointNode.TASK));
+        assertThat(b.get(PATH).path("state").asString()).isEqualTo("RUNNING");
         assertThat(a.act("resume-node").path("state").asString()).isEqualTo("RUNNING");
         await().until(() -> done() == ORDERS);
     }

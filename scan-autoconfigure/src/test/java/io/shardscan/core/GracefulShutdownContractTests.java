@@ -109,7 +109,8 @@ public abstract class GracefulShutdownContractTests {
 
         CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop);
 
-        // three lease TTLs while the call runs: the lease stays node-a's, node-b neither takes the shard
+        // a window, as the promise is a time: for three lease TTLs while the call runs the lease stays node-a's, node-b
+        // neither takes the shard
         // nor runs the row (without renewals during the stop it took the shard within about one TTL)
         await().during(Engines.FAST_TTL.multipliedBy(3))
                 .atMost(TestTime.scaled(Duration.ofSeconds(30)))

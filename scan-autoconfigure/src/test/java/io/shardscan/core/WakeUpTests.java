@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.LeaseTicks;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
-import io.shardscan.testsupport.TestTime;
 import io.shardscan.testsupport.WakeNodeMain;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
@@ -82,20 +82,18 @@ class WakeUpTests {
         long key = 3 + 5L * SHARDS;
         watched = 3;
         insert(1, key);
-        await("no poll picks the row up meanwhile")
-                .during(Duration.ofSeconds(2))
-                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
-                .until(() -> table.effects() == 0);
+        // no poll picks the rows up meanwhile: the node's ticks wake its dispatcher, which finds no tier
+        // due (the interval is a minute); only a wake-up makes a shard due now
+        LeaseTicks.awaitNext(2, engine.task(TASK));
+        assertThat(table.effects()).isZero();
         int before = freshRounds.get();
 
         for (int i = 0; i < BURST; i++) {
             tasks.wake(TASK, key);
         }
         await("the woken row is handled").until(() -> table.effects() == 1);
-        await("the shard rests again")
-                .during(Duration.ofSeconds(1))
-                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
-                .until(freshRounds::get, n -> n == freshRounds.get());
+        // the rounds the burst triggered ran: each tick wakes the dispatcher, which would start any still due
+        LeaseTicks.awaitNext(2, engine.task(TASK));
         int rounds = freshRounds.get() - before;
         System.out.printf("WakeUpTests: %d wake-ups of one shard made %d rounds%n", BURST, rounds);
         assertThat(rounds)
@@ -124,14 +122,15 @@ class WakeUpTests {
 
     @Test
     void wakingSeveralKeysWakesEachOfTheirShards() {
-        ScanTasks tasks = new ScanTasks(start());
+        ScanEngine engine = start();
+        ScanTasks tasks = new ScanTasks(engine);
         insert(1, 1);
         insert(2, 2 + SHARDS);
         insert(3, 5);
-        await("no poll picks the rows up meanwhile")
-                .during(Duration.ofSeconds(2))
-                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
-                .until(() -> table.effects() == 0);
+        // no poll picks the rows up meanwhile: the node's ticks wake its dispatcher, which finds no tier
+        // due (the interval is a minute); only a wake-up makes a shard due now
+        LeaseTicks.awaitNext(2, engine.task(TASK));
+        assertThat(table.effects()).isZero();
 
         tasks.wake(TASK, List.of(1L, 2 + SHARDS, BigDecimal.valueOf(5)));
 
@@ -152,14 +151,15 @@ class WakeUpTests {
                 .indexCheck(IndexCheck.OFF)
                 .tiers(WakeNodeMain.task(SHARDS).tiers())
                 .build();
-        ScanTasks tasks = new ScanTasks(start(byId));
+        ScanEngine engine = start(byId);
+        ScanTasks tasks = new ScanTasks(engine);
         insert(13, 1);
         insert(14, 1);
         insert(23, 1);
-        await("no poll picks the rows up meanwhile")
-                .during(Duration.ofSeconds(2))
-                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
-                .until(() -> table.effects() == 0);
+        // no poll picks the rows up meanwhile: the node's ticks wake its dispatcher, which finds no tier
+        // due (the interval is a minute); only a wake-up makes a shard due now
+        LeaseTicks.awaitNext(2, engine.task(TASK));
+        assertThat(table.effects()).isZero();
 
         tasks.wakeRow(TASK, 13);
         tasks.wakeRows(TASK, List.of(14L, 23L));

@@ -189,6 +189,7 @@ class NodeFreezeTests {
 
     /** Keeps the node stopped for {@code remaining}, checking meanwhile that it stays out and writes nothing. */
     private void holdFrozen(String node, Duration remaining, int effects) {
+        // a window, as a freeze is a time: while the node stands still it holds nothing and writes nothing
         Duration during = remaining.compareTo(Duration.ofMillis(500)) < 0 ? Duration.ofMillis(500) : remaining;
         await(node + " frozen: it holds no lease and records no effect")
                 .during(during)

@@ -92,6 +92,7 @@ class RedisOutageTests {
         await().until(() ->
                 a.task(name).stats().inFlight() == 0 && b.task(name).stats().inFlight() == 0);
         int effectsWhileFenced = table.effects();
+        // a window, as an outage is a time: while Redis is down nothing is held and nothing runs
         Duration rest = OUTAGE.minus(Duration.ofNanos(System.nanoTime() - stoppedAt));
         await().during(rest).atMost(rest.plusSeconds(5)).untilAsserted(() -> {
             assertThat(a.task(name).ownedShards()).isEmpty();
