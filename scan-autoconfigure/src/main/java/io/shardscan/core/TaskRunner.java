@@ -345,6 +345,7 @@ final class TaskRunner {
                             "Task " + context.name() + ": and " + count + " more failed the same way (" + kind
                                     + ") since its last WARN line; each is logged at DEBUG"));
         } finally {
+            context.stats().leaseTicked();
             wakeUp();
             if (running && !control.isShutdown()) {
                 Duration next = settled
