@@ -101,9 +101,9 @@ class ScanEngineTests {
         long probeHits = stats.probeHits();
         // the settable clock moves the dispatcher's time; a row's rest is measured on the database's
         // clock, so the test moves the row's last update back as far (28 s, not 29: the check below
-        // takes real time too)
-        clock.advance(Duration.ofSeconds(29));
+        // takes real time too), first, so that the probe the clock's move brings sees it
         table.updatedAgo("order_id = 7", Duration.ofSeconds(28));
+        clock.advance(Duration.ofSeconds(29));
         // the first tier's probe at 29 s asks the retry tier too, and finds row 7 resting (28 s of 30): no
         // tier found with a row, so no round that could retry it
         await().until(() -> stats.probes() > probes);
