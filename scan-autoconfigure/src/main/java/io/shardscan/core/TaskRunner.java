@@ -345,8 +345,9 @@ final class TaskRunner {
                             "Task " + context.name() + ": and " + count + " more failed the same way (" + kind
                                     + ") since its last WARN line; each is logged at DEBUG"));
         } finally {
-            context.stats().leaseTicked();
             wakeUp();
+            // counted after the wake-up: a test that waits for the next ticks knows the dispatcher was woken
+            context.stats().leaseTicked();
             if (running && !control.isShutdown()) {
                 Duration next = settled
                         ? settings.renewInterval()

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.LeaseTicks;
 import io.shardscan.testsupport.OrderTable;
-import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -107,17 +107,23 @@ public abstract class GracefulShutdownContractTests {
     void aCallThatOutlastsSeveralLeaseTtlsDuringTheStopRunsOnceAndItsShardMovesOnlyAfterItsRelease() {
         startTwoNodesWithACallRunningOnNodeA();
 
+        Instant deadline = expiresAt(shard);
         CompletableFuture<Void> stop = CompletableFuture.runAsync(a::stop);
 
-        // a window, as the promise is a time: for three lease TTLs while the call runs the lease stays node-a's, node-b
-        // neither takes the shard
-        // nor runs the row (without renewals during the stop it took the shard within about one TTL)
-        await().during(Engines.FAST_TTL.multipliedBy(3))
-                .atMost(TestTime.scaled(Duration.ofSeconds(30)))
-                .until(() -> "node-a".equals(owner(shard))
-                        && !b.task(name).ownedShards().containsKey(shard)
-                        && !runs.containsKey("node-b")
-                        && !stop.isDone());
+        // three lease TTLs on the coordinator's own clock: node-a renewed the lease past its deadline at the
+        // stop (about a TTL later) plus two TTLs, so a TTL after that deadline or later; then node-b ticks
+        // twice more, each tick free to take a lapsed lease (without renewals during the stop it took the
+        // shard within about one TTL)
+        Instant renewedPast = deadline.plus(Engines.FAST_TTL.multipliedBy(2));
+        await().until(() -> leaseEvents.contains("node-b took " + shard)
+                || !"node-a".equals(owner(shard))
+                || expiresAt(shard).isAfter(renewedPast));
+        LeaseTicks.awaitNext(2, b.task(name));
+        assertThat(leaseEvents).doesNotContain("node-b took " + shard);
+        assertThat(owner(shard)).isEqualTo("node-a");
+        assertThat(b.task(name).ownedShards()).doesNotContainKey(shard);
+        assertThat(runs).doesNotContainKey("node-b");
+        assertThat(stop).isNotDone();
         finish.countDown();
         await().until(stop::isDone);
 
@@ -183,6 +189,16 @@ public abstract class GracefulShutdownContractTests {
                 ScanListener.NONE,
                 Engines.FAST_TTL,
                 Engines.FAST_RENEW);
+    }
+
+    /** When {@code shard}'s lease runs out as the coordinator shows it, on its clock; {@link Instant#MIN} when free. */
+    Instant expiresAt(int shard) {
+        for (LeaseInfo lease : observer.leases(name)) {
+            if (lease.shard() == shard && lease.expiresAt() != null) {
+                return lease.expiresAt();
+            }
+        }
+        return Instant.MIN;
     }
 
     /** Who holds {@code shard}'s lease as the coordinator shows it; {@code null} when nobody does. */

@@ -96,14 +96,18 @@ class ScanEngineTests {
         // user 2's later rows 12 and 17 wait for row 7
         await().until(() -> table.count("status = 1") == 17 && retries(7) == 1);
         // the settable clock stands still: no tier comes due, so no probe asks for row 7, until it moves
-        long probes = engine.task("orders").stats().probes();
+        TaskStats stats = engine.task("orders").stats();
+        long probes = stats.probes();
+        long probeHits = stats.probeHits();
         // the settable clock moves the dispatcher's time; a row's rest is measured on the database's
         // clock, so the test moves the row's last update back as far (28 s, not 29: the check below
-        // takes real time too)
-        clock.advance(Duration.ofSeconds(29));
+        // takes real time too), first, so that the probe the clock's move brings sees it
         table.updatedAgo("order_id = 7", Duration.ofSeconds(28));
-        // the first tier's probe at 29 s asks the retry tier too, and finds row 7 resting (28 s of 30)
-        await().until(() -> engine.task("orders").stats().probes() > probes);
+        clock.advance(Duration.ofSeconds(29));
+        // the first tier's probe at 29 s asks the retry tier too, and finds row 7 resting (28 s of 30): no
+        // tier found with a row, so no round that could retry it
+        await().until(() -> stats.probes() > probes);
+        assertThat(stats.probeHits()).isEqualTo(probeHits);
         assertThat(retries(7)).isEqualTo(1);
         // due at 30 s; the retry tier, asked early with the first tier's probe at 29 s, rests until
         // 59 s: a row is retried within its tier's interval of becoming due

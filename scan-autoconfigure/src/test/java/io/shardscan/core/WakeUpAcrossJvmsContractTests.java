@@ -95,17 +95,16 @@ abstract class WakeUpAcrossJvmsContractTests {
                                         .count()
                                 == SHARDS / 2);
         Map<Integer, String> balanced = owners(coordinator);
-        // a window, not an event: the remote owner is another JVM whose passes this one cannot see
-        await("no shard moves for 3 s, so each owner ran its first pass of the shards it claimed")
-                .during(Duration.ofSeconds(3))
-                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> owners(coordinator).equals(balanced));
         int shard = balanced.entrySet().stream()
                 .filter(e -> e.getValue().equals("remote"))
                 .findFirst()
                 .orElseThrow()
                 .getKey();
+        await("the remote's first pass of shard " + shard + " since it claimed it")
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> WakeNodeMain.passedSinceClaim(nodes.logText("remote"), shard));
+        assertThat(owners(coordinator)).as("the owners after the remote's pass").isEqualTo(balanced);
         long key = shard + 10L * SHARDS;
         table.jdbc()
                 .update(

@@ -9,7 +9,9 @@ import java.util.Arrays;
  * Waits for tasks' next lease ticks ({@link io.shardscan.core.TaskStats#leaseTicks()}): each tick reads
  * the pause, the run and the leases, so what a tick would have changed (a row run while paused, a run
  * ended twice, a shard taken) has had its chance, however slowly a loaded machine ticks. A test asserts
- * "nothing happened" after them instead of after a stretch of wall time.
+ * "nothing happened" after them instead of after a stretch of wall time. A tick is counted after it woke
+ * the dispatcher, which runs on a thread of its own: for what the dispatcher would start (a round), wait
+ * for two ticks or more, so that the first one's wake-up had until the next tick to be acted on.
  */
 public final class LeaseTicks {
 
