@@ -1,5 +1,6 @@
 package io.shardscan.bench;
 
+import io.shardscan.testsupport.TestServers;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -66,19 +67,15 @@ public final class Main {
             throw new IllegalArgumentException("unknown scenario '" + options.scenario() + "'; known: "
                     + scenarios().keySet());
         }
-        EmbeddedServers servers = options.embedded() ? EmbeddedServers.start() : null;
+        // --embedded: the test suite's servers, started once per JVM and stopped when it exits
         try (Bench bench = new Bench(
                 options,
-                servers == null ? options.pgUrl() : servers.pgUrl(),
-                servers == null ? options.redisUrl() : servers.redisUrl())) {
+                options.embedded() ? TestServers.postgresEndpoint().urlWithCredentials() : options.pgUrl(),
+                options.embedded() ? TestServers.redisUrl() : options.redisUrl())) {
             ResultLine result = scenario.run(bench, out);
             out.println(result);
             out.flush();
             return result;
-        } finally {
-            if (servers != null) {
-                servers.close();
-            }
         }
     }
 }

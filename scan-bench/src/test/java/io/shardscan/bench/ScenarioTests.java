@@ -2,14 +2,13 @@ package io.shardscan.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.testsupport.TestServers;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,20 +16,6 @@ import org.junit.jupiter.api.Test;
  * ends with a well-formed {@code RESULT} line carrying its keys, never a timing.
  */
 class ScenarioTests {
-
-    static EmbeddedServers servers;
-
-    @BeforeAll
-    static void startServers() throws Exception {
-        servers = EmbeddedServers.start();
-    }
-
-    @AfterAll
-    static void stopServers() throws Exception {
-        if (servers != null) {
-            servers.close();
-        }
-    }
 
     @Test
     void throughput() throws Exception {
@@ -142,7 +127,11 @@ class ScenarioTests {
     private static String run(String scenario, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of(scenario));
         args.addAll(Arrays.asList(options));
-        args.addAll(List.of("--pg-url", servers.pgUrl(), "--redis-url", servers.redisUrl()));
+        args.addAll(List.of(
+                "--pg-url",
+                TestServers.postgresEndpoint().urlWithCredentials(),
+                "--redis-url",
+                TestServers.redisUrl()));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Main.run(Options.parse(args.toArray(String[]::new)), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String output = bytes.toString(StandardCharsets.UTF_8);

@@ -3,6 +3,7 @@ package io.shardscan.testsupport;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,23 @@ public record JdbcEndpoint(String url, String user, String password) {
         }
         String base = jdbcUrl.substring(0, query);
         return new JdbcEndpoint(kept.isEmpty() ? base : base + "?" + String.join("&", kept), user, password);
+    }
+
+    /**
+     * Returns the URL with the user and, when there is one, the password as query parameters: the
+     * inverse of {@link #parse}, for a client that takes one string (the bench's node JVMs).
+     *
+     * @return the URL with credentials
+     */
+    public String urlWithCredentials() {
+        StringBuilder result = new StringBuilder(url)
+                .append(url.indexOf('?') < 0 ? '?' : '&')
+                .append("user=")
+                .append(URLEncoder.encode(user, StandardCharsets.UTF_8));
+        if (!password.isEmpty()) {
+            result.append("&password=").append(URLEncoder.encode(password, StandardCharsets.UTF_8));
+        }
+        return result.toString();
     }
 
     /**

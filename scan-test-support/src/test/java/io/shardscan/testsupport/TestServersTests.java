@@ -69,6 +69,10 @@ class TestServersTests {
         assertThat(endpoint)
                 .isEqualTo(new JdbcEndpoint("jdbc:postgresql://127.0.0.1:5433/test?ssl=false", "scan", "s&t"));
         assertThat(endpoint.withDatabase("other").url()).isEqualTo("jdbc:postgresql://127.0.0.1:5433/other?ssl=false");
+        assertThat(JdbcEndpoint.parse(endpoint.urlWithCredentials(), "postgres"))
+                .isEqualTo(endpoint);
+        assertThat(new JdbcEndpoint("jdbc:postgresql://127.0.0.1:5433/test", "postgres", "").urlWithCredentials())
+                .isEqualTo("jdbc:postgresql://127.0.0.1:5433/test?user=postgres");
         assertThat(JdbcEndpoint.parse("jdbc:mariadb://127.0.0.1:3307", "root").withDatabase("test"))
                 .isEqualTo(new JdbcEndpoint("jdbc:mariadb://127.0.0.1:3307/test", "root", ""));
     }

@@ -142,6 +142,9 @@ public final class TestServers {
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                 .setRegisterShutdownHook(false)
                 .setServerConfig("fsync", "off")
+                // nothing here must survive a crash; the bench (--embedded) measures with commits not waiting on the
+                // WAL
+                .setServerConfig("synchronous_commit", "off")
                 .setServerConfig("max_connections", "300")
                 .start();
         STARTED.push(postgres);
