@@ -52,8 +52,9 @@ final class IdleScenario implements Scenario {
                 measures.add(shardscan(bench, url, out, nodes, jdbcLeases, seconds, warmup));
             }
         }
+        int dbSchedulerWarmup = bench.options().intValue("dbscheduler-warmup-seconds", 5);
         for (int instances : new int[] {1, 3}) {
-            measures.add(dbScheduler(bench, url, out, instances, seconds));
+            measures.add(dbScheduler(bench, url, out, instances, seconds, dbSchedulerWarmup));
         }
         Table table = new Table(
                 "idle: statements per second against PostgreSQL with every row done",
@@ -185,8 +186,8 @@ final class IdleScenario implements Scenario {
         }
     }
 
-    private static Measure dbScheduler(Bench bench, String url, PrintStream out, int instances, int seconds)
-            throws Exception {
+    private static Measure dbScheduler(
+            Bench bench, String url, PrintStream out, int instances, int seconds, int warmupSeconds) throws Exception {
         OneTimeTask<Void> task = Tasks.oneTime("bench-noop").execute((instance, context) -> {});
         List<Pg> pools = new ArrayList<>();
         List<CountingDataSource> counted = new ArrayList<>();
@@ -203,7 +204,7 @@ final class IdleScenario implements Scenario {
             }
             schedulers.forEach(Scheduler::start);
             // past its start-up statements and first poll
-            Thread.sleep(5_000);
+            Thread.sleep(warmupSeconds * 1000L);
             XactWindow window = XactWindow.open(url, DATABASE);
             long before = total(counted);
             Thread.sleep(seconds * 1000L);

@@ -50,7 +50,8 @@ public final class Options {
                 "passes",
                 "rate",
                 "seconds",
-                "warmup-probes");
+                "warmup-probes",
+                "dbscheduler-warmup-seconds");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {

@@ -99,7 +99,16 @@ class ScenarioTests {
 
     @Test
     void idle() throws Exception {
-        String output = run("idle", "--rows", "2000", "--seconds", "2", "--warmup-probes", "1");
+        String output = run(
+                "idle",
+                "--rows",
+                "2000",
+                "--seconds",
+                "1",
+                "--warmup-probes",
+                "1",
+                "--dbscheduler-warmup-seconds",
+                "1");
         assertThat(output)
                 .as("every system measured: Shardscan on 1 and 3 nodes with both leases, db-scheduler on 1 and 3")
                 .containsPattern("Shardscan +1 +Redis")
