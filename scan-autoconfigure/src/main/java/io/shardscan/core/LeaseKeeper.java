@@ -373,8 +373,12 @@ final class LeaseKeeper {
         long grantedAt = context.clock().nanos();
         Lease granted = lease.get();
         // the coordinator granted a lease: a renewal that failed while the node held nothing (so renewed
-        // nothing since) no longer says it cannot be reached
-        reachability.renewal(null);
+        // nothing since) no longer says it cannot be reached; one that hangs still does (a tick that checked
+        // before the hang passed the TTL claims after it: clearing it then made the node reachable and
+        // unreachable again, two WARNs for one hang, seen under two busy loops)
+        if (!renewalHangs()) {
+            reachability.renewal(null);
+        }
         long epoch;
         HeldKeys held = new HeldKeys(context.definition().ordering() == Ordering.PER_KEY);
         try {
