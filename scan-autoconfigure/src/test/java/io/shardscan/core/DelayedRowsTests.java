@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.LatencyTests;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code clock_timestamp()} when the handler ran.
  */
 @ServerTests
+@LatencyTests
 class DelayedRowsTests {
 
     static final Duration INTERVAL = Duration.ofSeconds(1);
