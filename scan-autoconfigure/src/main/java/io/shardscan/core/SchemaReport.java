@@ -60,38 +60,6 @@ public record SchemaReport(
         columnClasses = Map.copyOf(columnClasses);
     }
 
-    /** A report without the classes of its columns' values, for stores that do not know them. */
-    public SchemaReport(
-            boolean tableExists,
-            List<String> missingColumns,
-            boolean indexPresent,
-            List<String> indexStatements,
-            List<String> problems,
-            List<String> columns,
-            long nullShardKeys,
-            List<String> archiveIndexStatements,
-            boolean matchFailed,
-            List<String> warnings,
-            long nullDueTimes,
-            UnfetchableRows unfetchable,
-            List<String> retryColumnStatements) {
-        this(
-                tableExists,
-                missingColumns,
-                indexPresent,
-                indexStatements,
-                problems,
-                columns,
-                nullShardKeys,
-                archiveIndexStatements,
-                matchFailed,
-                warnings,
-                nullDueTimes,
-                unfetchable,
-                retryColumnStatements,
-                Map.of());
-    }
-
     /** This report with the classes of its columns' values. */
     public SchemaReport withColumnClasses(Map<String, String> classes) {
         return new SchemaReport(
@@ -137,7 +105,8 @@ public record SchemaReport(
                 warnings,
                 nullDueTimes,
                 UnfetchableRows.NONE,
-                List.of());
+                List.of(),
+                Map.of());
     }
 
     /** A report of a task without a NULL due time to count. */
