@@ -63,12 +63,12 @@ final class Archiver {
             int moved = context.store().archive(context.definition(), shard.shard, shard.epoch);
             Instant now = context.clock().now();
             if (moved < 0) {
-                context.stats().writeBackRefused();
                 log.log(
                         Level.WARNING,
                         "Task " + context.name() + " shard " + shard.shard + ": archive batch under fence epoch "
                                 + shard.epoch + " refused, a newer owner has the shard; nothing was archived");
                 shard.lose("a newer owner took it (fence epoch " + shard.epoch + " superseded)");
+                context.stats().writeBackRefused(); // last: whoever sees the count finds the line and the loss
                 return;
             }
             context.stats().archived(moved, now);

@@ -21,9 +21,13 @@ public interface EndpointBans {
 
     /**
      * Bans {@code endpoint} from now for {@code ban} with {@code reason} and forgets its trips; a
-     * ban already recorded keeps its start.
+     * ban already recorded keeps its start. Of nodes banning one endpoint at once, one starts the
+     * ban and the others extend it.
+     *
+     * @return whether this call started the ban: {@code false} when a ban (or its probe's hold)
+     *     was in force, which this call extended
      */
-    void ban(String task, String endpoint, Duration ban, String reason);
+    boolean ban(String task, String endpoint, Duration ban, String reason);
 
     /**
      * The task's bans, each with whether it is still in force.

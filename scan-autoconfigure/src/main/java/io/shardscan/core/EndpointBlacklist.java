@@ -234,13 +234,19 @@ final class EndpointBlacklist {
             return;
         }
         if (trips >= rules.level2Trips()) {
-            ban(endpoint, reason, trips + " level-1 trips within " + rules.level2Window());
+            ban(endpoint, reason, trips + " level-1 trips within " + rules.level2Window(), false);
         }
     }
 
-    private void ban(String endpoint, String reason, String why) {
+    /**
+     * Bans {@code endpoint} on every node. A ban is an event (listener, WARN) when this node started
+     * it or, with {@code renewal}, renewed it after its probe failed; a trip that finds another node's
+     * ban in force, recorded since this node last read the bans, extends that ban and tells nothing.
+     */
+    private void ban(String endpoint, String reason, String why, boolean renewal) {
+        boolean started;
         try {
-            store.ban(task, endpoint, rules.level2Ban(), reason);
+            started = store.ban(task, endpoint, rules.level2Ban(), reason);
         } catch (RuntimeException e) {
             log.log(Level.WARNING, "Task " + task + ": cannot record the ban of endpoint " + endpoint + ": " + e);
             return;
@@ -248,6 +254,13 @@ final class EndpointBlacklist {
         Map<String, EndpointBan> next = new TreeMap<>(banned);
         next.put(endpoint, new EndpointBan(endpoint, clock.now(), clock.now().plus(rules.level2Ban()), reason, true));
         banned = next;
+        if (!started && !renewal) {
+            log.log(
+                    Level.DEBUG,
+                    () -> "Task " + task + ": endpoint " + endpoint + " tripped while another node's ban was in force,"
+                            + " which this node had not read yet");
+            return;
+        }
         listener.endpointBanned(task, endpoint, reason);
         log.log(
                 Level.WARNING,
@@ -264,7 +277,7 @@ final class EndpointBlacklist {
         }
         if (outcome.endpointDown()) {
             probes.remove(endpoint);
-            ban(endpoint, String.valueOf(outcome.reason()), "its probe row failed");
+            ban(endpoint, String.valueOf(outcome.reason()), "its probe row failed", true);
             return;
         }
         lift(endpoint, "its probe row went through");

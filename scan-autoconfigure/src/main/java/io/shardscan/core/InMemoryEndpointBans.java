@@ -34,12 +34,13 @@ public final class InMemoryEndpointBans implements EndpointBans {
     }
 
     @Override
-    public synchronized void ban(String task, String endpoint, Duration ban, String reason) {
+    public synchronized boolean ban(String task, String endpoint, Duration ban, String reason) {
         Instant now = clock.now();
         String key = task + '\n' + endpoint;
         EndpointBan old = bans.get(key);
         bans.put(key, new EndpointBan(endpoint, old == null ? now : old.since(), now.plus(ban), reason, true));
         trips.remove(key);
+        return old == null || !now.isBefore(old.until());
     }
 
     @Override

@@ -504,8 +504,6 @@ final class LeaseKeeper {
      * DEBUG (a node that loses every shard at once, each tick, wrote 69 302 WARN lines in 3 minutes).
      */
     private void reportLoss(OwnedShard shard, String why) {
-        context.stats().leaseLost();
-        context.listener().leaseLost(context.name(), shard.shard);
         foreignOwners.lost(shard.shard);
         String message = "Task " + context.name() + ": shard " + shard.shard + " (fence epoch " + shard.epoch
                 + ") fenced off, " + why + "; no more of its rows are started here";
@@ -525,5 +523,8 @@ final class LeaseKeeper {
         } else {
             log.log(Level.DEBUG, message);
         }
+        // counted and told last: whoever sees the count or the event finds the line already logged
+        context.stats().leaseLost();
+        context.listener().leaseLost(context.name(), shard.shard);
     }
 }

@@ -193,7 +193,6 @@ final class RunningLanes {
         }
         if (!task.store().writeBack(task.definition(), batch.writeBack())) {
             // logged here, whether or not the loss was noticed before: it is what the fence refused
-            task.stats().writeBackRefused();
             log.log(
                     Level.WARNING,
                     "Task " + task.name() + " shard " + shard.shard + ": write-back under fence epoch " + shard.epoch
@@ -201,6 +200,8 @@ final class RunningLanes {
                             + batch.writeBack().size()
                             + " outcomes discarded, the new owner runs those rows again");
             shard.lose("a newer owner took it (fence epoch " + shard.epoch + " superseded)");
+            // counted after the lines and the loss: whoever sees the count finds both
+            task.stats().writeBackRefused();
             // a fence only moves forward: written again, they would be refused (and counted) again
             outcomes.written(batch);
             return false;

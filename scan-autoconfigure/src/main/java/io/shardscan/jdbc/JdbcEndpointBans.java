@@ -5,6 +5,7 @@ import io.shardscan.core.EndpointBans;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -21,18 +22,11 @@ public final class JdbcEndpointBans implements EndpointBans {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final SqlDialect dialect;
-    private final RowUpsert banRow;
 
     public JdbcEndpointBans(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dialect = SqlDialect.detect(dataSource);
-        this.banRow = new RowUpsert(
-                "scan_endpoint_ban",
-                List.of("task", "endpoint"),
-                "task, endpoint, banned_from, banned_until, last_error",
-                "?, ?, " + dialect.now() + ", " + dialect.nowPlusMillis() + ", ?",
-                "banned_until = " + dialect.nowPlusMillis() + ", last_error = ?");
     }
 
     /**
@@ -64,28 +58,49 @@ public final class JdbcEndpointBans implements EndpointBans {
     }
 
     /**
-     * One transaction: the ban (its start kept when it is renewed; one {@link RowUpsert}, so that
-     * nodes banning a new endpoint at once neither deadlock nor fail), then the trips that made it
-     * deleted. The transaction {@linkplain Rerun#onDeadlockOrDuplicateKey runs once more} when it
-     * is a deadlock's victim, or, where the upsert is an update, then an insert, when another node
-     * inserted the ban meanwhile.
+     * Up to three statements, each its own transaction and each a step no other node's ban can
+     * split: a ban that ended started again (its start kept), else a first ban inserted unless
+     * present, else the ban in force extended; then the trips that made it deleted. Of nodes banning
+     * one endpoint at once, one starts the ban. Not one transaction: on MariaDB the gap locks of a
+     * missing row's update and of two first inserts deadlocked eight nodes banning a new endpoint.
+     * A ban lifted between the insert and the extension stays lifted.
      */
     @Override
-    public void ban(String task, String endpoint, Duration ban, String reason) {
+    public boolean ban(String task, String endpoint, Duration ban, String reason) {
         String error = reason.length() > ERROR_LENGTH ? reason.substring(0, ERROR_LENGTH) : reason;
-        Rerun.onDeadlockOrDuplicateKey(() -> banOnce(task, endpoint, ban, error));
+        String extend = "UPDATE scan_endpoint_ban SET banned_until = " + dialect.nowPlusMillis()
+                + ", last_error = ? WHERE task = ? AND endpoint = ?";
+        boolean started = Rerun.onDeadlock(() -> jdbc.update(
+                                extend + " AND banned_until <= " + dialect.now(),
+                                ban.toMillis(),
+                                error,
+                                task,
+                                endpoint))
+                        == 1
+                || insertedFirst(task, endpoint, ban, error);
+        if (!started) {
+            Rerun.onDeadlock(() -> jdbc.update(extend, ban.toMillis(), error, task, endpoint));
+        }
+        Rerun.onDeadlock(
+                () -> jdbc.update("DELETE FROM scan_endpoint_trip WHERE task = ? AND endpoint = ?", task, endpoint));
+        return started;
     }
 
-    private void banOnce(String task, String endpoint, Duration ban, String error) {
-        transactions.executeWithoutResult(status -> {
-            banRow.write(
-                    jdbc,
-                    dialect,
-                    new Object[] {task, endpoint},
-                    new Object[] {task, endpoint, ban.toMillis(), error},
-                    new Object[] {ban.toMillis(), error});
-            jdbc.update("DELETE FROM scan_endpoint_trip WHERE task = ? AND endpoint = ?", task, endpoint);
-        });
+    private boolean insertedFirst(String task, String endpoint, Duration ban, String error) {
+        try {
+            return Rerun.onDeadlock(() -> jdbc.update(
+                            dialect.insertCountingNew(
+                                    "scan_endpoint_ban",
+                                    "task, endpoint, banned_from, banned_until, last_error",
+                                    "?, ?, " + dialect.now() + ", " + dialect.nowPlusMillis() + ", ?"),
+                            task,
+                            endpoint,
+                            ban.toMillis(),
+                            error))
+                    == 1;
+        } catch (DuplicateKeyException e) {
+            return false; // H2's insert: another node's first ban came first
+        }
     }
 
     @Override

@@ -46,14 +46,15 @@ public final class RedisEndpointBans implements EndpointBans {
     }
 
     @Override
-    public void ban(String task, String endpoint, Duration ban, String reason) {
+    public boolean ban(String task, String endpoint, Duration ban, String reason) {
         TaskKeys keys = keys(task);
-        redis.execute(
+        Long started = redis.execute(
                 BAN,
                 List.of(keys.endpointBans(), keys.endpointTrips(endpoint)),
                 endpoint,
                 Long.toString(ban.toMillis()),
                 reason);
+        return started != null && started == 1;
     }
 
     @Override

@@ -102,7 +102,9 @@ public abstract class EndpointBansContractTests {
     @Test
     void aBanIsInForceThenEndsAndKeepsItsStartWhenRenewed() {
         store.trip(task, "store-1", Duration.ofMinutes(5));
-        store.ban(task, "store-1", Duration.ofMillis(700), "refused");
+        assertThat(store.ban(task, "store-1", Duration.ofMillis(700), "refused"))
+                .as("the first ban starts it")
+                .isTrue();
         List<EndpointBan> bans = store.bans(task);
         assertThat(bans).singleElement().satisfies(ban -> {
             assertThat(ban.endpoint()).isEqualTo("store-1");
@@ -116,7 +118,12 @@ public abstract class EndpointBansContractTests {
         // a ban forgets the trips that made it
         assertThat(store.trip(task, "store-1", Duration.ofMinutes(5))).isEqualTo(1);
         await().until(() -> !store.bans(task).get(0).active());
-        store.ban(task, "store-1", Duration.ofMinutes(1), "still refused");
+        assertThat(store.ban(task, "store-1", Duration.ofMinutes(1), "still refused"))
+                .as("a ban that ended starts again")
+                .isTrue();
+        assertThat(store.ban(task, "store-1", Duration.ofMinutes(1), "still refused"))
+                .as("a ban in force is extended, not started")
+                .isFalse();
         EndpointBan renewed = store.bans(task).get(0);
         assertThat(renewed.since()).isEqualTo(bans.get(0).since());
         assertThat(renewed.active()).isTrue();
@@ -152,8 +159,8 @@ public abstract class EndpointBansContractTests {
     /**
      * Eight nodes ban, all at once, an endpoint none had banned (the one whose calls fail for them
      * all) and each one of its own, in turns, twenty rounds: every ban succeeds (none is lost to a
-     * deadlock of two first bans, or to a duplicate key), and each endpoint has one ban, in force,
-     * with one of the errors it was banned for.
+     * deadlock of two first bans, or to a duplicate key), each endpoint has one ban, in force,
+     * with one of the errors it was banned for, and one node started it.
      */
     @Test
     void freshEndpointsBannedAtOnceByManyNodesAreAllBanned() throws Exception {
@@ -165,23 +172,30 @@ public abstract class EndpointBansContractTests {
                 String own = "own-" + round + "-";
                 List<String> expected = new ArrayList<>(List.of(shared));
                 CountDownLatch start = new CountDownLatch(1);
-                List<Future<?>> banned = new ArrayList<>();
+                List<Future<List<String>>> banned = new ArrayList<>();
                 for (int n = 0; n < nodes; n++) {
                     List<String> endpoints = n % 2 == 0 ? List.of(shared, own + n) : List.of(own + n, shared);
                     expected.add(own + n);
                     String error = "refused by node-" + n;
-                    banned.add(pool.submit((Callable<Void>) () -> {
+                    banned.add(pool.submit(() -> {
                         start.await();
+                        List<String> started = new ArrayList<>();
                         for (String endpoint : endpoints) {
-                            store.ban(task, endpoint, Duration.ofMinutes(5), error);
+                            if (store.ban(task, endpoint, Duration.ofMinutes(5), error)) {
+                                started.add(endpoint);
+                            }
                         }
-                        return null;
+                        return started;
                     }));
                 }
                 start.countDown();
-                for (Future<?> ban : banned) {
-                    ban.get(60, TimeUnit.SECONDS);
+                List<String> started = new ArrayList<>();
+                for (Future<List<String>> ban : banned) {
+                    started.addAll(ban.get(60, TimeUnit.SECONDS));
                 }
+                assertThat(started)
+                        .as("round %d: the bans each node started", round)
+                        .containsExactlyInAnyOrderElementsOf(expected);
                 List<EndpointBan> bans = store.bans(task).stream()
                         .filter(ban ->
                                 ban.endpoint().equals(shared) || ban.endpoint().startsWith(own))

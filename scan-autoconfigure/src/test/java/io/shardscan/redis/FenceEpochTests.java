@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -57,6 +58,7 @@ class FenceEpochTests {
     final CountDownLatch renewals = new CountDownLatch(1);
     final CountDownLatch releaseA = new CountDownLatch(1);
     final CountDownLatch releaseB = new CountDownLatch(1);
+    volatile ScanEngine nodeA;
     RedisNodes nodes;
 
     @AfterEach
@@ -120,8 +122,20 @@ class FenceEpochTests {
 
     @Test
     void aWriteBackRefusedByTheFenceIsLoggedAndCounted() throws Exception {
+        // what A had counted as each of its lines was logged: a count comes after its lines, so that
+        // whoever sees the count finds them (a test that read the lines on seeing it once found none)
+        List<Long> countedAtTheLines = new CopyOnWriteArrayList<>();
+        coreLog.whenLogged(record -> {
+            if (record.getLevel() == java.util.logging.Level.WARNING && nodeA != null) {
+                TaskStats stats = nodeA.task(nodes.name).stats();
+                countedAtTheLines.add(stats.writeBacksRefused() + stats.leasesLost());
+            }
+        });
         Takeover takeover = failOverToAStaleReplicaWhileNodeAHandles(false);
 
+        assertThat(countedAtTheLines)
+                .as("refused write-backs and lost leases counted when each of A's WARN lines was logged")
+                .containsOnly(0L);
         TaskStats statsA = takeover.a().task(nodes.name).stats();
         assertThat(statsA.writeBacksRefused()).isEqualTo(1);
         assertThat(statsA.leasesLost()).isEqualTo(1);
@@ -235,7 +249,9 @@ class FenceEpochTests {
         CountDownLatch enteredB = new CountDownLatch(1);
         CuttableCoordinator coordinatorA = new CuttableCoordinator(nodes.coordinator());
         ScanEngine a = nodes.start("node-a", coordinatorA, held("node-a", enteredA, releaseA, Outcome.dead("stale")));
-        assertThat(enteredA.await(10, TimeUnit.SECONDS)).isTrue();
+        nodeA = a;
+        assertThat(enteredA.await(TestTime.BUDGET.toMillis(), TimeUnit.MILLISECONDS))
+                .isTrue();
         long fenceA = a.task(nodes.name).ownedShards().get(0);
         long leaseA = leaseId("node-a");
 
@@ -252,7 +268,8 @@ class FenceEpochTests {
         await().until(() -> b.task(nodes.name).ownedShards().containsKey(0));
         long fenceB = b.task(nodes.name).ownedShards().get(0);
         long leaseB = leaseId("node-b");
-        assertThat(enteredB.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(enteredB.await(TestTime.BUDGET.toMillis(), TimeUnit.MILLISECONDS))
+                .isTrue();
 
         if (renewalRefusedFirst) {
             renewals.countDown();

@@ -32,6 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -229,6 +231,107 @@ class ManyReceiversTests {
         // the other stores' rows all arrive (on a loaded machine not yet by the time the ban is seen)
         await().atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .until(() -> table.count("status = 1 AND store_id <> " + DOWN) == 3800);
+    }
+
+    /**
+     * Two nodes trip the refusing store at once, each trip enough for a ban: node A's ban waits in
+     * front of the store until node B, whose trip came after A's, has banned the store. B started
+     * the ban; A, which had not read it yet, extends it and tells no second ban (no listener event,
+     * no WARN): one ban, one event, on one node.
+     */
+    @Test
+    void aTripThatFindsAnotherNodesBanTellsNoSecondBan() throws Exception {
+        table.recreate(16, true).coordinationTables();
+        table.withStores(STORES);
+        stores.down(DOWN);
+        CountDownLatch aBans = new CountDownLatch(1);
+        CountDownLatch bBanned = new CountDownLatch(1);
+        Map<String, AtomicInteger> banEvents = new ConcurrentHashMap<>();
+        TaskStoreHolder holder = new TaskStoreHolder();
+        TaskDefinition task = task(1, Duration.ofMillis(1500), "order_id");
+        Map<String, EndpointBans> bans = Map.of(
+                "node-a",
+                        new HeldBans(redisBans(), () -> {}, () -> {
+                            aBans.countDown();
+                            awaitOpen(bBanned);
+                        }),
+                "node-b", new HeldBans(redisBans(), () -> awaitOpen(aBans), () -> {}));
+        List<ScanEngine> nodes = new ArrayList<>();
+        for (String node : List.of("node-a", "node-b")) {
+            banEvents.put(node, new AtomicInteger());
+            nodes.add(start(node, task, holder, bans.get(node), new ScanListener() {
+                @Override
+                public void endpointBanned(String t, String endpoint, String reason) {
+                    banEvents.get(node).incrementAndGet();
+                    if (node.equals("node-b")) {
+                        bBanned.countDown();
+                    }
+                }
+            }));
+        }
+        await().until(() ->
+                nodes.stream().allMatch(n -> n.task(name).ownedShards().size() == 8));
+        table.insert(4000, 200, Instant.now().minusSeconds(5)).withStores(STORES);
+
+        await().until(() -> ((HeldBans) bans.get("node-a")).banned.get() == 1);
+        assertThat(banEvents.get("node-b").get()).isOne();
+        assertThat(banEvents.get("node-a").get())
+                .as("node A's ban of a store node B had banned")
+                .isZero();
+        assertThat(active(redisBans())).containsExactly(String.valueOf(DOWN));
+    }
+
+    private static void awaitOpen(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(TestTime.BUDGET.toMillis(), TimeUnit.MILLISECONDS))
+                    .isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** {@link EndpointBans} that runs a hook before each trip and each ban, and counts the bans it recorded. */
+    private static final class HeldBans implements EndpointBans {
+
+        final EndpointBans delegate;
+        final Runnable beforeTrip;
+        final Runnable beforeBan;
+        final AtomicInteger banned = new AtomicInteger();
+
+        HeldBans(EndpointBans delegate, Runnable beforeTrip, Runnable beforeBan) {
+            this.delegate = delegate;
+            this.beforeTrip = beforeTrip;
+            this.beforeBan = beforeBan;
+        }
+
+        @Override
+        public int trip(String task, String endpoint, Duration window) {
+            beforeTrip.run();
+            return delegate.trip(task, endpoint, window);
+        }
+
+        @Override
+        public boolean ban(String task, String endpoint, Duration ban, String reason) {
+            beforeBan.run();
+            boolean started = delegate.ban(task, endpoint, ban, reason);
+            banned.incrementAndGet();
+            return started;
+        }
+
+        @Override
+        public List<EndpointBan> bans(String task) {
+            return delegate.bans(task);
+        }
+
+        @Override
+        public boolean claimProbe(String task, String endpoint, Duration hold) {
+            return delegate.claimProbe(task, endpoint, hold);
+        }
+
+        @Override
+        public boolean lift(String task, String endpoint) {
+            return delegate.lift(task, endpoint);
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +20,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -191,13 +191,7 @@ final class RedisNodes {
         RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(
                 TestServers.redis().host(), TestServers.redis().port());
         server.setDatabase(database);
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                server,
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(commandTimeout)
-                        .build());
-        factory.afterPropertiesSet();
-        factory.start();
+        LettuceConnectionFactory factory = RedisConnections.connected(server, commandTimeout);
         connections.add(factory);
         return factory;
     }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -35,7 +36,8 @@ class RedisShardCoordinatorOutageTests {
     @BeforeEach
     void setUp() {
         // a short command timeout: while Redis is down Lettuce queues commands until it reconnects
-        connectionFactory = RedisConnections.open(server.host(), server.port(), Duration.ofMillis(500));
+        connectionFactory = RedisConnections.connected(
+                new RedisStandaloneConfiguration(server.host(), server.port()), Duration.ofMillis(500));
         coordinator = new RedisShardCoordinator(connectionFactory);
         task = "outage-" + System.nanoTime();
     }

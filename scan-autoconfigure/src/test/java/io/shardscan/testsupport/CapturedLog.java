@@ -3,6 +3,7 @@ package io.shardscan.testsupport;
 import io.shardscan.core.ScanLogging;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -22,9 +23,11 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
 
     private final Logger logger;
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private volatile Consumer<LogRecord> whenLogged = record -> {};
     private final Handler capture = new Handler() {
         @Override
         public void publish(LogRecord record) {
+            whenLogged.accept(record);
             records.add(record);
         }
 
@@ -39,6 +42,14 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
     /** Captures the logger named {@code name}: the engine names its loggers after their classes. */
     public CapturedLog(String name) {
         this.logger = Logger.getLogger(name);
+    }
+
+    /**
+     * Runs {@code action} on the logging thread as each line is logged, before the line is captured:
+     * to read what the engine had made visible at that moment.
+     */
+    public void whenLogged(Consumer<LogRecord> action) {
+        this.whenLogged = action;
     }
 
     /** The messages logged at WARNING so far, in order. */
@@ -73,6 +84,7 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
     @Override
     public void afterEach(ExtensionContext context) {
         logger.removeHandler(capture);
+        whenLogged = record -> {};
         logger.setLevel(previousLevel);
     }
 }

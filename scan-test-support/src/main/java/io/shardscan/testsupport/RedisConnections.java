@@ -1,6 +1,8 @@
 package io.shardscan.testsupport;
 
 import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -22,6 +24,29 @@ public final class RedisConnections {
                 LettuceClientConfiguration.builder()
                         .commandTimeout(commandTimeout)
                         .build()));
+    }
+
+    /**
+     * A started connection factory to {@code server} whose commands time out after {@code commandTimeout},
+     * returned once it has answered a PING. The first connection of a JVM loads Lettuce and Netty and
+     * shakes hands with the server within the command timeout: a cold test JVM among three others on two
+     * busy cores took longer than 500 ms for it (an outage test's timeout, ci1), while the short timeout
+     * is meant for the test's commands, not for the connection it starts from.
+     */
+    public static LettuceConnectionFactory connected(RedisStandaloneConfiguration server, Duration commandTimeout) {
+        LettuceConnectionFactory factory = started(new LettuceConnectionFactory(
+                server,
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(commandTimeout)
+                        .build()));
+        Awaitility.await("a first PING answered by " + server.getHostName() + ":" + server.getPort())
+                .ignoreExceptions()
+                .until(() -> {
+                    try (RedisConnection connection = factory.getConnection()) {
+                        return "PONG".equals(connection.ping());
+                    }
+                });
+        return factory;
     }
 
     /** A started connection factory to the suite's shared Redis ({@link TestServers#redis()}). */
