@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -175,8 +177,10 @@ class ScanHealthIndicatorTests {
         await().until(() -> failures(roundLog.messages()) + failures(probeLog.messages()) >= 4);
         assertThat(status(health)).isEqualTo(Status.UP);
         assertThat(details(health.health(true))).containsEntry("databaseReachable", true);
-        assertThat(roundLog.warnings()).filteredOn(m -> m.contains("failed")).hasSizeLessThanOrEqualTo(1);
-        assertThat(probeLog.warnings()).filteredOn(m -> m.contains("failed")).hasSizeLessThanOrEqualTo(1);
+        // one line per cause: a SELECT that ran during the ALTER TABLE once failed first with H2's own
+        // ConcurrentModificationException (ci3), a cause of its own with a line of its own
+        assertThat(causes(roundLog.warnings())).doesNotHaveDuplicates();
+        assertThat(causes(probeLog.warnings())).doesNotHaveDuplicates();
         List<String> warnings = new ArrayList<>(roundLog.warnings());
         warnings.addAll(probeLog.warnings());
         assertThat(warnings).filteredOn(m -> m.contains("failed")).isNotEmpty().allSatisfy(m -> assertThat(m)
@@ -184,6 +188,20 @@ class ScanHealthIndicatorTests {
         List<String> quiet = new ArrayList<>(roundLog.messages(Level.FINE));
         quiet.addAll(probeLog.messages(Level.FINE));
         assertThat(quiet).anyMatch(m -> m.contains("failed"));
+    }
+
+    /** The exception class each "failed" line names first. */
+    private static List<String> causes(List<String> messages) {
+        Pattern exception = Pattern.compile("[\\w.]+Exception");
+        return messages.stream()
+                .filter(m -> m.contains("failed"))
+                .map(m -> exception
+                        .matcher(m)
+                        .results()
+                        .findFirst()
+                        .map(MatchResult::group)
+                        .orElse(m))
+                .toList();
     }
 
     private static long failures(List<String> messages) {
