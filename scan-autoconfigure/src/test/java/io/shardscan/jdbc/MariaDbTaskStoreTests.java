@@ -61,7 +61,9 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
 
     /**
      * MariaDB's plans over the index on (status, scan_shard, retry_count, order_id): the fresh tier
-     * reads all four key parts (key length 19) in id order, without a sort; a tier of failed rows
+     * reads the shard's fresh rows in id order, without a sort, as a range over all four key parts
+     * (key length 19) or as a lookup of the first three (11), between which the optimizer's estimates
+     * choose (a busy machine's run chose the lookup once with the statistics pinned); a tier of failed rows
      * also reads through the retry count, so it expects the one failed row, not the shard's 1 000
      * pending ones that an index without retry_count would make it read.
      */
@@ -74,7 +76,9 @@ class MariaDbTaskStoreTests extends TaskStoreContractTests {
         table.jdbc().execute("ALTER TABLE tb_order STATS_AUTO_RECALC=0, STATS_SAMPLE_PAGES=1000");
         table.insert(4000, 1000, T0);
         table.jdbc().execute("ANALYZE TABLE tb_order");
-        assertThat(explainFetch(0, 0, null)).contains("tb_order_scan_idx 19 ").doesNotContain("filesort");
+        assertThat(explainFetch(0, 0, null))
+                .containsPattern("tb_order_scan_idx (19|11) ")
+                .doesNotContain("filesort");
         assertThat(explainFetch(1, 5, null)).contains("tb_order_scan_idx 19 null 1 ");
     }
 
