@@ -4,7 +4,10 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.Tier;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Times the engine's rounds, and optionally its handler calls, through Micrometer's Observation
@@ -20,12 +23,21 @@ import java.util.Objects;
  *       because a timer sample and, with tracing, a span per row cost more than most handlers.
  * </ul>
  *
+ * <p>Each handler call runs in a scope: its own {@code scan.handler} observation's with per-row
+ * observations on, else its round's, made current on the worker thread. So the handler's own
+ * observations (JDBC, HTTP clients) are children of the round's span, and its log lines carry the
+ * trace id where the tracer puts it in the MDC. An exception that ended a call or a round is recorded
+ * on its observation ({@link Observation#error}), which a tracer marks on the span and the meter
+ * handler tags as {@code error}.
+ *
  * <p>Thread-safe.
  */
 public class ScanObservations implements ScanListener {
 
     private final ObservationRegistry registry;
     private final boolean rows;
+    /** The running round of each shard (task and shard), the parent of its handler calls: one at a time. */
+    private final Map<String, Observation> rounds = new ConcurrentHashMap<>();
 
     /**
      * @param registry where the observations go
@@ -44,19 +56,63 @@ public class ScanObservations implements ScanListener {
                 .lowCardinalityKeyValue("tier", tier.label())
                 .highCardinalityKeyValue("shard", Integer.toString(shard))
                 .start();
-        return outcome -> round.lowCardinalityKeyValue("outcome", outcome).stop();
+        String key = task + '\n' + shard;
+        rounds.put(key, round);
+        return new Ended() {
+            @Override
+            public void stop(String outcome, @Nullable Throwable error) {
+                rounds.remove(key, round);
+                end(round, outcome, error);
+            }
+        };
     }
 
     @Override
     public Timing handlerStarted(String task, Tier tier) {
+        return handlerStarted(task, -1, tier);
+    }
+
+    @Override
+    public Timing handlerStarted(String task, int shard, Tier tier) {
+        Observation round = rounds.get(task + '\n' + shard);
         if (!rows) {
-            return Timing.NONE;
+            if (round == null) {
+                return Timing.NONE;
+            }
+            Observation.Scope inRound = round.openScope();
+            return outcome -> inRound.close();
         }
         Observation call = Observation.createNotStarted("scan.handler", registry)
                 .contextualName("scan handler " + task)
                 .lowCardinalityKeyValue("task", task)
                 .lowCardinalityKeyValue("tier", tier.label())
+                .parentObservation(round)
                 .start();
-        return outcome -> call.lowCardinalityKeyValue("outcome", outcome).stop();
+        Observation.Scope scope = call.openScope();
+        return new Ended() {
+            @Override
+            public void stop(String outcome, @Nullable Throwable error) {
+                scope.close();
+                end(call, outcome, error);
+            }
+        };
+    }
+
+    private static void end(Observation observation, String outcome, @Nullable Throwable error) {
+        if (error != null) {
+            observation.error(error);
+        }
+        observation.lowCardinalityKeyValue("outcome", outcome).stop();
+    }
+
+    /** A timing that is ended with its error, if any. */
+    private interface Ended extends Timing {
+        @Override
+        default void stop(String outcome) {
+            stop(outcome, null);
+        }
+
+        @Override
+        void stop(String outcome, @Nullable Throwable error);
     }
 }

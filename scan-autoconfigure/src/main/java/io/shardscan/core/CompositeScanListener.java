@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Hands every event to several listeners in order; {@link #around} nests them, the first outermost. */
 public final class CompositeScanListener implements ScanListener {
@@ -46,11 +47,25 @@ public final class CompositeScanListener implements ScanListener {
         return all(listeners.stream().map(l -> l.handlerStarted(task, tier)).toList());
     }
 
+    @Override
+    public Timing handlerStarted(String task, int shard, Tier tier) {
+        return all(
+                listeners.stream().map(l -> l.handlerStarted(task, shard, tier)).toList());
+    }
+
     /** Stops the timings in reverse order, the first listener's last, as nested scopes end. */
     private static Timing all(List<Timing> timings) {
-        return outcome -> {
-            for (int i = timings.size() - 1; i >= 0; i--) {
-                timings.get(i).stop(outcome);
+        return new Timing() {
+            @Override
+            public void stop(String outcome) {
+                stop(outcome, null);
+            }
+
+            @Override
+            public void stop(String outcome, @Nullable Throwable error) {
+                for (int i = timings.size() - 1; i >= 0; i--) {
+                    timings.get(i).stop(outcome, error);
+                }
             }
         };
     }

@@ -178,8 +178,9 @@ final class Lane implements Runnable {
             latch.slowCallStarted();
         }
         task.stats().inFlight(unit.size());
-        ScanListener.Timing timing = task.listener().handlerStarted(task.name(), tier);
+        ScanListener.Timing timing = task.listener().handlerStarted(task.name(), shard.shard, tier);
         Outcome outcome;
+        Throwable thrown = null;
         boolean written = false;
         try {
             if (task.transactional()) {
@@ -191,20 +192,21 @@ final class Lane implements Runnable {
         } catch (Throwable e) {
             // any Throwable, a VirtualMachineError too: one that escaped ended the lane with its row unrecorded, so
             // an OutOfMemoryError in a handler ran its row 99 times at retry 0 and held its key's later rows forever
+            thrown = e;
             outcome = failed(unit, e);
         }
         if (!inHandler.compareAndSet(call, null)) {
             // the round took this call over (and its in-flight count) when it gave up on it
             task.abandonedWorkerReturned();
-            timing.stop("timed-out");
+            timing.stop("timed-out", thrown);
             return null;
         }
         task.stats().inFlight(-unit.size());
         if (outcome == null) {
-            timing.stop("lost");
+            timing.stop("lost", thrown);
             return null;
         }
-        timing.stop(task.rules().recorded(unit.get(0).retries(), outcome).tag());
+        timing.stop(task.rules().recorded(unit.get(0).retries(), outcome).tag(), thrown);
         return new Result(outcome, written, task.clock().nanos() - call.startedNanos());
     }
 

@@ -59,6 +59,7 @@ final class Round {
         boolean inLine = request != null;
         ScanListener.Timing timing = task.listener().roundStarted(task.name(), shard.shard, cursor.tier);
         String outcome = "failed";
+        Throwable error = null;
         RunningLanes left = null;
         boolean handlersRan = false;
         try {
@@ -124,6 +125,7 @@ final class Round {
         } catch (RuntimeException | Error e) {
             // an Error too (a class gone from a replaced jar): escaping, it killed the round's thread and
             // left the cursor due, so the same rows ran again and again with nothing written back
+            error = e;
             if (e instanceof RuntimeException) {
                 task.stats().storeReached(!StoreFailure.unreachable(e));
             }
@@ -135,7 +137,7 @@ final class Round {
                 Objects.requireNonNull(task.budget()).cancel(Objects.requireNonNull(request));
             }
             task.releaseWorkers(held);
-            timing.stop(outcome);
+            timing.stop(outcome, error);
         }
         return left;
     }

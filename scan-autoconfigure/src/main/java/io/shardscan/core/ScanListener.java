@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Receives what the engine does, for metrics and logs. Called on engine threads, so
@@ -54,6 +55,15 @@ public interface ScanListener {
         return Timing.NONE;
     }
 
+    /**
+     * {@link #handlerStarted(String, Tier)} with the shard whose round the call belongs to: a listener
+     * that keeps the round's context (a trace's span) makes it current for the call. The engine calls
+     * this one; by default it calls {@link #handlerStarted(String, Tier)}.
+     */
+    default Timing handlerStarted(String task, int shard, Tier tier) {
+        return handlerStarted(task, tier);
+    }
+
     /** Something a listener times, stopped once by the engine. */
     @FunctionalInterface
     interface Timing {
@@ -63,6 +73,15 @@ public interface ScanListener {
 
         /** Ends the timing with its outcome. */
         void stop(String outcome);
+
+        /**
+         * Ends the timing with its outcome and the exception that ended it: the handler's (a call) or the
+         * round's ({@code failed}), else {@code null}. The engine calls this one; by default it calls
+         * {@link #stop(String)}.
+         */
+        default void stop(String outcome, @Nullable Throwable error) {
+            stop(outcome);
+        }
     }
 
     /** A round's latch did not open within the task's round timeout. */

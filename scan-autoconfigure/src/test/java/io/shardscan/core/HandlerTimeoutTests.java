@@ -144,6 +144,7 @@ class HandlerTimeoutTests {
             engine.stop();
             assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(5));
         } finally {
+            engine.stop(); // a no-op once stopped; else an engine left running into the next test
             log.afterEach(null);
         }
         assertThat(log.messages())
