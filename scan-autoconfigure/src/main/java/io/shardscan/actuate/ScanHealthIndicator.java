@@ -114,11 +114,7 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
             }
             ForeignFence foreign = task.recentForeignFence();
             if (foreign != null) {
-                details.put(
-                        "foreignFenceOwner",
-                        "node " + foreign.node() + " took shard " + foreign.shard() + "'s fence at " + foreign.at()
-                                + " but is not a member of this node's coordinator (" + task.coordinatorKind()
-                                + "); both run the same rows: " + ForeignFence.cause(task.coordinatorKind()));
+                details.put("foreignFenceOwner", foreign.describe(task.coordinatorKind()));
             }
             ShardCountConflict conflict = task.shardCountConflict();
             if (conflict != null) {

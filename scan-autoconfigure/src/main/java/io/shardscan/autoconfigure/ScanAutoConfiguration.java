@@ -48,6 +48,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -91,15 +92,22 @@ public class ScanAutoConfiguration {
         @ConditionalOnMissingBean(ShardCoordinator.class)
         @ConditionalOnBean(DataRedisConnectionDetails.class)
         ScanRedisConnection scanRedisConnection(
-                DataRedisConnectionDetails connectionDetails, ScanProperties properties) {
-            return new ScanRedisConnection(connectionDetails, properties.getLeaseTtl());
+                DataRedisConnectionDetails connectionDetails,
+                ScanProperties properties,
+                ScanDatabase database,
+                Environment environment) {
+            String namespace = ScanRedisNamespace.resolve(
+                    properties.getRedis().getNamespace(),
+                    environment.getProperty("spring.application.name"),
+                    database.dataSource());
+            return new ScanRedisConnection(connectionDetails, properties.getLeaseTtl(), namespace);
         }
 
         @Bean
         @ConditionalOnMissingBean(ShardCoordinator.class)
         @ConditionalOnBean(ScanRedisConnection.class)
         ShardCoordinator scanRedisShardCoordinator(ScanRedisConnection connection) {
-            return new RedisShardCoordinator(connection.connectionFactory());
+            return new RedisShardCoordinator(connection.connectionFactory(), connection.namespace());
         }
 
         @Bean
@@ -107,7 +115,7 @@ public class ScanAutoConfiguration {
         @ConditionalOnBean(ScanRedisConnection.class)
         @Lazy
         RangeCursor scanRedisRangeCursor(ScanRedisConnection connection) {
-            return new RedisRangeCursor(connection.connectionFactory());
+            return new RedisRangeCursor(connection.connectionFactory(), connection.namespace());
         }
 
         @Bean
@@ -116,14 +124,16 @@ public class ScanAutoConfiguration {
         WakeChannel scanRedisWakeChannel(
                 ScanRedisConnection connection, ScanDatabase database, ScanProperties properties) {
             return ScanWakeChannels.redis(
-                    new RedisWakeChannel(connection.connectionFactory()), database.dataSource(), properties);
+                    new RedisWakeChannel(connection.connectionFactory(), connection.namespace()),
+                    database.dataSource(),
+                    properties);
         }
 
         @Bean
         @ConditionalOnMissingBean(EndpointBans.class)
         @ConditionalOnBean(ScanRedisConnection.class)
         EndpointBans scanRedisEndpointBans(ScanRedisConnection connection) {
-            return new RedisEndpointBans(connection.connectionFactory());
+            return new RedisEndpointBans(connection.connectionFactory(), connection.namespace());
         }
     }
 

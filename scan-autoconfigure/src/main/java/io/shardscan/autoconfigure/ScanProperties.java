@@ -57,6 +57,7 @@ public class ScanProperties {
     /** Settings of the scan actuator endpoint. */
     private final Endpoint endpoint = new Endpoint();
 
+    private final Redis redis = new Redis();
     private final Observations observations = new Observations();
 
     /** The tasks by name. */
@@ -162,6 +163,10 @@ public class ScanProperties {
         return observations;
     }
 
+    public Redis getRedis() {
+        return redis;
+    }
+
     public Map<String, TaskProperties> getTasks() {
         return tasks;
     }
@@ -216,6 +221,25 @@ public class ScanProperties {
 
         public void setWriteEnabled(boolean writeEnabled) {
             this.writeEnabled = writeEnabled;
+        }
+    }
+
+    /** Settings of the Redis coordinator. */
+    public static class Redis {
+
+        /**
+         * What the Redis keys of every task start with (scan:{namespace/task}:...); empty for scan:{task}:...
+         * Default: spring.application.name and the database's URL, so applications on other databases that share
+         * the Redis and a task name stay apart. Every node of one application must have the same.
+         */
+        private @Nullable String namespace;
+
+        public @Nullable String getNamespace() {
+            return namespace;
+        }
+
+        public void setNamespace(@Nullable String namespace) {
+            this.namespace = namespace;
         }
     }
 

@@ -44,11 +44,15 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 final class ScanRedisConnection implements DisposableBean {
 
+    private static final System.Logger log = System.getLogger(ScanRedisConnection.class.getName());
+
     private final ClientResources resources;
     private final LettuceConnectionFactory connectionFactory;
+    private final String namespace;
 
-    ScanRedisConnection(DataRedisConnectionDetails details, Duration leaseTtl) {
+    ScanRedisConnection(DataRedisConnectionDetails details, Duration leaseTtl, String namespace) {
         Objects.requireNonNull(details, "details");
+        this.namespace = Objects.requireNonNull(namespace, "namespace");
         Duration timeout = commandTimeout(leaseTtl);
         RedisConfiguration server = serverConfiguration(details);
         // Lettuce's default reconnect delay doubles up to 30 s: after a long outage the node would
@@ -62,6 +66,16 @@ final class ScanRedisConnection implements DisposableBean {
         connectionFactory.afterPropertiesSet();
         // connects lazily: a Redis that is down at startup does not fail the application
         connectionFactory.start();
+        log.log(
+                System.Logger.Level.INFO,
+                "Shardscan's Redis keys: scan:{" + (namespace.isEmpty() ? "" : namespace + "/") + "<task>}:..."
+                        + " (scan.redis.namespace; by default spring.application.name and the database's URL):"
+                        + " every node of the application must have the same");
+    }
+
+    /** What the keys of every task start with, in their hash tag; empty for {@code scan:{task}:...}. */
+    String namespace() {
+        return namespace;
     }
 
     /** How long one lease call may wait for Redis: a third of the TTL, so a renewal can fail and retry within it. */

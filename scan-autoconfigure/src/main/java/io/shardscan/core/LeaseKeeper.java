@@ -51,7 +51,7 @@ final class LeaseKeeper {
         this.settings = settings;
         this.renewals = renewals;
         this.reachability = new Reachability(context.name());
-        this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind());
+        this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind(), settings.leaseTtl());
         this.stopReleases = new StopReleases(context, coordinator, settings);
         this.shardCounts = new ShardCountWatch(context.name());
     }
@@ -168,6 +168,7 @@ final class LeaseKeeper {
             members = live;
             leases = List.copyOf(tick.leases());
             foreignOwners.check(live);
+            foreignOwners.checkLeases(leases);
             ShardCountRule.Verdict counts =
                     ShardCountRule.judge(settings.nodeId(), context.definition().shards(), live, leases);
             shardCounts.seen(counts.conflict());

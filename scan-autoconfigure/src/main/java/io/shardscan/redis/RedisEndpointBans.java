@@ -29,10 +29,22 @@ public final class RedisEndpointBans implements EndpointBans {
     private static final RedisScript<Long> LIFT = script("endpoint-lift.lua", Long.class);
 
     private final StringRedisTemplate redis;
+    private final String namespace;
 
     /** Creates the store on the given connections; the factory must be started. */
     public RedisEndpointBans(RedisConnectionFactory connectionFactory) {
+        this(connectionFactory, "");
+    }
+
+    /**
+     * Bans on the given connections; the factory must be started.
+     *
+     * @param namespace what the keys of every task start with, in their hash tag ({@code scan:{namespace/task}:});
+     *     empty for {@code scan:{task}:}
+     */
+    public RedisEndpointBans(RedisConnectionFactory connectionFactory, String namespace) {
         this.redis = new StringRedisTemplate(Objects.requireNonNull(connectionFactory, "connectionFactory"));
+        this.namespace = Objects.requireNonNull(namespace, "namespace");
     }
 
     @Override
@@ -92,8 +104,8 @@ public final class RedisEndpointBans implements EndpointBans {
         return lifted != null && lifted == 1;
     }
 
-    private static TaskKeys keys(String task) {
-        return new TaskKeys(Objects.requireNonNull(task, "task"));
+    private TaskKeys keys(String task) {
+        return new TaskKeys(namespace, Objects.requireNonNull(task, "task"));
     }
 
     private static <T> RedisScript<T> script(String name, Class<T> resultType) {

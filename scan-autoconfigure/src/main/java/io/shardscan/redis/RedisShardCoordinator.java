@@ -40,10 +40,22 @@ public final class RedisShardCoordinator implements ShardCoordinator {
     private static final RedisScript<List<Object>> LEASES = script("leases.lua", listType());
 
     private final StringRedisTemplate redis;
+    private final String namespace;
 
-    /** Creates a coordinator on the given connections; the factory must be started. */
+    /** Creates a coordinator on the given connections, in the empty namespace; the factory must be started. */
     public RedisShardCoordinator(RedisConnectionFactory connectionFactory) {
+        this(connectionFactory, "");
+    }
+
+    /**
+     * Creates a coordinator on the given connections; the factory must be started.
+     *
+     * @param namespace what the keys of every task start with, in their hash tag ({@code scan:{namespace/task}:});
+     *     empty for {@code scan:{task}:}
+     */
+    public RedisShardCoordinator(RedisConnectionFactory connectionFactory, String namespace) {
         this.redis = new StringRedisTemplate(Objects.requireNonNull(connectionFactory, "connectionFactory"));
+        this.namespace = Objects.requireNonNull(namespace, "namespace");
     }
 
     @Override
@@ -166,8 +178,8 @@ public final class RedisShardCoordinator implements ShardCoordinator {
         return reply == null ? List.of() : reply;
     }
 
-    private static TaskKeys keys(String task) {
-        return new TaskKeys(Objects.requireNonNull(task, "task"));
+    private TaskKeys keys(String task) {
+        return new TaskKeys(namespace, Objects.requireNonNull(task, "task"));
     }
 
     /** A lease's value in Redis: the epoch first, so that a node id may contain ':'. */

@@ -28,18 +28,30 @@ public final class RedisWakeChannel implements WakeChannel {
 
     private final RedisConnectionFactory connectionFactory;
     private final StringRedisTemplate redis;
+    private final String namespace;
     private volatile RedisMessageListenerContainer container;
     private volatile boolean open;
 
     /** A channel on {@code connectionFactory}, which must be started. */
     public RedisWakeChannel(RedisConnectionFactory connectionFactory) {
+        this(connectionFactory, "");
+    }
+
+    /**
+     * Wake-ups on the given connections; the factory must be started.
+     *
+     * @param namespace what the keys of every task start with, in their hash tag ({@code scan:{namespace/task}:});
+     *     empty for {@code scan:{task}:}
+     */
+    public RedisWakeChannel(RedisConnectionFactory connectionFactory, String namespace) {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         this.redis = new StringRedisTemplate(connectionFactory);
+        this.namespace = Objects.requireNonNull(namespace, "namespace");
     }
 
     @Override
     public void publish(String task, Collection<Integer> shards) {
-        redis.convertAndSend(new TaskKeys(task).wake(), WakeChannel.encode(shards));
+        redis.convertAndSend(new TaskKeys(namespace, task).wake(), WakeChannel.encode(shards));
     }
 
     @Override
@@ -50,7 +62,7 @@ public final class RedisWakeChannel implements WakeChannel {
         for (String task : tasks) {
             listeners.addMessageListener(
                     (message, pattern) -> deliver(task, message.getBody(), receiver),
-                    new ChannelTopic(new TaskKeys(task).wake()));
+                    new ChannelTopic(new TaskKeys(namespace, task).wake()));
         }
         listeners.afterPropertiesSet();
         this.container = listeners;

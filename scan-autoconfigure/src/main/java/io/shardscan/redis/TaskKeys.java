@@ -1,16 +1,27 @@
 package io.shardscan.redis;
 
 /**
- * The keys of one task. The task name in braces is a Redis Cluster hash tag: every key of a task
- * lands in one slot, so a script may touch several of them.
+ * The keys of one task in one namespace: {@code scan:{namespace/task}:...}, or {@code scan:{task}:...}
+ * in the empty namespace. The braces are a Redis Cluster hash tag: every key of a task lands in one
+ * slot, so a script may touch several of them. The namespace keeps apart applications that share a
+ * Redis and a task name but not a database (see {@code scan.redis.namespace}).
  */
-record TaskKeys(String task) {
+record TaskKeys(String namespace, String task) {
 
     TaskKeys {
         // "{}" would not be a hash tag: the keys of the task would spread over the cluster's slots
         if (task.isEmpty()) {
             throw new IllegalArgumentException("The task name must not be empty");
         }
+        if (namespace.indexOf('{') >= 0 || namespace.indexOf('}') >= 0) {
+            throw new IllegalArgumentException(
+                    "A Redis namespace must not contain '{' or '}' (they end the" + " keys' hash tag): " + namespace);
+        }
+    }
+
+    /** The keys of {@code task} in the empty namespace. */
+    TaskKeys(String task) {
+        this("", task);
     }
 
     /** The lease of a shard: a string "epoch:node" that expires with the lease (PX). */
@@ -59,6 +70,6 @@ record TaskKeys(String task) {
     }
 
     private String prefix() {
-        return "scan:{" + task + "}:";
+        return namespace.isEmpty() ? "scan:{" + task + "}:" : "scan:{" + namespace + "/" + task + "}:";
     }
 }
