@@ -77,6 +77,16 @@ class RangeNodeChaosTests {
         nodes = new NodeProcesses(TASK, setup.endpoint(), TestServers.redis(), LOGS.resolve(setup.name()));
     }
 
+    private int unfinishedRangesOf(String node) {
+        Integer ranges = users.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM scan_range WHERE task = ? AND owner = ? AND done = 0",
+                        Integer.class,
+                        TASK,
+                        node);
+        return ranges == null ? 0 : ranges;
+    }
+
     @AfterEach
     void tearDown() {
         if (nodes != null) {
@@ -106,10 +116,21 @@ class RangeNodeChaosTests {
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> users.notifiedIds() >= inserted / 5);
 
+        // both victims in a range: a node that had claimed none yet stopped with nothing to take over, and
+        // the test waited for two takeovers where one could come (a run on three fast-starting nodes)
+        await("node-b and node-c each in a range")
+                .atMost(TestTime.scaled(Duration.ofSeconds(60)))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> unfinishedRangesOf("node-b") > 0 && unfinishedRangesOf("node-c") > 0);
         nodes.process("node-b").destroyForcibly(); // SIGKILL: no commit, no heartbeat, no goodbye
         long atKill = users.notifiedIds();
         nodes.suspend("node-c"); // SIGSTOP: heartbeat and position stand still, the node is not dead
-        await("the frozen node's ranges taken over past the stall timeout")
+        // what the two held when they stopped (a range may have ended between the wait and the signals)
+        int held = unfinishedRangesOf("node-b") + unfinishedRangesOf("node-c");
+        assertThat(held)
+                .as("unfinished ranges of the killed and the frozen node")
+                .isPositive();
+        await("the killed and the frozen node's ranges taken over past the stall timeout")
                 .atMost(TestTime.scaled(Duration.ofSeconds(60)))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> users.jdbc()
@@ -117,7 +138,7 @@ class RangeNodeChaosTests {
                                         "SELECT COUNT(*) FROM scan_range WHERE task = ? AND epoch > 1",
                                         Integer.class,
                                         TASK)
-                        >= 2);
+                        >= held);
         nodes.resume("node-c");
         assertThat(atKill).as("ids run when node-b was killed").isLessThan(inserted);
 

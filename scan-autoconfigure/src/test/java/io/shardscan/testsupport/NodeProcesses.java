@@ -89,6 +89,10 @@ public final class NodeProcesses implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 java,
                 "-Xmx256m",
+                // nodes live a minute and mostly wait: C1 alone and one GC thread cost three of them on two
+                // cores less CPU than C2's compiles (NodeFreezeTests froze its victim 20 s after the start)
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-cp",
                 classPath,
                 main.getName(),
