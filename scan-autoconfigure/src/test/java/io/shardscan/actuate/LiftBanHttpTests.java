@@ -58,6 +58,9 @@ class LiftBanHttpTests {
     @RegisterExtension
     final CapturedLog log = new CapturedLog("io.shardscan.core.EndpointBlacklist");
 
+    /** The application's Redis keys, which this test reads and clears with a store of its own. */
+    static final String NAMESPACE = "lift-ban-test";
+
     private final HttpClient http = HttpClient.newHttpClient();
     private ConfigurableApplicationContext context;
     private int port;
@@ -78,7 +81,7 @@ class LiftBanHttpTests {
                 .withStores(3);
         STORES.down(2);
         start();
-        RedisEndpointBans store = new RedisEndpointBans(context.getBean(RedisConnectionFactory.class));
+        RedisEndpointBans store = new RedisEndpointBans(context.getBean(RedisConnectionFactory.class), NAMESPACE);
 
         JsonNode banned = await().until(
                         () -> get(PATH), view -> !view.path("bannedEndpoints").isEmpty());
@@ -129,7 +132,7 @@ class LiftBanHttpTests {
         // the node starts, as the node may ban the endpoint as soon as it runs
         LettuceConnectionFactory connections = RedisConnections.open(redis.host(), redis.port());
         try {
-            new RedisEndpointBans(connections).lift(TASK, "2");
+            new RedisEndpointBans(connections, NAMESPACE).lift(TASK, "2");
         } finally {
             connections.destroy();
         }
@@ -137,6 +140,7 @@ class LiftBanHttpTests {
                 .properties(
                         "server.port=0",
                         "management.endpoints.web.exposure.include=scan",
+                        "scan.redis.namespace=" + NAMESPACE,
                         "spring.datasource.url=" + db.url(),
                         "spring.datasource.username=" + db.user(),
                         "spring.datasource.password=" + db.password(),
