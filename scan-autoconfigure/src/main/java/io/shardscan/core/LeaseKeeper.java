@@ -41,6 +41,9 @@ final class LeaseKeeper {
 
     private volatile boolean settled;
     private volatile boolean stopping;
+    /** Held while a stopping node's shard leaves owned and joins the stop's releases, and while the stop ends them. */
+    private final Object stopQueue = new Object();
+
     private final ForeignOwners foreignOwners;
     private final StopReleases stopReleases;
     private final ShardCountWatch shardCounts;
@@ -199,7 +202,7 @@ final class LeaseKeeper {
                 List<Integer> took = target.stream()
                         .filter(shard -> !owned.containsKey(shard))
                         .sorted()
-                        .filter(this::claim)
+                        .filter(shard -> !stopping && claim(shard))
                         .toList();
                 if (!took.isEmpty()) {
                     log.log(
@@ -299,11 +302,14 @@ final class LeaseKeeper {
      */
     boolean releaseAll(long deadlineNanos) {
         stopping = true;
-        for (OwnedShard shard : owned.values()) {
-            if (owned.remove(shard.shard, shard)) {
-                stopReleases.release(shard);
+        synchronized (stopQueue) {
+            for (OwnedShard shard : owned.values()) {
+                if (owned.remove(shard.shard, shard)) {
+                    stopReleases.release(shard);
+                }
             }
         }
+        // every shard is out of owned and queued: a round that ends now finds nothing to release
         return stopReleases.finish(deadlineNanos);
     }
 
@@ -398,18 +404,37 @@ final class LeaseKeeper {
         }
         // before the shard is held: whoever sees it held sees its lease owned (health counts no shard
         // this node holds as unowned until the next tick reads it back)
-        showClaimed(shard, granted.epoch());
-        owned.put(
+        OwnedShard claimed = new OwnedShard(
                 shard,
-                new OwnedShard(
-                        shard,
-                        granted.epoch(),
-                        epoch,
-                        settings.deadlineNanos(grantedAt),
-                        context.definition().tiers(),
-                        held,
-                        context.clock().now(),
-                        this::reportLoss));
+                granted.epoch(),
+                epoch,
+                settings.deadlineNanos(grantedAt),
+                context.definition().tiers(),
+                held,
+                context.clock().now(),
+                this::reportLoss);
+        boolean stopped;
+        synchronized (stopQueue) {
+            // a tick that outlived the stop's wait for it claimed after the stop had released the rest, and
+            // the shard was held past the stop ("took shards" logged after "stopped", ShutdownLogTests under
+            // load): once the stop began, a grant is given back at once
+            stopped = stopping;
+            if (!stopped) {
+                showClaimed(shard, granted.epoch());
+                owned.put(shard, claimed);
+            }
+        }
+        if (stopped) {
+            try {
+                coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
+            } catch (RuntimeException e) {
+                log.log(
+                        Level.DEBUG,
+                        () -> "Task " + context.name() + ": shard " + shard + " granted during the stop"
+                                + " could not be given back, its lease expires: " + e);
+            }
+            return false;
+        }
         context.listener().shardClaimed(context.name(), shard, epoch);
         // its first round starts now, not after the tick claimed every other shard
         context.wakeUp();
@@ -453,12 +478,21 @@ final class LeaseKeeper {
      * in {@code pass} (a tick's handovers), else (a round ended) in a pass of its own.
      */
     private void release(OwnedShard shard, @Nullable ReleasePass pass) {
+        if (stopping) {
+            // removed and queued in one step: a round that ended had removed its shard, then the stop
+            // saw no busy shard and ended the queue before the round queued it, whose lease was left to
+            // expire (RedisMultiNodeTests under load, ci7)
+            synchronized (stopQueue) {
+                if (owned.remove(shard.shard, shard)) {
+                    stopReleases.release(shard);
+                }
+            }
+            return;
+        }
         if (!owned.remove(shard.shard, shard)) {
             return;
         }
-        if (stopping) {
-            stopReleases.release(shard);
-        } else if (pass != null) {
+        if (pass != null) {
             pass.release(shard.shard, shard.leaseEpoch);
         } else {
             ReleasePass own = new ReleasePass(context, coordinator, settings);

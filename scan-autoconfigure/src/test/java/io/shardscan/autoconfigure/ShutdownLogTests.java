@@ -1,8 +1,10 @@
 package io.shardscan.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.shardscan.annotation.ScanTask;
+import io.shardscan.core.ScanEngine;
 import java.io.IOException;
 import java.util.logging.LogManager;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,10 @@ class ShutdownLogTests {
                         "scan.tasks.orders.shards=4")
                 .run();
         assertThat(output.getOut() + output.getErr()).contains("Shardscan node node-shutdown started tasks [orders]");
+        // all four held before the stop: a stop during the first tick's claims releases what was held then
+        // (a busy run stopped with three, and the fourth was given back by the claim)
+        ScanEngine engine = context.getBean(ScanEngine.class);
+        await().until(() -> engine.task("orders").ownedShards().size() == 4);
 
         LogManager.getLogManager().reset(); // what java.util.logging's own shutdown hook does
         try {
