@@ -13,8 +13,6 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.logging.Level;
 import org.hamcrest.Matchers;
@@ -175,17 +173,10 @@ class DashboardSecurityTests {
 
     @Test
     void runsTheReadmesChainAsItStands() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("```java\n", readme.indexOf("**Securing it.**")) + "```java\n".length();
-        List<String> documented = lines(readme.substring(start, readme.indexOf("```", start)));
+        List<String> documented = ReadmeCode.javaBlockAfter("**Securing it.**");
         assertThat(documented).first().isEqualTo("@Bean");
-        assertThat(lines(Files.readString(Path.of(
-                        "src/test/java", DashboardSecurityTests.class.getName().replace('.', '/') + ".java"))))
+        assertThat(ReadmeCode.sourceOf(DashboardSecurityTests.class))
                 .as("the README's SecurityFilterChain, line by line")
                 .containsSequence(documented);
-    }
-
-    private static List<String> lines(String text) {
-        return text.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
     }
 }

@@ -9,8 +9,6 @@ import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskView;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -169,12 +167,9 @@ class ScanSecurityRecipeTests {
 
     @Test
     void runsTheReadmesRecipeAsItStands() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("```java\n", readme.indexOf("**The whole application.**")) + "```java\n".length();
-        List<String> documented = lines(readme.substring(start, readme.indexOf("```", start)));
+        List<String> documented = ReadmeCode.javaBlockAfter("**The whole application.**");
         assertThat(documented).first().isEqualTo("@Configuration(proxyBeanMethods = false)");
-        assertThat(lines(Files.readString(Path.of(
-                        "src/test/java", ScanSecurityRecipeTests.class.getName().replace('.', '/') + ".java"))))
+        assertThat(ReadmeCode.sourceOf(ScanSecurityRecipeTests.class))
                 .as("the README's recipe, line by line")
                 .containsSequence(documented);
     }
@@ -183,9 +178,5 @@ class ScanSecurityRecipeTests {
         return post("/actuator/scan/orders")
                 .contentType(MediaType.APPLICATION_JSON)
                 .content("{\"action\": \"pause\"}");
-    }
-
-    private static List<String> lines(String text) {
-        return text.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
     }
 }
