@@ -58,13 +58,10 @@ public class ScanObservations implements ScanListener {
                 .start();
         String key = task + '\n' + shard;
         rounds.put(key, round);
-        return new Ended() {
-            @Override
-            public void stop(String outcome, @Nullable Throwable error) {
-                rounds.remove(key, round);
-                end(round, outcome, error);
-            }
-        };
+        return Timing.of((outcome, error) -> {
+            rounds.remove(key, round);
+            end(round, outcome, error);
+        });
     }
 
     @Override
@@ -89,13 +86,10 @@ public class ScanObservations implements ScanListener {
                 .parentObservation(round)
                 .start();
         Observation.Scope scope = call.openScope();
-        return new Ended() {
-            @Override
-            public void stop(String outcome, @Nullable Throwable error) {
-                scope.close();
-                end(call, outcome, error);
-            }
-        };
+        return Timing.of((outcome, error) -> {
+            scope.close();
+            end(call, outcome, error);
+        });
     }
 
     private static void end(Observation observation, String outcome, @Nullable Throwable error) {
@@ -103,16 +97,5 @@ public class ScanObservations implements ScanListener {
             observation.error(error);
         }
         observation.lowCardinalityKeyValue("outcome", outcome).stop();
-    }
-
-    /** A timing that is ended with its error, if any. */
-    private interface Ended extends Timing {
-        @Override
-        default void stop(String outcome) {
-            stop(outcome, null);
-        }
-
-        @Override
-        void stop(String outcome, @Nullable Throwable error);
     }
 }

@@ -2,7 +2,6 @@ package io.shardscan.core;
 
 import java.time.Duration;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /** Hands every event to several listeners in order; {@link #around} nests them, the first outermost. */
 public final class CompositeScanListener implements ScanListener {
@@ -55,19 +54,11 @@ public final class CompositeScanListener implements ScanListener {
 
     /** Stops the timings in reverse order, the first listener's last, as nested scopes end. */
     private static Timing all(List<Timing> timings) {
-        return new Timing() {
-            @Override
-            public void stop(String outcome) {
-                stop(outcome, null);
+        return Timing.of((outcome, error) -> {
+            for (int i = timings.size() - 1; i >= 0; i--) {
+                timings.get(i).stop(outcome, error);
             }
-
-            @Override
-            public void stop(String outcome, @Nullable Throwable error) {
-                for (int i = timings.size() - 1; i >= 0; i--) {
-                    timings.get(i).stop(outcome, error);
-                }
-            }
-        };
+        });
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import java.time.Duration;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,6 +82,21 @@ public interface ScanListener {
          */
         default void stop(String outcome, @Nullable Throwable error) {
             stop(outcome);
+        }
+
+        /** A timing that {@code end} ends with its outcome and its error ({@code null} when none). */
+        static Timing of(BiConsumer<String, @Nullable Throwable> end) {
+            return new Timing() {
+                @Override
+                public void stop(String outcome) {
+                    end.accept(outcome, null);
+                }
+
+                @Override
+                public void stop(String outcome, @Nullable Throwable error) {
+                    end.accept(outcome, error);
+                }
+            };
         }
     }
 

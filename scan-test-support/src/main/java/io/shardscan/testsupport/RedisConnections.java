@@ -19,8 +19,12 @@ public final class RedisConnections {
 
     /** A started connection factory to {@code host:port} whose commands time out after {@code commandTimeout}. */
     public static LettuceConnectionFactory open(String host, int port, Duration commandTimeout) {
+        return open(new RedisStandaloneConfiguration(host, port), commandTimeout);
+    }
+
+    private static LettuceConnectionFactory open(RedisStandaloneConfiguration server, Duration commandTimeout) {
         return started(new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(host, port),
+                server,
                 LettuceClientConfiguration.builder()
                         .commandTimeout(commandTimeout)
                         .build()));
@@ -34,11 +38,7 @@ public final class RedisConnections {
      * is meant for the test's commands, not for the connection it starts from.
      */
     public static LettuceConnectionFactory connected(RedisStandaloneConfiguration server, Duration commandTimeout) {
-        LettuceConnectionFactory factory = started(new LettuceConnectionFactory(
-                server,
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(commandTimeout)
-                        .build()));
+        LettuceConnectionFactory factory = open(server, commandTimeout);
         Awaitility.await("a first PING answered by " + server.getHostName() + ":" + server.getPort())
                 .ignoreExceptions()
                 .until(() -> {
