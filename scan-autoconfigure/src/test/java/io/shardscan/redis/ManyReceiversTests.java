@@ -201,10 +201,10 @@ class ManyReceiversTests {
                 }
             }));
         }
-        // the rows come once both nodes hold their half of the shards
+        // the rows, each with its store, come once both nodes hold their half of the shards
         await().until(() ->
                 nodes.stream().allMatch(n -> n.task(name).ownedShards().size() == 8));
-        table.insert(4000, 200, Instant.now().minusSeconds(5)).withStores(STORES);
+        table.insert(4000, 200, Instant.now().minusSeconds(5));
         EndpointBans observer = redisBans();
         await().until(() -> active(observer).contains(String.valueOf(DOWN)));
         // this test sees the ban as it is recorded (the rows came just before): its window starts there, as
@@ -275,7 +275,7 @@ class ManyReceiversTests {
         }
         await().until(() ->
                 nodes.stream().allMatch(n -> n.task(name).ownedShards().size() == 8));
-        table.insert(4000, 200, Instant.now().minusSeconds(5)).withStores(STORES);
+        table.insert(4000, 200, Instant.now().minusSeconds(5));
 
         await().until(() -> ((HeldBans) bans.get("node-a")).banned.get() == 1);
         assertThat(banEvents.get("node-b").get()).isOne();

@@ -18,6 +18,7 @@ public final class OrderTable {
 
     private final JdbcTemplate jdbc;
     private final String product;
+    private int stores;
 
     public OrderTable(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
@@ -51,6 +52,7 @@ public final class OrderTable {
     }
 
     private OrderTable recreate(int shards, boolean indexed, String shard) {
+        stores = 0;
         jdbc.execute("DROP TABLE IF EXISTS tb_order");
         jdbc.execute("DROP TABLE IF EXISTS effect");
         jdbc.execute("CREATE TABLE tb_order (order_id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL,"
@@ -115,13 +117,17 @@ public final class OrderTable {
 
     /**
      * Adds a {@code store_id} column, the receiver of each order, and gives every order the store
-     * {@code user_id % stores}, so that one user's orders go to one store; call after inserting.
+     * {@code user_id % stores}, so that one user's orders go to one store. Orders inserted later get
+     * their store in the insert itself: an engine may already be running, and an update after it would
+     * race the engine's own write-back (it deadlocked with it on PostgreSQL, and rows were handled
+     * before they had a store).
      */
     public OrderTable withStores(int stores) {
         if (columns().stream().noneMatch("store_id"::equalsIgnoreCase)) {
             jdbc.execute("ALTER TABLE tb_order ADD COLUMN store_id INT");
         }
         jdbc.update("UPDATE tb_order SET store_id = MOD(user_id, " + stores + ")");
+        this.stores = stores;
         return this;
     }
 
@@ -142,17 +148,23 @@ public final class OrderTable {
 
     /**
      * Inserts orders firstId..firstId + count - 1; order i belongs to user {@code i % users}. Their
-     * {@code updated_at} holds {@code updatedAt} in UTC, as the engine stamps it.
+     * {@code updated_at} holds {@code updatedAt} in UTC, as the engine stamps it; after {@link
+     * #withStores} each also holds its store.
      */
     public OrderTable insert(long firstId, int count, int users, Instant updatedAt) {
         List<Object[]> rows = new ArrayList<>(count);
         for (long id = firstId; id < firstId + count; id++) {
-            rows.add(new Object[] {id, id % users, "+1555" + id, utc(updatedAt)});
+            long user = id % users;
+            rows.add(
+                    stores == 0
+                            ? new Object[] {id, user, "+1555" + id, utc(updatedAt)}
+                            : new Object[] {id, user, "+1555" + id, utc(updatedAt), user % stores});
         }
+        String sql = stores == 0
+                ? "INSERT INTO tb_order (order_id, user_id, phone, updated_at) VALUES (?, ?, ?, ?)"
+                : "INSERT INTO tb_order (order_id, user_id, phone, updated_at, store_id) VALUES (?, ?, ?, ?, ?)";
         for (int from = 0; from < rows.size(); from += 5000) {
-            jdbc.batchUpdate(
-                    "INSERT INTO tb_order (order_id, user_id, phone, updated_at) VALUES (?, ?, ?, ?)",
-                    rows.subList(from, Math.min(rows.size(), from + 5000)));
+            jdbc.batchUpdate(sql, rows.subList(from, Math.min(rows.size(), from + 5000)));
         }
         return this;
     }
