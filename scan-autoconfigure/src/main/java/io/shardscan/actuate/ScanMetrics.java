@@ -48,7 +48,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>for range tasks, the gauges of {@link RangeMetrics};
  *   <li>{@code scan.budget.wait} (timer; task, aged = true or false): how long rounds waited for
  *       workers of the node's budget; aged rounds went first because their oldest row waited past
- *       the task's max-wait. Nothing is recorded without {@code scan.max-workers}.
+ *       the task's max-wait. Registered only with {@code scan.max-workers}.
  * </ul>
  *
  * <p>No tag carries a row id, and a scrape runs no query: the gauges read the engine's memory and
@@ -184,8 +184,11 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     .description("Workers the task holds on this node; with scan.max-workers, of the node's budget")
                     .tag("task", task)
                     .register(registry);
-            budgetWait(registry, task, false);
-            budgetWait(registry, task, true);
+            if (scanEngine.settings().maxWorkers() != null) {
+                // without a budget no round waits for one: a timer that stays at zero would say it never did
+                budgetWait(registry, task, false);
+                budgetWait(registry, task, true);
+            }
             if (scanEngine.task(task).runMode() != RunMode.FOREVER) {
                 runs(registry, scanEngine, task);
             }

@@ -355,23 +355,28 @@ public class TaskProperties {
         for (int i = 0; i < tiers.size(); i++) {
             String property = "scan.tasks." + name + ".tiers[" + i + "].";
             TierProperties tier = tiers.get(i);
+            // both settings checked before either is reported: a tier whose retries do not parse and whose
+            // interval is missing names its retries first, not only the interval
+            List<String> problems = new ArrayList<>(2);
+            @Nullable Tier retries = null;
+            try {
+                retries = Tier.of(tier.getRetries(), Duration.ZERO);
+            } catch (IllegalArgumentException e) {
+                problems.add(property + "retries is invalid: " + e.getMessage()
+                        + "; write a count like 0 or a range like 1-5");
+            }
             Duration interval = tier.getInterval();
             if (interval == null || interval.isNegative()) {
-                throw new InvalidTaskException(
-                        property + "interval must be set to a positive duration (was " + interval + "), e.g. 30s");
-            }
-            if (interval.compareTo(MIN_TIER_INTERVAL) < 0) {
-                throw new InvalidTaskException(property + "interval is " + interval.toMillis()
-                        + "ms, below the floor of "
+                problems.add(property + "interval must be set to a positive duration (was " + interval + "), e.g. 30s");
+            } else if (interval.compareTo(MIN_TIER_INTERVAL) < 0) {
+                problems.add(property + "interval is " + interval.toMillis() + "ms, below the floor of "
                         + MIN_TIER_INTERVAL.toMillis() + "ms: an empty tier is fetched that often, so write it with a"
                         + " unit, e.g. 5s (a number without a unit means seconds)");
             }
-            try {
-                result.add(Tier.of(tier.getRetries(), interval));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidTaskException(property + "retries is invalid: " + e.getMessage()
-                        + "; write a count like 0 or a range like 1-5");
+            if (retries == null || !problems.isEmpty()) {
+                throw new InvalidTaskException(String.join("; and ", problems));
             }
+            result.add(new Tier(retries.minRetries(), retries.maxRetries(), interval));
         }
         return result;
     }

@@ -17,7 +17,7 @@ public class TierProperties {
 
     public TierProperties() {}
 
-    public TierProperties(String retries, Duration interval) {
+    public TierProperties(@Nullable String retries, @Nullable Duration interval) {
         this.retries = retries;
         this.interval = interval;
     }

@@ -53,7 +53,7 @@ final class LeaseKeeper {
         this.coordinator = coordinator;
         this.settings = settings;
         this.renewals = renewals;
-        this.reachability = new Reachability(context.name());
+        this.reachability = new Reachability(context.name(), coordinator.location());
         this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind(), settings.leaseTtl());
         this.stopReleases = new StopReleases(context, coordinator, settings);
         this.shardCounts = new ShardCountWatch(context.name());

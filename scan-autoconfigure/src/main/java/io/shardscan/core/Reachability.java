@@ -15,12 +15,15 @@ final class Reachability {
     private static final System.Logger log = ScanLogging.getLogger(LeaseKeeper.class);
 
     private final String task;
+    private final String coordinator;
     private @Nullable String tickFailure;
     private @Nullable String renewalFailure;
     private volatile boolean reachable = true;
 
-    Reachability(String task) {
+    /** @param coordinator where the coordinator is ({@link ShardCoordinator#location()}), named in the WARN */
+    Reachability(String task, String coordinator) {
         this.task = task;
+        this.coordinator = coordinator;
     }
 
     boolean reachable() {
@@ -46,16 +49,17 @@ final class Reachability {
         }
         reachable = now;
         if (now) {
-            log.log(Level.INFO, "Task " + task + ": coordinator reachable again");
+            log.log(Level.INFO, "Task " + task + ": coordinator reachable again (" + coordinator + ")");
         } else if (renewalFailure != null) {
             log.log(
                     Level.WARNING,
-                    "Task " + task + ": coordinator unreachable, leases lapse and this node stops dispatching until"
-                            + " it returns: " + cause);
+                    "Task " + task + ": coordinator unreachable (" + coordinator
+                            + "), leases lapse and this node stops dispatching until" + " it returns: " + cause);
         } else {
             log.log(
                     Level.WARNING,
-                    "Task " + task + ": coordinator unreachable, this node claims and hands over no shard until it"
+                    "Task " + task + ": coordinator unreachable (" + coordinator
+                            + "), this node claims and hands over no shard until it"
                             + " returns (its leases are kept while their renewals go through): " + cause);
         }
     }

@@ -113,6 +113,14 @@ public interface ShardCoordinator {
     }
 
     /**
+     * Where this coordinator is, for the WARN that says it cannot be reached, e.g. {@code Redis at
+     * cache-1:6379}; the default is its {@link #kind()}.
+     */
+    default String location() {
+        return kind();
+    }
+
+    /**
      * The shards {@code node} should hold among the live {@code members}, given who holds what
      * now. The default is the balanced, minimal-movement {@link ShardAssignment}; a static layout
      * overrides it.

@@ -41,6 +41,7 @@ public final class RedisShardCoordinator implements ShardCoordinator {
 
     private final StringRedisTemplate redis;
     private final String namespace;
+    private final String location;
 
     /** Creates a coordinator on the given connections, in the empty namespace; the factory must be started. */
     public RedisShardCoordinator(RedisConnectionFactory connectionFactory) {
@@ -56,11 +57,17 @@ public final class RedisShardCoordinator implements ShardCoordinator {
     public RedisShardCoordinator(RedisConnectionFactory connectionFactory, String namespace) {
         this.redis = new StringRedisTemplate(Objects.requireNonNull(connectionFactory, "connectionFactory"));
         this.namespace = Objects.requireNonNull(namespace, "namespace");
+        this.location = RedisLocation.of(connectionFactory);
     }
 
     @Override
     public String kind() {
         return "redis";
+    }
+
+    @Override
+    public String location() {
+        return location;
     }
 
     @Override

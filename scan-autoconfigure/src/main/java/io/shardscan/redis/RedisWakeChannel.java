@@ -82,7 +82,9 @@ public final class RedisWakeChannel implements WakeChannel {
                 if (!warned) {
                     log.log(
                             Level.WARNING,
-                            "Shardscan cannot subscribe to its wake-ups on Redis (" + e.getMessage() + "); rows of"
+                            "Shardscan cannot subscribe to its wake-ups on " + RedisLocation.of(connectionFactory)
+                                    + " ("
+                                    + e.getMessage() + "); rows of"
                                     + " this node's shards wait for the next poll until it can, retrying every "
                                     + RETRY.toSeconds() + " s");
                     warned = true;

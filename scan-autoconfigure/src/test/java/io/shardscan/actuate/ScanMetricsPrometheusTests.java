@@ -35,6 +35,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -75,7 +76,7 @@ class ScanMetricsPrometheusTests {
                         "scan_backlog_unfetchable_rows",
                         "scan_archived_rows_total",
                         "scan_workers_held",
-                        // registered without scan.max-workers too, never recorded then
+                        // registered only with scan.max-workers
                         "scan_budget_wait_seconds_count",
                         "scan_budget_wait_seconds_sum",
                         "scan_budget_wait_seconds_max",
@@ -107,6 +108,11 @@ class ScanMetricsPrometheusTests {
     }
 
     @Test
+    void withoutMaxWorkersNoBudgetWaitIsExported() {
+        assertThat(scrapedNames(null)).isNotEmpty().noneMatch(name -> name.startsWith("scan_budget_wait"));
+    }
+
+    @Test
     void theReadmeMeterTableListsWhatAScrapeHas() throws IOException {
         String readme = Files.readString(Path.of("..", "README.md"));
         Set<String> documented = new TreeSet<>();
@@ -123,8 +129,13 @@ class ScanMetricsPrometheusTests {
         assertThat(documented).isEqualTo(new TreeSet<>(scrapedNames()));
     }
 
-    /** The names of the {@code scan_} samples of one scrape. */
+    /** The names of the {@code scan_} samples of one scrape, with a budget of workers. */
     private Set<String> scrapedNames() {
+        return scrapedNames(8);
+    }
+
+    /** The names of the {@code scan_} samples of one scrape, with {@code scan.max-workers} or without. */
+    private Set<String> scrapedNames(@Nullable Integer maxWorkers) {
         DataSource dataSource = TestServers.h2("prometheus");
         OrderTable table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
         TaskDefinition task = TaskDefinition.builder("orders")
@@ -156,7 +167,12 @@ class ScanMetricsPrometheusTests {
                 new JdbcTaskStore(dataSource),
                 new JdbcShardCoordinator(dataSource),
                 new EngineSettings(
-                        "node-1", Engines.FAST_TTL, Engines.FAST_RENEW, Engines.FAST_TTL, Duration.ofSeconds(10)),
+                        "node-1",
+                        Engines.FAST_TTL,
+                        Engines.FAST_RENEW,
+                        Engines.FAST_TTL,
+                        Duration.ofSeconds(10),
+                        maxWorkers),
                 ScanClock.system(),
                 new CompositeScanListener(List.of(metrics, observations)),
                 new InMemoryEndpointBans(ScanClock.system()),

@@ -98,11 +98,24 @@ class TaskPropertiesTests {
     void namesTheTierWithoutInterval() {
         TaskProperties properties = new TaskProperties();
         properties.setTable("tb_order");
-        properties.setTiers(List.of(new TierProperties()));
+        properties.setTiers(List.of(new TierProperties("0", null)));
 
         assertThatThrownBy(() -> properties.toDefinition("orders"))
                 .isInstanceOf(InvalidTaskException.class)
                 .hasMessageStartingWith("scan.tasks.orders.tiers[0].interval must be set");
+    }
+
+    @Test
+    void namesTheRetriesThatDoNotParseOfATierWithoutInterval() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(
+                Map.of("scan.tasks.orders.table", "tb_order", "scan.tasks.orders.tiers[0].retries", "abc")));
+        TaskProperties properties =
+                binder.bind("scan", ScanProperties.class).get().getTasks().get("orders");
+
+        assertThatThrownBy(() -> properties.toDefinition("orders"))
+                .isInstanceOf(InvalidTaskException.class)
+                .hasMessageStartingWith("scan.tasks.orders.tiers[0].retries is invalid: retries 'abc' is not a count")
+                .hasMessageContaining("; and scan.tasks.orders.tiers[0].interval must be set");
     }
 
     @Test

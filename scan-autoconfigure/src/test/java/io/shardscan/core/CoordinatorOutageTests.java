@@ -132,7 +132,7 @@ class CoordinatorOutageTests {
         assertThat(unreachable())
                 .singleElement()
                 .asString()
-                .contains("Task orders: coordinator unreachable, leases lapse")
+                .contains("Task orders: coordinator unreachable (jdbc), leases lapse")
                 .contains("its lease renewal has not returned for ")
                 .contains("longer than scan.lease-ttl (PT2S)");
         await().until(() -> task.ownedShards().isEmpty());
@@ -149,7 +149,7 @@ class CoordinatorOutageTests {
         open.countDown();
         await().until(task::coordinatorReachable);
         assertThat(leaseLog.messages(java.util.logging.Level.INFO))
-                .contains("Task orders: coordinator reachable again");
+                .contains("Task orders: coordinator reachable again (jdbc)");
         await().until(() -> task.ownedShards().size() == SHARDS);
     }
 
@@ -186,7 +186,7 @@ class CoordinatorOutageTests {
         assertThat(unreachable())
                 .singleElement()
                 .asString()
-                .contains("Task orders: coordinator unreachable, this node claims and hands over no shard")
+                .contains("Task orders: coordinator unreachable (jdbc), this node claims and hands over no shard")
                 .contains("its leases are kept while their renewals go through")
                 .contains("its lease tick has not returned for ");
         assertThat(task.ownedShards()).hasSize(SHARDS);

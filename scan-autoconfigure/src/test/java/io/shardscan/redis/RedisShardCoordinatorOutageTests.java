@@ -74,6 +74,12 @@ class RedisShardCoordinatorOutageTests {
     }
 
     @Test
+    void itsLocationNamesTheServersHostAndPort() {
+        // what the node's "coordinator unreachable" WARN names (CoordinatorOutageTests)
+        assertThat(coordinator.location()).isEqualTo("Redis at " + server.host() + ":" + server.port());
+    }
+
+    @Test
     void throwsWhileRedisIsDownAndWorksAgainWithoutANewCoordinator() {
         assumeTrue(server.isManaged(), "SCAN_TEST_REDIS_URL points at a Redis these tests cannot stop");
         long before = coordinator.tryAcquire(task, 0, "a", TTL).orElseThrow().epoch();

@@ -111,6 +111,11 @@ public final class CuttableCoordinator implements ShardCoordinator {
     }
 
     @Override
+    public String location() {
+        return delegate.location();
+    }
+
+    @Override
     public List<Member> heartbeat(String task, String node, Duration timeout) {
         return reach().heartbeat(task, node, timeout);
     }
