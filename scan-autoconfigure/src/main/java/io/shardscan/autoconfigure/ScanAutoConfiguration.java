@@ -42,6 +42,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -49,6 +50,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -260,11 +262,21 @@ public class ScanAutoConfiguration {
             ScanProperties properties,
             ObjectProvider<ScanListener> listeners,
             ObjectProvider<ScanEngineCustomizer> customizers,
-            EndpointBans endpointBans) {
+            EndpointBans endpointBans,
+            Environment environment) {
         ScanEngineBuilder builder = new ScanEngineBuilder(
                         properties,
                         CompositeScanListener.of(listeners.orderedStream().toList()))
                 .endpointBans(endpointBans);
+        if (Threading.VIRTUAL.isActive(environment)) {
+            // as Boot's own executors with spring.threads.virtual.enabled; each task's pool keeps its workers bound
+            builder.workerThreads((task, prefix) -> new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory());
+            log.log(
+                    System.Logger.Level.INFO,
+                    "Shardscan's handlers run on virtual threads (spring.threads.virtual.enabled), each task at most"
+                            + " its scan.tasks.<name>.workers at once; its lease and dispatch threads stay platform"
+                            + " threads");
+        }
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder;
     }

@@ -10,6 +10,7 @@ import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.TaskStore;
+import io.shardscan.core.WorkerThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -29,6 +30,7 @@ public final class ScanEngineBuilder {
     private @Nullable Integer maxWorkers;
     private ScanListener listener;
     private @Nullable EndpointBans endpointBans;
+    private WorkerThreads workerThreads = WorkerThreads.PLATFORM;
 
     ScanEngineBuilder(ScanProperties properties, ScanListener listener) {
         String configured = properties.getNodeId();
@@ -81,6 +83,20 @@ public final class ScanEngineBuilder {
         return this;
     }
 
+    public WorkerThreads workerThreads() {
+        return workerThreads;
+    }
+
+    /**
+     * Sets the threads the handlers run on; by default platform threads, or virtual threads with
+     * {@code spring.threads.virtual.enabled=true} on Java 21 or later. Each task still runs at most
+     * its {@code workers} handlers at once.
+     */
+    public ScanEngineBuilder workerThreads(WorkerThreads workerThreads) {
+        this.workerThreads = Objects.requireNonNull(workerThreads, "workerThreads");
+        return this;
+    }
+
     public ScanListener listener() {
         return listener;
     }
@@ -103,7 +119,8 @@ public final class ScanEngineBuilder {
      * @throws IllegalArgumentException naming the property when a value cannot work
      */
     public EngineSettings settings() {
-        return new EngineSettings(nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout, maxWorkers);
+        return new EngineSettings(
+                nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout, maxWorkers, workerThreads);
     }
 
     /** Whether the endpoint blacklist lives in the database's own tables. */

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param shutdownTimeout how long shutdown waits for running rounds
  * @param maxWorkers the handler threads all tasks of this node share, each task still within its own
  *     {@code workers}; {@code null} for no node-wide budget (each task has only its own workers)
+ * @param workerThreads the threads the handlers run on
  */
 public record EngineSettings(
         String nodeId,
@@ -21,10 +22,12 @@ public record EngineSettings(
         Duration renewInterval,
         Duration memberTimeout,
         Duration shutdownTimeout,
-        @Nullable Integer maxWorkers) {
+        @Nullable Integer maxWorkers,
+        WorkerThreads workerThreads) {
 
     public EngineSettings {
         Objects.requireNonNull(nodeId, "nodeId");
+        Objects.requireNonNull(workerThreads, "workerThreads");
         if (nodeId.isBlank()) {
             throw new IllegalArgumentException("scan.node-id must not be blank");
         }
@@ -41,6 +44,17 @@ public record EngineSettings(
                     + " to the handler threads all tasks of this node share, e.g. 16, or remove it for no node-wide"
                     + " budget");
         }
+    }
+
+    /** Settings whose handlers run on platform threads. */
+    public EngineSettings(
+            String nodeId,
+            Duration leaseTtl,
+            Duration renewInterval,
+            Duration memberTimeout,
+            Duration shutdownTimeout,
+            @Nullable Integer maxWorkers) {
+        this(nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout, maxWorkers, WorkerThreads.PLATFORM);
     }
 
     /** Settings without a node-wide worker budget. */

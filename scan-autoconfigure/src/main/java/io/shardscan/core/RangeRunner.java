@@ -62,7 +62,8 @@ final class RangeRunner {
         control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.control = control;
         this.workers = Executors.newFixedThreadPool(
-                task.definition().workers(), Threads.named("scan-" + task.name() + "-range-worker-"));
+                task.definition().workers(),
+                settings.workerThreads().factory(task.name(), "scan-" + task.name() + "-range-worker-"));
     }
 
     RangeTask task() {

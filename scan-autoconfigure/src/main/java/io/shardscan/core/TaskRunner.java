@@ -67,7 +67,7 @@ final class TaskRunner {
                 0,
                 TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(),
-                Threads.named("scan-" + name + "-worker-"));
+                settings.workerThreads().factory(name, "scan-" + name + "-worker-"));
         this.context = new TaskContext(
                 task,
                 store,
