@@ -273,6 +273,33 @@ class CoordinatorOutageTests {
         assertThat(leaseThread.isAlive()).isFalse();
     }
 
+    /**
+     * A tick whose grant answers after the stop has released everything (the stop waits for a tick
+     * only a renew interval): the node gives that lease back at once and holds no shard after the
+     * stop; before, the shard was held past the stop and its lease left to expire ("took shards"
+     * logged after "stopped", ShutdownLogTests under load).
+     */
+    @Test
+    void aGrantThatAnswersAfterTheStopIsGivenBackAtOnce() {
+        coordinator.holdGrantsUntil(open);
+        ScanEngine engine = start("node-1", coordinator);
+        await().until(() -> coordinator.grantsHeld() == 1);
+        int shard = coordinator.leases("orders").stream()
+                .filter(lease -> "node-1".equals(lease.owner()))
+                .mapToInt(LeaseInfo::shard)
+                .findFirst()
+                .orElseThrow();
+
+        engine.stop();
+        open.countDown();
+
+        await().until(() -> coordinator.releasedShards().contains(shard));
+        assertThat(engine.task("orders").ownedShards()).isEmpty();
+        assertThat(coordinator.leases("orders"))
+                .filteredOn(lease -> "node-1".equals(lease.owner()))
+                .isEmpty();
+    }
+
     @Test
     void aRoundThatOutlastsTheShutdownTimeoutStillLeavesTimeToReleaseItsShard() {
         table = new OrderTable(dataSource).recreate(1, true).coordinationTables();

@@ -30,6 +30,9 @@ public final class CuttableCoordinator implements ShardCoordinator {
     private final AtomicInteger granted = new AtomicInteger();
     private final AtomicInteger mostReleasesHanging = new AtomicInteger();
     private volatile CountDownLatch ticksHeldUntil;
+    private volatile CountDownLatch grantsHeldUntil;
+    private final AtomicInteger grantsHeld = new AtomicInteger();
+    private final List<Integer> releasedShards = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public CuttableCoordinator(ShardCoordinator delegate) {
         this.delegate = delegate;
@@ -70,6 +73,24 @@ public final class CuttableCoordinator implements ShardCoordinator {
     }
 
     /** The most releases that waited on the latch given to {@link #hangReleasesUntil} at one time. */
+    /**
+     * From now on a lease the coordinator grants reaches the node only once {@code open} opens (or after
+     * 60 s): the grant is made, its answer is late, and interrupts do not cut the wait.
+     */
+    public void holdGrantsUntil(CountDownLatch open) {
+        grantsHeldUntil = open;
+    }
+
+    /** How many granted leases wait on the latch given to {@link #holdGrantsUntil} right now. */
+    public int grantsHeld() {
+        return grantsHeld.get();
+    }
+
+    /** The shards whose leases were released through this coordinator, in order. */
+    public List<Integer> releasedShards() {
+        return List.copyOf(releasedShards);
+    }
+
     public int mostReleasesHanging() {
         return mostReleasesHanging.get();
     }
@@ -127,14 +148,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
         if (held != null) {
             ticksHeld.incrementAndGet();
             try {
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (held.getCount() > 0 && System.nanoTime() - until < 0) {
-                    try {
-                        held.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
-                    } catch (InterruptedException e) {
-                        // ignored, as a call that does not answer interrupts would
-                    }
-                }
+                awaitIgnoringInterrupts(held);
             } finally {
                 ticksHeld.decrementAndGet();
             }
@@ -142,10 +156,31 @@ public final class CuttableCoordinator implements ShardCoordinator {
         return reach().heartbeat(task, node, timeout, counters);
     }
 
+    /** Waits up to 60 s for {@code open}, as a call that does not answer interrupts would. */
+    private static void awaitIgnoringInterrupts(CountDownLatch open) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (open.getCount() > 0 && System.nanoTime() - until < 0) {
+            try {
+                open.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                // ignored
+            }
+        }
+    }
+
     @Override
     public Optional<Lease> tryAcquire(String task, int shard, String node, Duration ttl) {
         Optional<Lease> lease = reach().tryAcquire(task, shard, node, ttl);
         lease.ifPresent(l -> granted.incrementAndGet());
+        CountDownLatch held = grantsHeldUntil;
+        if (held != null && lease.isPresent()) {
+            grantsHeld.incrementAndGet();
+            try {
+                awaitIgnoringInterrupts(held);
+            } finally {
+                grantsHeld.decrementAndGet();
+            }
+        }
         return lease;
     }
 
@@ -198,6 +233,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
             throw new IllegalStateException("release failed: the coordinator did not answer (failed by the test)");
         }
         reach().release(task, shard, node, epoch);
+        releasedShards.add(shard);
     }
 
     @Override
