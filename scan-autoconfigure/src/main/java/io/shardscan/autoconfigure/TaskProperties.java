@@ -8,6 +8,7 @@ import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Ordering;
 import io.shardscan.core.RangeTask;
 import io.shardscan.core.RunMode;
+import io.shardscan.core.ShardKeyType;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
 import java.time.Duration;
@@ -33,8 +34,11 @@ public class TaskProperties {
     /** The numeric primary-key column the scan pages by. */
     private String idColumn = "id";
 
-    /** The numeric column whose rows stay on one shard and in order; defaults to the id column. */
+    /** The column whose rows stay on one shard and in order; defaults to the id column. */
     private @Nullable String shardKeyColumn;
+
+    /** What the shard-key column holds: whole (a whole number) or text (text or a UUID). */
+    private ShardKeyType shardKeyType = ShardKeyType.WHOLE;
 
     /** The column holding the row's state: pending, done or dead. */
     private String statusColumn = "status";
@@ -170,6 +174,7 @@ public class TaskProperties {
                 .table(table)
                 .idColumn(idColumn)
                 .shardKeyColumn(shardKeyColumn)
+                .shardKeyType(shardKeyType)
                 .statusColumn(statusColumn)
                 .retryColumn(retryColumn)
                 .updatedAtColumn(updatedAtColumn)
@@ -387,6 +392,14 @@ public class TaskProperties {
 
     public void setTable(@Nullable String table) {
         this.table = table;
+    }
+
+    public ShardKeyType getShardKeyType() {
+        return shardKeyType;
+    }
+
+    public void setShardKeyType(ShardKeyType shardKeyType) {
+        this.shardKeyType = shardKeyType;
     }
 
     public String getIdColumn() {

@@ -14,7 +14,10 @@ final class ShardKeys {
     /** The shards of {@code keys}, each the shard of its key ({@link TaskDefinition#shardOf}). */
     static Collection<Integer> shards(TaskDefinition task, Collection<?> keys) {
         TreeSet<Integer> shards = new TreeSet<>();
-        keys.forEach(key -> shards.add(task.shardOf(value(task, key))));
+        keys.forEach(key -> shards.add(
+                task.shardKeyType() == ShardKeyType.TEXT
+                        ? TextKeys.shardOf(text(task, key), task.shards())
+                        : task.shardOf(value(task, key))));
         return shards;
     }
 
@@ -53,6 +56,20 @@ final class ShardKeys {
         return all;
     }
 
+    private static Object text(TaskDefinition task, Object key) {
+        Objects.requireNonNull(
+                key,
+                () -> "task " + task.name() + ": a NULL " + task.shardKeyColumn()
+                        + " has no shard, so no node ever fetches such a row; give the row a key");
+        if (!TextKeys.isText(key)) {
+            throw new IllegalArgumentException("task " + task.name() + ": its shard key " + task.shardKeyColumn()
+                    + " is text (shard-key-type: text), but the wake-up named "
+                    + key.getClass().getSimpleName()
+                    + " '" + key + "': pass the row's " + task.shardKeyColumn() + " as a String or UUID");
+        }
+        return key;
+    }
+
     private static long value(TaskDefinition task, Object key) {
         Objects.requireNonNull(
                 key,
@@ -78,6 +95,7 @@ final class ShardKeys {
         return new IllegalArgumentException("task " + task.name() + ": a shard key is the integer value of "
                 + task.shardKeyColumn() + ", but the wake-up named "
                 + key.getClass().getSimpleName() + " '" + key
-                + "': pass the row's " + task.shardKeyColumn() + " as a Long or Integer");
+                + "': pass the row's " + task.shardKeyColumn() + " as a Long or Integer (a text or UUID column"
+                + " takes shard-key-type: text)");
     }
 }

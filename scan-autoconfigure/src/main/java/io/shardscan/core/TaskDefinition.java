@@ -51,7 +51,8 @@ public record TaskDefinition(
         @Nullable Duration maxWait,
         @Nullable EndpointRules endpoints,
         RowColumns rowColumns,
-        RunMode run) {
+        RunMode run,
+        ShardKeyType shardKeyType) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -129,6 +130,7 @@ public record TaskDefinition(
             endpoints.check(name, workers);
         }
         Objects.requireNonNull(rowColumns, "rowColumns");
+        Objects.requireNonNull(shardKeyType, "shardKeyType");
         checkRun(name, run);
     }
 
@@ -192,7 +194,8 @@ public record TaskDefinition(
                 maxWait,
                 endpoints,
                 rowColumns,
-                run);
+                run,
+                shardKeyType);
     }
 
     /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
@@ -210,7 +213,10 @@ public record TaskDefinition(
         return dueAtColumn != null;
     }
 
-    /** The logical shard of a shard key: {@code key mod shards}, never negative. */
+    /**
+     * The logical shard of a whole-number shard key: {@code key mod shards}, never negative (for a
+     * text key see {@link TextKeys#shardOf}).
+     */
     public int shardOf(long shardKey) {
         return (int) Math.floorMod(shardKey, (long) shards);
     }
@@ -374,6 +380,7 @@ public record TaskDefinition(
         private @Nullable EndpointRules endpoints;
         private RowColumns rowColumns = RowColumns.ALL;
         private RunMode run = RunMode.FOREVER;
+        private ShardKeyType shardKeyType = ShardKeyType.WHOLE;
 
         private Builder(String name) {
             this.name = name;
@@ -528,6 +535,12 @@ public record TaskDefinition(
             return this;
         }
 
+        /** What the shard-key column holds; unset, a whole number. */
+        public Builder shardKeyType(ShardKeyType shardKeyType) {
+            this.shardKeyType = shardKeyType;
+            return this;
+        }
+
         /** The receivers of the rows and their blacklist; unset, the task has no endpoints. */
         public Builder endpoints(@Nullable EndpointRules endpoints) {
             this.endpoints = endpoints;
@@ -584,7 +597,8 @@ public record TaskDefinition(
                     maxWait,
                     endpoints,
                     rowColumns,
-                    run);
+                    run,
+                    shardKeyType);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.ShardKeyType;
 import io.shardscan.core.TaskDefinition;
 import java.sql.Types;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class ColumnTypes {
         List<String> problems = new ArrayList<>();
         check(problems, task, columns, task.idColumn(), "id-column", WHOLE_NUMBERS, WHOLE);
         if (!task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
-            check(problems, task, columns, task.shardKeyColumn(), "shard-key-column", WHOLE_NUMBERS, WHOLE);
+            shardKey(problems, task, columns.get(task.shardKeyColumn().toLowerCase(Locale.ROOT)));
         }
         check(problems, task, columns, task.statusColumn(), "status-column", WHOLE_NUMBERS, WHOLE);
         check(problems, task, columns, task.retryColumn(), "retry-column", WHOLE_NUMBERS, WHOLE);
@@ -79,6 +80,34 @@ final class ColumnTypes {
                     + typeName(info)
                     + ", which the scan cannot use: it needs " + expected
                     + "; change the column's type or point that property at another column");
+        }
+    }
+
+    /** Whether a column holds text or a UUID, which a text shard key hashes. */
+    static boolean textOrUuid(TableInspector.ColumnInfo info) {
+        return TEXTS.contains(info.jdbcType()) || info.typeName().equalsIgnoreCase("uuid");
+    }
+
+    private static void shardKey(List<String> problems, TaskDefinition task, TableInspector.ColumnInfo info) {
+        String property = "scan.tasks." + task.name() + ".shard-key-column";
+        boolean text = textOrUuid(info);
+        if (task.shardKeyType() == ShardKeyType.TEXT && !text) {
+            problems.add("column " + info.name() + " (" + property + ") is of type " + typeName(info)
+                    + ", but scan.tasks." + task.name() + ".shard-key-type is text: a text key needs a text or UUID"
+                    + " column (VARCHAR, TEXT, UUID); for a whole-number key remove shard-key-type");
+        } else if (task.shardKeyType() == ShardKeyType.WHOLE && text) {
+            problems.add("column " + info.name() + " (" + property + ") is of type " + typeName(info)
+                    + ": set scan.tasks." + task.name() + ".shard-key-type: text, and a row's shard is a hash of"
+                    + " its key's text (see the README's \"Text and UUID keys\")");
+        } else if (task.shardKeyType() == ShardKeyType.WHOLE) {
+            check(
+                    problems,
+                    task,
+                    Map.of(info.name().toLowerCase(Locale.ROOT), info),
+                    info.name(),
+                    "shard-key-column",
+                    WHOLE_NUMBERS,
+                    WHOLE);
         }
     }
 

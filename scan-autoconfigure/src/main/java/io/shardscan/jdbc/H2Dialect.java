@@ -59,8 +59,15 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     }
 
     @Override
+    String textKeyHash(String key) {
+        // a BINARY(4) casts to INT big-endian, signed: the mask makes it unsigned
+        return "BITAND(CAST(CAST(SUBSTRING(HASH('MD5', CAST(" + key + " AS VARCHAR)) FROM 1 FOR 4) AS INT) AS BIGINT),"
+                + " 4294967295)";
+    }
+
+    @Override
     String generatedColumn(TaskDefinition task) {
-        return "INT GENERATED ALWAYS AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ")";
+        return "INT GENERATED ALWAYS AS (" + shardOf(task, task.shardKeyColumn()) + ")";
     }
 
     @Override

@@ -9,9 +9,11 @@ import io.shardscan.core.Requeue;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
+import io.shardscan.core.ShardKeyType;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskRuns;
 import io.shardscan.core.TaskStore;
+import io.shardscan.core.TextKeys;
 import io.shardscan.core.WriteBack;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -261,7 +263,10 @@ public final class JdbcTaskStore implements TaskStore {
         boolean due = task.delayed();
         return jdbc.query(
                 sql(task).failedRows(),
-                (rs, n) -> new RowKey(rs.getLong(1), rs.getLong(2), due ? instant(rs.getTimestamp(3)) : null),
+                (rs, n) -> new RowKey(
+                        task.shardKeyType() == ShardKeyType.TEXT ? textKey(rs.getObject(1)) : rs.getLong(1),
+                        rs.getLong(2),
+                        due ? instant(rs.getTimestamp(3)) : null),
                 shard);
     }
 
@@ -663,7 +668,9 @@ public final class JdbcTaskStore implements TaskStore {
                 values[i] = ColumnValues.read(rs, i + 1, kinds[i]);
             }
             long rowId = whole(values[id - 1]) ? ((Number) values[id - 1]).longValue() : rs.getLong(id);
-            long key = whole(values[shardKey - 1]) ? ((Number) values[shardKey - 1]).longValue() : rs.getLong(shardKey);
+            long key = whole(values[shardKey - 1])
+                    ? ((Number) values[shardKey - 1]).longValue()
+                    : TextKeys.isText(values[shardKey - 1]) ? textKey(values[shardKey - 1]) : rs.getLong(shardKey);
             int tries = whole(values[retries - 1]) ? ((Number) values[retries - 1]).intValue() : rs.getInt(retries);
             page.add(
                     due < 0
@@ -680,6 +687,11 @@ public final class JdbcTaskStore implements TaskStore {
      */
     private static boolean whole(@Nullable Object value) {
         return value instanceof Long || value instanceof Integer || value instanceof Short;
+    }
+
+    /** How the engine tells a text or UUID key apart ({@link TextKeys#identity}); 0 for a NULL key. */
+    private static long textKey(@Nullable Object value) {
+        return value == null ? 0 : TextKeys.identity(value);
     }
 
     /**

@@ -172,8 +172,13 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
     }
 
     @Override
+    String textKeyHash(String key) {
+        return "CAST(CONV(SUBSTRING(MD5(" + key + "), 1, 8), 16, 10) AS UNSIGNED)";
+    }
+
+    @Override
     String generatedColumn(TaskDefinition task) {
-        return "INT AS (" + shardOf(task.shardKeyColumn(), task.shards()) + ") STORED";
+        return "INT AS (" + shardOf(task, task.shardKeyColumn()) + ") STORED";
     }
 
     @Override

@@ -133,6 +133,12 @@ final class PostgresDialect extends SqlDialect {
      * made claiming 32 shards take seconds on a loaded machine while the rounds competed for the CPU.
      */
     @Override
+    String textKeyHash(String key) {
+        // md5 and the casts are immutable, so an index can hold it; bit(32) to bigint is unsigned
+        return "('x' || SUBSTR(MD5(" + key + "::TEXT), 1, 8))::BIT(32)::BIGINT";
+    }
+
+    @Override
     String raiseFence() {
         return "INSERT INTO scan_fence (task, shard, epoch, owner) VALUES (?, ?, 1, ?) ON CONFLICT (task, shard)"
                 + " DO UPDATE SET epoch = scan_fence.epoch + 1, owner = EXCLUDED.owner RETURNING epoch";
@@ -141,8 +147,7 @@ final class PostgresDialect extends SqlDialect {
     @Override
     boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
         List<String> definitions = indexDefinitions(metaData, names);
-        String wanted =
-                normalize(shardOf(names.shardKey(), task.shards()) + "," + String.join(",", orderColumns(names)));
+        String wanted = normalize(shardOf(task, names.shardKey()) + "," + String.join(",", orderColumns(names)));
         List<String> pending = new ArrayList<>();
         pending.add(names.status() + " = " + task.pendingStatus());
         names.match().conditions().forEach(c -> pending.add(printed(c)));
@@ -247,8 +252,8 @@ final class PostgresDialect extends SqlDialect {
     List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
-        String columns = " ON " + task.table() + " (" + shardOf(task.shardKeyColumn(), task.shards()) + ", "
-                + orderColumns(task) + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
+        String columns = " ON " + task.table() + " (" + shardOf(task, task.shardKeyColumn()) + ", " + orderColumns(task)
+                + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
         // each task with a match has indexes of its own, named after it: their predicates differ
         String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
         String pendingIndex = "CREATE INDEX " + indexName(task, qualifier) + columns;
@@ -273,14 +278,14 @@ final class PostgresDialect extends SqlDialect {
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
         String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
         return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
-                + shardOf(task.shardKeyColumn(), task.shards()) + ", " + task.updatedAtColumn() + ") WHERE "
+                + shardOf(task, task.shardKeyColumn()) + ", " + task.updatedAtColumn() + ") WHERE "
                 + task.statusColumn() + " <> " + task.pendingStatus() + match);
     }
 
     /** An index as {@link #archiveIndexStatements} prints it, or one over done rows only when dead ones stay. */
     @Override
     boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
-        String wanted = normalize(shardOf(names.shardKey(), task.shards()) + "," + names.updatedAt());
+        String wanted = normalize(shardOf(task, names.shardKey()) + "," + names.updatedAt());
         List<String> finished = new ArrayList<>(List.of(names.status() + " <> " + task.pendingStatus()));
         List<String> done = new ArrayList<>(List.of(names.status() + " = " + task.doneStatus()));
         names.match().conditions().forEach(c -> {

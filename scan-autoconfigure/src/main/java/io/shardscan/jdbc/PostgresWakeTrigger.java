@@ -29,7 +29,8 @@ public final class PostgresWakeTrigger {
         return List.of(
                 "CREATE OR REPLACE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
                         + " PERFORM pg_notify('" + PostgresWakeChannel.CHANNEL + "', '" + task.name() + ":' || "
-                        + SqlDialect.shardOf("NEW." + task.shardKeyColumn(), task.shards()) + "); RETURN NULL; END $$",
+                        + new PostgresDialect().shardOf(task, "NEW." + task.shardKeyColumn())
+                        + "); RETURN NULL; END $$",
                 "CREATE TRIGGER " + name + " AFTER INSERT ON " + task.table() + " FOR EACH ROW WHEN (NEW."
                         + task.statusColumn() + " = " + task.pendingStatus() + ") EXECUTE PROCEDURE " + name + "()");
     }

@@ -1,5 +1,6 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.ShardKeyType;
 import io.shardscan.core.TaskDefinition;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -292,8 +293,26 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         if (names.shardColumn() != null) {
             return quote(names.shardColumn());
         }
-        return shardOf(quote(names.shardKey()), task.shards());
+        return shardOf(task, quote(names.shardKey()));
     }
+
+    /**
+     * A row's shard computed from its shard key {@code key} (a column or an expression), as Java
+     * computes it: {@link #shardOf(String, int)} for a whole-number key, the hash of {@link
+     * io.shardscan.core.TextKeys} for a text or UUID key.
+     */
+    String shardOf(TaskDefinition task, String key) {
+        return task.shardKeyType() == ShardKeyType.TEXT
+                ? "MOD(" + textKeyHash(key) + ", " + task.shards() + ")"
+                : shardOf(key, task.shards());
+    }
+
+    /**
+     * The first four bytes of the MD5 of {@code key}'s text, as an unsigned number (see {@link
+     * io.shardscan.core.TextKeys}); an expression the database can index (PostgreSQL) or store in a
+     * generated column (MySQL, H2).
+     */
+    abstract String textKeyHash(String key);
 
     /**
      * A row's shard computed from its shard key, as {@link TaskDefinition#shardOf} computes it: never
