@@ -106,6 +106,22 @@ class TaskPropertiesTests {
     }
 
     @Test
+    void bindsATextShardKey() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                "scan.tasks.ledger.table", "ledger_event",
+                "scan.tasks.ledger.shard-key-column", "account_id",
+                "scan.tasks.ledger.shard-key-type", "text")));
+        TaskDefinition definition = binder.bind("scan", ScanProperties.class)
+                .get()
+                .getTasks()
+                .get("ledger")
+                .toDefinition("ledger");
+
+        assertThat(definition.shardKeyType()).isEqualTo(io.shardscan.core.ShardKeyType.TEXT);
+        assertThat(definition.shardKeyColumn()).isEqualTo("account_id");
+    }
+
+    @Test
     void namesTheRetriesThatDoNotParseOfATierWithoutInterval() {
         Binder binder = new Binder(new MapConfigurationPropertySource(
                 Map.of("scan.tasks.orders.table", "tb_order", "scan.tasks.orders.tiers[0].retries", "abc")));
