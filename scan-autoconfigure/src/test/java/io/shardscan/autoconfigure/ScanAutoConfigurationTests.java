@@ -1,6 +1,7 @@
 package io.shardscan.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.BacklogCounts;
@@ -174,6 +175,22 @@ class ScanAutoConfigurationTests {
                 .withBean("first", ScanEngineCustomizer.class, () -> new FirstRename())
                 .run(context ->
                         assertThat(context.getBean(ScanEngine.class).nodeId()).isEqualTo("second"));
+    }
+
+    @Test
+    void aRunningEngineKeepsTheJvmUpUntilTheContextCloses() {
+        // an application without a web server: only this thread keeps the JVM up once main returns
+        withTask.run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(keepAliveThreads()).singleElement().matches(thread -> !thread.isDaemon());
+        });
+        await().until(() -> keepAliveThreads().isEmpty());
+    }
+
+    private static List<Thread> keepAliveThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().equals("scan-keep-alive") && thread.isAlive())
+                .toList();
     }
 
     @Test
