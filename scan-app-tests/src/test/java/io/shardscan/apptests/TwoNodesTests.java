@@ -13,6 +13,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -136,6 +138,20 @@ class TwoNodesTests {
         assertThat(get("/actuator/prometheus", null)).isEqualTo(401);
         assertThat(get("/scan", "clerk:clerk")).isEqualTo(403);
         assertThat(get("/actuator/scan", "operator:ops")).isEqualTo(200);
+    }
+
+    /**
+     * The chains above are the README's, as a user copies them: its block's code, but for the class
+     * around it (the README's is nested), in ScanSecurity, whatever the line breaks.
+     */
+    @Test
+    void theChainsAreTheReadmes() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("```java", readme.indexOf("**The whole application.**"));
+        String block = readme.substring(start + "```java".length(), readme.indexOf("```", start + 7));
+        String chains = block.substring(block.indexOf("@Bean"), block.lastIndexOf('}'));
+        String source = Files.readString(Path.of("src/main/java/io/shardscan/apptests/ScanSecurity.java"));
+        assertThat(source.replaceAll("\\s+", "")).contains(chains.replaceAll("\\s+", ""));
     }
 
     private int owned(ConfigurableApplicationContext node) {
