@@ -21,7 +21,7 @@ public record FailureGroup(
         long rows,
         Instant firstSeen,
         Instant lastSeen,
-        List<Object> exampleIds,
+        List<Long> exampleIds,
         @Nullable String example) {
 
     public FailureGroup {

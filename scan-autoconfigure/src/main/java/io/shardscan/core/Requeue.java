@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * some rows by id, every row of one last error, or all of them. Immutable.
  *
  * @param dead {@code true} for dead rows, {@code false} for pending rows that failed before
- * @param ids the rows' ids; empty unless the requeue is by id
+ * @param ids the rows' ids, whole numbers or their decimal text ({@link TaskView#requeue} gives the store
+ *     {@code Long}s); empty unless the requeue is by id
  * @param byError whether the requeue takes the rows whose last error is {@code error}
  * @param error the last error of the rows to take, digits aside: every row whose error differs only in its
  *     runs of digits is taken, as {@link FailureGroup} groups them ({@code null}: rows without one);

@@ -38,16 +38,12 @@ final class ShardKeys {
 
     /**
      * The shards a requeue may have put rows back in: those of its ids when the id column is the shard
-     * key and every id is an integer, else every shard of the task (the rows' shards are not known
-     * without reading them).
+     * key, else every shard of the task (the rows' shards are not known without reading them). Its ids
+     * are {@code Long}s ({@link TaskView#requeue} parsed them).
      */
     static Collection<Integer> ofRequeue(TaskDefinition task, Requeue which) {
         if (!which.ids().isEmpty() && task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
-            try {
-                return shards(task, which.ids());
-            } catch (IllegalArgumentException e) {
-                // an id that is not an integer (a text id): fall through to every shard
-            }
+            return shards(task, which.ids());
         }
         TreeSet<Integer> all = new TreeSet<>();
         for (int shard = 0; shard < task.shards(); shard++) {

@@ -197,6 +197,7 @@ public interface TaskStore {
     /**
      * Puts the rows {@code which} selects back to pending with retry count 0, last updated now by the
      * store's clock: due at once, in the tier of fresh rows. A row no longer in the selected state is left alone.
+     * Ids by id are {@code Long}s.
      *
      * @return how many rows were requeued
      * @throws UnsupportedOperationException when this store cannot requeue selected rows
@@ -207,12 +208,16 @@ public interface TaskStore {
 
     /**
      * One of the task's rows with every column, read now: for an operator who looks at a failed row.
+     * A timestamp column is a {@code java.time.OffsetDateTime} when it holds instants (timestamptz,
+     * {@code TIMESTAMP WITH TIME ZONE}) and for a zone-less updated-at column, which the engine stamps in
+     * UTC (at offset 0); a {@code java.time.LocalDateTime} as stored for every other zone-less one,
+     * whose zone the table does not say.
      *
      * @return the columns by name as the store spells them, in table order; {@code null} when the task
      *     has no row with that id
      * @throws UnsupportedOperationException when this store cannot read single rows
      */
-    default @org.jspecify.annotations.Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
+    default @org.jspecify.annotations.Nullable Map<String, Object> readRow(TaskDefinition task, long id) {
         throw new UnsupportedOperationException("this task store cannot read single rows");
     }
 

@@ -245,11 +245,18 @@ public final class TaskView {
      * node scans every shard it holds, and the shards held elsewhere are woken on their owners through
      * the engine's wake channel (without one, they wait for their owner's next tier-0 poll). Every
      * requeue (dashboard, endpoint, code) goes through here, so this is the one place of that rule.
+     * Its ids may be whole numbers or their decimal text, as {@link #readRow} takes them; the store
+     * gets them as {@code Long}s.
      *
      * @return how many rows were requeued
+     * @throws IllegalArgumentException when an id is not one of this task's, naming it and what the
+     *     task's ids look like; nothing is requeued then
      */
     public int requeue(Requeue which) {
         TaskContext context = runner.context();
+        if (!which.ids().isEmpty()) {
+            which = Requeue.rows(which.dead(), RowIds.parse(context.definition(), which.ids()));
+        }
         int requeued = which.equals(Requeue.all(true))
                 ? context.store().requeueDead(context.definition())
                 : context.store().requeue(context.definition(), which);
@@ -263,11 +270,16 @@ public final class TaskView {
     /**
      * One of the task's rows with every column, read from the store now (see {@link TaskStore#readRow}).
      *
+     * @param id the row's id: a whole number ({@code Long}, {@code Integer}, an integral {@code
+     *     BigInteger} or {@code BigDecimal}, a whole {@code Double} up to 2^53 - 1) or its decimal text,
+     *     as a JSON client sends an id above 2^53 - 1, which JavaScript would round
      * @return {@code null} when the task has no row with that id
+     * @throws IllegalArgumentException when {@code id} is none of these, naming it and what the task's
+     *     ids look like
      */
     public @Nullable Map<String, Object> readRow(Object id) {
         TaskContext context = runner.context();
-        return context.store().readRow(context.definition(), id);
+        return context.store().readRow(context.definition(), RowIds.parse(context.definition(), id));
     }
 
     /**

@@ -114,7 +114,7 @@ final class WatchedStore implements TaskStore {
     }
 
     @Override
-    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
+    public @Nullable Map<String, Object> readRow(TaskDefinition task, long id) {
         return store.readRow(task, id);
     }
 

@@ -23,7 +23,15 @@ final class DueAtZoneCheck {
 
     /** Whether the column holds local date-times rather than instants (not timestamptz nor TIMESTAMP WITH TIME ZONE). */
     static boolean zoneless(TableInspector.ColumnInfo column) {
-        return column.jdbcType() == Types.TIMESTAMP && !"timestamptz".equalsIgnoreCase(column.typeName());
+        return zoneless(column.jdbcType(), column.typeName());
+    }
+
+    /**
+     * Whether a column of JDBC type {@code jdbcType} and database type {@code typeName} holds local
+     * date-times: PgJDBC reports timestamptz as {@link Types#TIMESTAMP}, its name tells it apart.
+     */
+    static boolean zoneless(int jdbcType, String typeName) {
+        return jdbcType == Types.TIMESTAMP && !"timestamptz".equalsIgnoreCase(typeName);
     }
 
     /**

@@ -566,16 +566,17 @@ public final class JdbcTaskStore implements TaskStore {
                         group.firstSeen(),
                         group.lastSeen(),
                         group.error() == null
-                                ? jdbc.queryForList(sql.examples(true), Object.class, examples)
-                                : jdbc.queryForList(sql.examples(false), Object.class, group.error(), examples),
+                                ? jdbc.queryForList(sql.examples(true), Long.class, examples)
+                                : jdbc.queryForList(sql.examples(false), Long.class, group.error(), examples),
                         group.example()))
                 .toList();
     }
 
     @Override
-    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
+    public @Nullable Map<String, Object> readRow(TaskDefinition task, long id) {
+        TableNames names = sql(task).names();
         List<Map<String, Object>> rows =
-                jdbc.queryForList(FailureSql.row(task, sql(task).names(), dialect), id);
+                jdbc.query(FailureSql.row(task, names, dialect), new RowColumnsMapper(dialect, names), id);
         return rows.isEmpty() ? null : rows.get(0);
     }
 

@@ -9,6 +9,8 @@ import io.shardscan.core.TaskStore;
 import io.shardscan.testsupport.OrderTable;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -97,6 +99,24 @@ abstract class FailureGroupsContractTests {
         assertThat(((Number) lower.get("order_id")).longValue()).isEqualTo(6L);
         assertThat(lower).containsKeys("user_id", "phone", "status", "retry_count", "updated_at");
         assertThat(store.readRow(task, 999_999L)).isNull();
+    }
+
+    @Test
+    void readsTheEnginesZoneLessUpdateTimeAsUtcAndAnotherZoneLessTimestampAsStored() {
+        table.withDueAtColumn();
+        table.jdbc()
+                .update(
+                        "UPDATE tb_order SET updated_at = ?, due_at = ? WHERE order_id = 6",
+                        OrderTable.utc(T0.plusSeconds(20)),
+                        LocalDateTime.parse("2026-03-01T12:00:00"));
+        java.util.Map<String, Object> row = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        row.putAll(store.readRow(task, 6L));
+        assertThat(row.get("updated_at"))
+                .as("the engine stamps it in UTC")
+                .isEqualTo(T0.plusSeconds(20).atOffset(ZoneOffset.UTC));
+        assertThat(row.get("due_at"))
+                .as("the table does not say its zone")
+                .isEqualTo(LocalDateTime.parse("2026-03-01T12:00:00"));
     }
 
     @Test

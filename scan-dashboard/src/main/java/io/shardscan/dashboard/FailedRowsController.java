@@ -8,10 +8,8 @@ import io.shardscan.core.TaskView;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.System.Logger.Level;
 import java.security.Principal;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -34,7 +32,6 @@ final class FailedRowsController {
     private static final System.Logger log = System.getLogger(FailedRowsController.class.getName());
     static final int MAX_PAGE_SIZE = 100;
     static final int EXAMPLES = 5;
-    private static final Pattern WHOLE_NUMBER = Pattern.compile("-?\\d{1,18}");
 
     private final ScanEngine engine;
     private final DashboardWriteGuard guard;
@@ -66,13 +63,19 @@ final class FailedRowsController {
         // one more than asked tells whether a next page exists
         List<FailureGroup> groups = view.failureGroups(dead, page, size + 1, EXAMPLES);
         boolean more = groups.size() > size;
-        return ResponseEntity.ok(
-                new FailurePage(task, dead, page, size, more ? groups.subList(0, size) : groups, more));
+        return ResponseEntity.ok(new FailurePage(
+                task,
+                dead,
+                page,
+                size,
+                (more ? groups.subList(0, size) : groups)
+                        .stream().map(FailureGroupDescriptor::of).toList(),
+                more));
     }
 
     /**
-     * One row of the task with every column, read when asked; values other than numbers, booleans and
-     * text are shown as text.
+     * One row of the task with every column as text to show ({@link RowDescriptor}), read when asked;
+     * 400 when {@code id} is not one of the task's ids (its digits), 404 when no row has it.
      */
     @GetMapping("/rows/{id}")
     ResponseEntity<Object> row(@PathVariable String task, @PathVariable String id) {
@@ -80,20 +83,16 @@ final class FailedRowsController {
         if (view == null) {
             return unknown(task);
         }
-        Map<String, Object> row = view.readRow(WHOLE_NUMBER.matcher(id).matches() ? (Object) Long.valueOf(id) : id);
+        Map<String, Object> row;
+        try {
+            row = view.readRow(id);
+        } catch (IllegalArgumentException e) {
+            return ResponseEntity.badRequest().body(new Refusal(400, task, e.getMessage()));
+        }
         if (row == null) {
             return ResponseEntity.status(404).body(new Refusal(404, task, "Task " + task + " has no row " + id));
         }
-        Map<String, @Nullable Object> columns = new LinkedHashMap<>();
-        row.forEach((column, value) -> columns.put(column, displayable(value)));
-        return ResponseEntity.ok(Map.of("task", task, "id", id, "columns", columns));
-    }
-
-    private static @Nullable Object displayable(@Nullable Object value) {
-        if (value == null || value instanceof Number || value instanceof Boolean || value instanceof String) {
-            return value;
-        }
-        return value instanceof byte[] bytes ? bytes.length + " bytes" : value.toString();
+        return ResponseEntity.ok(RowDescriptor.of(task, id, row));
     }
 
     /** Puts one row, a group or all of the task's dead or failed rows back to pending. */
@@ -109,12 +108,14 @@ final class FailedRowsController {
             return unknown(task);
         }
         Requeue which;
+        int requeued;
         try {
             which = body.requeue();
+            // ids as text or numbers: the task's view parses them, refusing one that is not its own
+            requeued = view.requeue(which);
         } catch (IllegalArgumentException e) {
             return ResponseEntity.badRequest().body(new Refusal(400, task, e.getMessage()));
         }
-        int requeued = view.requeue(which);
         Principal principal = request.getUserPrincipal();
         log.log(
                 Level.INFO,
@@ -160,12 +161,13 @@ final class FailedRowsController {
      *
      * @param more whether a next page exists
      */
-    record FailurePage(String task, boolean dead, int page, int size, List<FailureGroup> groups, boolean more) {}
+    record FailurePage(
+            String task, boolean dead, int page, int size, List<FailureGroupDescriptor> groups, boolean more) {}
 
     /**
-     * What to requeue: {@code ids}, or every row whose last error is {@code error} when {@code byError}
-     * (a {@code null} error: rows without one), or all when {@code all}; dead rows unless {@code dead}
-     * is {@code false}.
+     * What to requeue: {@code ids} (as text, as the page sends them, or as numbers), or every row whose
+     * last error is {@code error} when {@code byError} (a {@code null} error: rows without one), or all
+     * when {@code all}; dead rows unless {@code dead} is {@code false}.
      */
     record RequeueRequest(
             @Nullable Boolean dead,

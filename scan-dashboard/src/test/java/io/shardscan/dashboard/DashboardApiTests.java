@@ -16,6 +16,8 @@ import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,6 +51,11 @@ class DashboardApiTests {
             .recreate(8, true)
             .coordinationTables()
             .insert(20, 10, Instant.parse("2026-01-01T00:00:00Z"));
+
+    static {
+        TABLE.jdbc().execute("ALTER TABLE tb_order ADD COLUMN paid_at TIMESTAMP WITH TIME ZONE");
+        TABLE.jdbc().execute("ALTER TABLE tb_order ADD COLUMN shipped_at TIMESTAMP");
+    }
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -147,7 +154,7 @@ class DashboardApiTests {
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.groups[0].error").value("boom"))
                 .andExpect(jsonPath("$.groups[0].rows").value(2))
-                .andExpect(jsonPath("$.groups[0].exampleIds[0]").value(3))
+                .andExpect(jsonPath("$.groups[0].exampleIds[0]").value(org.hamcrest.Matchers.is("3")))
                 .andExpect(jsonPath("$.more").value(false));
         mvc.perform(post("/scan/api/tasks/orders/requeue")
                         .header(DashboardWriteGuard.HEADER, "1")
@@ -164,9 +171,26 @@ class DashboardApiTests {
         mvc.perform(get("/scan/api/tasks/orders/rows/4"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.columns.LAST_ERROR").value("boom"))
-                .andExpect(jsonPath("$.columns.ORDER_ID").value(4));
+                .andExpect(jsonPath("$.columns.ORDER_ID").value(org.hamcrest.Matchers.is("4")));
         mvc.perform(get("/scan/api/tasks/orders/rows/999999")).andExpect(status().isNotFound());
         mvc.perform(get("/scan/api/tasks/orders/failures?size=1000")).andExpect(status().isBadRequest());
+    }
+
+    @Test
+    void showsTheRowsTimestampsWithTheirOffsetAndZoneLessOnesAsStored() throws Exception {
+        // done: the engine leaves it, and its updated_at, alone
+        TABLE.jdbc()
+                .update(
+                        "INSERT INTO tb_order (order_id, user_id, phone, status, updated_at, paid_at, shipped_at)"
+                                + " VALUES (1000, 1, '+15551000', 1, ?, ?, ?)",
+                        OrderTable.utc(Instant.parse("2026-01-02T03:04:05Z")),
+                        OffsetDateTime.parse("2026-03-01T12:00:00+02:00"),
+                        LocalDateTime.parse("2026-03-01T12:00:00"));
+        mvc.perform(get("/scan/api/tasks/orders/rows/1000"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.columns.PAID_AT").value("2026-03-01T12:00:00+02:00"))
+                .andExpect(jsonPath("$.columns.UPDATED_AT").value("2026-01-02T03:04:05Z"))
+                .andExpect(jsonPath("$.columns.SHIPPED_AT").value("2026-03-01T12:00:00"));
     }
 
     private static MockHttpServletRequestBuilder action(String action) {

@@ -210,6 +210,36 @@ class DashboardBrowserTests {
         browser.manage().window().setSize(new Dimension(1280, 800));
     }
 
+    @Test
+    @Order(7)
+    void requeuesADeadRowWhoseIdIsAbove2To53AndNotTheRowItRoundsTo() throws Exception {
+        // 2^53 + 1 is read by JavaScript as 2^53 when it arrives as a number
+        for (long id : new long[] {9_007_199_254_740_992L, 9_007_199_254_740_993L}) {
+            table.jdbc()
+                    .update(
+                            "INSERT INTO tb_order (order_id, user_id, phone, status, retry_count, updated_at,"
+                                    + " last_error) VALUES (?, ?, ?, 2, 16, ?, 'bank refused')",
+                            id,
+                            id % 97,
+                            "+1555" + id,
+                            OrderTable.utc(Instant.now()));
+        }
+        browser.get(a.dashboardUrl() + "#failures");
+        // the screen reads the groups when it opens, and the page is still on it from the test before
+        browser.navigate().refresh();
+        By above = By.cssSelector("#failure-groups button[data-requeue-id='9007199254740993']");
+        wait.until(ExpectedConditions.elementToBeClickable(above));
+        wait.until(ExpectedConditions.elementToBeClickable(
+                By.cssSelector("#failure-groups button[data-requeue-id='9007199254740992']")));
+        click(above);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Requeued 1 dead rows"));
+        // the message comes after the requeue committed
+        assertThat(table.count("order_id = 9007199254740992 AND status = 2"))
+                .as("the row 2^53 + 1 rounds to stays dead")
+                .isEqualTo(1);
+        wait.until(d -> table.count("order_id = 9007199254740993 AND status = 1") == 1);
+    }
+
     /** Clicks the element once it is there and enabled, finding it again when a redraw replaced it. */
     private void click(By by) {
         wait.until(d -> {

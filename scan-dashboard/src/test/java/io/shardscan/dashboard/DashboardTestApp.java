@@ -3,6 +3,7 @@ package io.shardscan.dashboard;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanContext;
+import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.TestServers;
 import java.util.Map;
 import java.util.Set;
@@ -70,6 +71,18 @@ class DashboardTestApp {
     static void register(DynamicPropertyRegistry registry, String database) {
         registry.add(
                 "spring.datasource.url", () -> TestServers.h2Endpoint(database).url());
+        addTaskProperties(registry);
+    }
+
+    /** Points the application at {@code database} (e.g. PostgreSQL) and adds the task's properties for 8 shards. */
+    static void register(DynamicPropertyRegistry registry, JdbcEndpoint database) {
+        registry.add("spring.datasource.url", database::url);
+        registry.add("spring.datasource.username", database::user);
+        registry.add("spring.datasource.password", database::password);
+        addTaskProperties(registry);
+    }
+
+    private static void addTaskProperties(DynamicPropertyRegistry registry) {
         for (String pair : taskProperties(8)) {
             String[] kv = pair.split("=", 2);
             registry.add(kv[0], () -> kv[1]);

@@ -1,4 +1,6 @@
 // Failed and dead rows grouped by last error, paged, read when the screen asks; requeue one row, a group or all.
+// Row ids come and go as strings, never as numbers: JavaScript rounds a number above 2^53 - 1 to
+// another row's id (9007199254740993 reads as 9007199254740992), and the ↻ would requeue that row.
 import { get, post, task } from './api.js';
 import { el, when, fmt } from './view.js';
 import { say, writeButton } from './app.js';
@@ -31,8 +33,8 @@ export async function failures(target, overview) {
     el('td', { 'data-label': 'first seen' }, when(g.firstSeen)),
     el('td', { 'data-label': 'last seen' }, when(g.lastSeen)),
     el('td', { 'data-label': 'example rows' }, g.exampleIds.map(id => el('span.example', {},
-      el('button', { onclick: () => showRow(id), 'data-show-id': String(id), title: `Show the columns of row ${id}` }, '#' + id),
-      writeButton('↻', () => requeue(target, overview, { ids: [id] }), { 'data-requeue-id': String(id), title: `Requeue row ${id}`,
+      el('button', { onclick: () => showRow(id), 'data-show-id': id, title: `Show the columns of row ${id}` }, '#' + id),
+      writeButton('↻', () => requeue(target, overview, { ids: [id] }), { 'data-requeue-id': id, title: `Requeue row ${id}`,
         'aria-label': `Requeue row ${id}` }), ' '))),
     el('td', {}, writeButton('Requeue group', () => requeue(target, overview, { byError: true, error: g.error }), { 'data-requeue': 'group' }))));
   target.replaceChildren(el('h2', {}, 'Failed and dead rows'), controls,
