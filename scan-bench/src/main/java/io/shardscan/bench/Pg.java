@@ -101,7 +101,7 @@ public final class Pg implements AutoCloseable {
      * scan_fence} whatever the coordinator) and forgets the rows of the {@code bench-*} tasks.
      */
     public void coordinationTables() {
-        new ResourceDatabasePopulator(new ClassPathResource("io/shardscan/jdbc/schema-postgresql.sql"))
+        new ResourceDatabasePopulator(new ClassPathResource("io/shardscan/db/migration/postgresql/V1__create_tables.sql"))
                 .execute(dataSource);
         for (String table : new String[] {
             "scan_lease",
