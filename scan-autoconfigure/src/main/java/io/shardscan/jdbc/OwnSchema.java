@@ -7,16 +7,20 @@ import java.util.List;
  * {@value #LOCATION} ({@code postgresql} for PostgreSQL and H2, {@code mysql} for MySQL and MariaDB),
  * named as Flyway names migrations, {@code V<n>__<what>.sql}. Every tool applies these same files:
  * {@code scan.jdbc.initialize-schema} runs all of a folder's scripts in order on every start, so
- * each is re-runnable; a migration tool applies each once. Stateless.
+ * each is re-runnable; {@code scan.jdbc.flyway.enabled} and the Liquibase changelog
+ * {@value #LIQUIBASE_CHANGELOG} apply each once. Stateless.
  */
 public final class OwnSchema {
 
     /** The classpath folder that holds one folder of scripts per database. */
     public static final String LOCATION = "io/shardscan/db/migration";
 
+    /** The Liquibase changelog that applies the same scripts: one changeset per script and folder. */
+    public static final String LIQUIBASE_CHANGELOG = "io/shardscan/db/changelog/shardscan.yaml";
+
     /**
      * Every folder's scripts in version order. A schema change adds its script here, to every
-     * folder ({@code OwnSchemaTests} fails when they differ).
+     * folder and to the changelog ({@code OwnSchemaTests} fails when they differ).
      */
     static final List<String> SCRIPTS = List.of("V1__create_tables.sql");
 

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.testsupport.TestServers;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.DefaultResourceLoader;
@@ -17,8 +19,9 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
  * The scripts of Shardscan's own tables: every database's folder holds the scripts {@link OwnSchema}
- * lists, in the same version order, and a folder's scripts run twice in a row without an error, as
- * {@code scan.jdbc.initialize-schema=always} runs them on every start.
+ * lists, in the same version order, the Liquibase changelog applies each of them, and a folder's
+ * scripts run twice in a row without an error, as {@code scan.jdbc.initialize-schema=always} runs
+ * them on every start.
  */
 class OwnSchemaTests {
 
@@ -34,6 +37,23 @@ class OwnSchemaTests {
             assertThat(names).as(folder).isEqualTo(OwnSchema.SCRIPTS);
         }
         assertThat(OwnSchema.SCRIPTS).isSortedAccordingTo(Comparator.comparingInt(OwnSchemaTests::version));
+    }
+
+    @Test
+    void theLiquibaseChangelogAppliesEveryScriptOfEveryFolderOnce() throws IOException {
+        String changelog = new DefaultResourceLoader()
+                .getResource("classpath:" + OwnSchema.LIQUIBASE_CHANGELOG)
+                .getContentAsString(StandardCharsets.UTF_8);
+        List<String> paths = Pattern.compile("path: (\\S+)")
+                .matcher(changelog)
+                .results()
+                .map(match -> match.group(1))
+                .toList();
+        assertThat(paths)
+                .containsExactlyInAnyOrderElementsOf(List.of("postgresql", "mysql").stream()
+                        .flatMap(folder -> OwnSchema.SCRIPTS.stream()
+                                .map(script -> OwnSchema.LOCATION + "/" + folder + "/" + script))
+                        .toList());
     }
 
     @Test
