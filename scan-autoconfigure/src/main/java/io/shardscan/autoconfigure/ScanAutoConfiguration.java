@@ -3,6 +3,7 @@ package io.shardscan.autoconfigure;
 import io.shardscan.annotation.RowTypeMapper;
 import io.shardscan.core.CompositeScanListener;
 import io.shardscan.core.EndpointBans;
+import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.RangeCursor;
 import io.shardscan.core.RangeStores;
 import io.shardscan.core.ScanClock;
@@ -40,6 +41,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.boot.thread.Threading;
@@ -50,10 +52,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.ClassUtils;
 
 /**
  * Runs the scan engine on the application's {@link DataSource} (the {@link ScanDataSource
@@ -78,6 +82,8 @@ public class ScanAutoConfiguration {
     private static final System.Logger log = System.getLogger(ScanAutoConfiguration.class.getName());
 
     private static final String MYBATIS_SESSION_FACTORY = "org.apache.ibatis.session.SqlSessionFactory";
+
+    private static final String FLYWAY = "org.flywaydb.core.Flyway";
 
     /**
      * Leases in Redis when it is configured, on a Lettuce connection of the coordinator's own to the
@@ -149,6 +155,30 @@ public class ScanAutoConfiguration {
         @ConditionalOnSingleCandidate(type = MYBATIS_SESSION_FACTORY)
         RowTypeMapper scanMybatisRowTypeMapper(ListableBeanFactory beanFactory) {
             return Objects.requireNonNull(RowTypeMapper.mybatis(beanFactory), "a single SqlSessionFactory");
+        }
+    }
+
+    /**
+     * Shardscan's tables migrated by Flyway in their own history table, when {@code scan.jdbc.flyway.enabled}
+     * is set; without Flyway on the class path that setting fails startup, naming the dependency.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty("scan.jdbc.flyway.enabled")
+    static class FlywayConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ScanFlywayInitializer scanFlywayInitializer(
+                ScanDatabase database, ScanProperties properties, ResourceLoader resourceLoader) {
+            if (!ClassUtils.isPresent(FLYWAY, resourceLoader.getClassLoader())) {
+                throw new InvalidTaskException("scan.jdbc.flyway.enabled is true, but Flyway is not on the class"
+                        + " path: add org.flywaydb:flyway-core and the module of your database"
+                        + " (flyway-database-postgresql, flyway-mysql), or set scan.jdbc.flyway.enabled=false");
+            }
+            return new ScanFlywayInitializer(
+                    database.dataSource(),
+                    properties.getJdbc().getFlyway().getTable(),
+                    resourceLoader.getClassLoader());
         }
     }
 
@@ -242,8 +272,11 @@ public class ScanAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ScanSchemaInitializer scanSchemaInitializer(ScanDatabase database, ScanProperties properties) {
+        ScanProperties.Jdbc jdbc = properties.getJdbc();
+        // with Flyway on, its migration alone creates the tables
         return new ScanSchemaInitializer(
-                database.dataSource(), properties.getJdbc().getInitializeSchema());
+                database.dataSource(),
+                jdbc.getFlyway().isEnabled() ? DatabaseInitializationMode.NEVER : jdbc.getInitializeSchema());
     }
 
     @Bean

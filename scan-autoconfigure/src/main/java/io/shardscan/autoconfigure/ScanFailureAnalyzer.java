@@ -20,8 +20,9 @@ class ScanFailureAnalyzer extends AbstractFailureAnalyzer<InvalidTaskException> 
                 : "Shardscan cannot start; " + problems.size() + " problems:\n\n - " + String.join("\n - ", problems);
         String action = "Fix " + (problems.size() == 1 ? "the problem" : "each problem")
                 + " above as it says: correct the scan.* property it names, or the table or column in the"
-                + " database (Shardscan's own tables come from scan.jdbc.initialize-schema=always or"
-                + " io/shardscan/jdbc/schema-<database>.sql). Then start the application again.";
+                + " database (Shardscan's own tables come from scan.jdbc.initialize-schema=always,"
+                + " scan.jdbc.flyway.enabled=true or the scripts in io/shardscan/db/migration/<database>)."
+                + " Then start the application again.";
         return new FailureAnalysis(description, action, cause);
     }
 }

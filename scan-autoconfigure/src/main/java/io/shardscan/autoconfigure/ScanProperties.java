@@ -200,12 +200,47 @@ public class ScanProperties {
         /** When to create the lease, member and fence tables: embedded databases only, always or never. */
         private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
 
+        private final Flyway flyway = new Flyway();
+
         public DatabaseInitializationMode getInitializeSchema() {
             return initializeSchema;
         }
 
         public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
             this.initializeSchema = initializeSchema;
+        }
+
+        public Flyway getFlyway() {
+            return flyway;
+        }
+
+        /** Settings of Shardscan's own Flyway migration. */
+        public static class Flyway {
+
+            /**
+             * Whether Flyway creates and upgrades Shardscan's tables, after the application's own migrations and in
+             * a history table of their own; scan.jdbc.initialize-schema then runs nothing.
+             */
+            private boolean enabled = false;
+
+            /** The history table of Shardscan's migrations, apart from the application's, whose versions it never meets. */
+            private String table = "scan_schema_history";
+
+            public boolean isEnabled() {
+                return enabled;
+            }
+
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+
+            public String getTable() {
+                return table;
+            }
+
+            public void setTable(String table) {
+                this.table = table;
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.shardscan.autoconfigure;
 
+import io.shardscan.jdbc.OwnSchema;
 import io.shardscan.jdbc.SqlDialect;
 import java.util.List;
 import javax.sql.DataSource;
@@ -8,10 +9,11 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 
 /**
- * Creates Shardscan's own tables (leases, members, fences) from the detected dialect's
- * {@code schema-<dialect>.sql} when the context starts, per {@code scan.jdbc.initialize-schema}:
- * {@code embedded} (only on H2, HSQLDB or Derby), {@code always} or {@code never}. The scripts use
- * {@code IF NOT EXISTS}, so running them on every start is safe. Beans annotated with
+ * Creates Shardscan's own tables (leases, members, fences, runs, ranges, the endpoint blacklist) when the
+ * context starts, per {@code scan.jdbc.initialize-schema}: {@code embedded} (only on H2, HSQLDB or
+ * Derby), {@code always} or {@code never}. It runs every script of the detected dialect's folder under
+ * {@link OwnSchema#LOCATION} in version order, the same files that Flyway and Liquibase apply once; they
+ * use {@code IF NOT EXISTS}, so running them on every start is safe. Beans annotated with
  * {@code @DependsOnDatabaseInitialization} are created after it.
  */
 public class ScanSchemaInitializer extends DataSourceScriptDatabaseInitializer {
@@ -27,7 +29,7 @@ public class ScanSchemaInitializer extends DataSourceScriptDatabaseInitializer {
         settings.setSchemaLocations(
                 mode == DatabaseInitializationMode.NEVER
                         ? List.of()
-                        : List.of(SqlDialect.detect(dataSource).schemaLocation()));
+                        : OwnSchema.scriptLocations(SqlDialect.detect(dataSource)));
         return settings;
     }
 }

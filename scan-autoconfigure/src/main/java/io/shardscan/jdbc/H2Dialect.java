@@ -12,10 +12,10 @@ final class H2Dialect extends GeneratedShardColumnDialect {
         return "h2";
     }
 
-    /** PostgreSQL's: H2 runs that DDL as written, so one script serves both. */
+    /** PostgreSQL's: H2 runs that DDL as written, so one copy serves both. */
     @Override
-    public String schemaScript() {
-        return "io/shardscan/jdbc/schema-postgresql.sql";
+    public String migrationFolder() {
+        return "postgresql";
     }
 
     @Override

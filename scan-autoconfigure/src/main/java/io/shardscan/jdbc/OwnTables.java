@@ -143,10 +143,10 @@ public final class OwnTables {
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
             SqlDialect dialect = SqlDialect.forProduct(metaData.getDatabaseProductName());
-            String script = dialect.schemaScript();
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
-                    + " tables on embedded databases only) or run " + script + " from the scan-autoconfigure jar"
-                    + " (or your migration tool's copy of it)";
+                    + " tables on embedded databases only), or scan.jdbc.flyway.enabled=true to migrate them with"
+                    + " Flyway, or apply the scripts in " + OwnSchema.folder(dialect) + " from the"
+                    + " scan-autoconfigure jar with your migration tool";
             needed.forEach((table, columns) -> {
                 List<String> present = columns(metaData, table);
                 // a user who never set up a blacklist needs to know why this table is asked for

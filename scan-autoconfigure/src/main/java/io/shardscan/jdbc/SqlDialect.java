@@ -73,14 +73,9 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return e instanceof java.sql.SQLTimeoutException;
     }
 
-    /** The classpath resource of the script that creates the lease, member and fence tables. */
-    public String schemaScript() {
-        return "io/shardscan/jdbc/schema-" + name() + ".sql";
-    }
-
-    /** {@link #schemaScript()} as a {@code classpath:} location. */
-    public String schemaLocation() {
-        return "classpath:" + schemaScript();
+    /** The folder under {@link OwnSchema#LOCATION} of the scripts that create Shardscan's own tables here. */
+    public String migrationFolder() {
+        return name();
     }
 
     /** Quotes an identifier exactly as the database reports it. */

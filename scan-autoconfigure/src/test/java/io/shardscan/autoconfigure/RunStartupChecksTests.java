@@ -16,14 +16,12 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * {@code scan.tasks.<name>.run} at startup, on H2: {@code until-empty} starts; {@code once} and
  * {@code follow} belong to range mode and fail in Boot's "APPLICATION FAILED TO START" form; a
- * schema from before runs fails naming the {@code ALTER TABLE} to run, only for a task that keeps
- * runs, and gets the columns from the script when Shardscan initializes its tables.
+ * schema from before runs (a development build before 0.1.0) fails naming the {@code ALTER TABLE}
+ * to run, only for a task that keeps runs.
  */
 class RunStartupChecksTests {
 
@@ -110,20 +108,6 @@ class RunStartupChecksTests {
         runner(url).withPropertyValues("scan.jdbc.initialize-schema=never").run(context -> assertThat(context)
                 .as("a task that runs forever needs no run columns")
                 .hasNotFailed());
-    }
-
-    @Test
-    void theSchemaScriptAddsTheRunColumnsToTablesFromBeforeRuns() {
-        String url = OrderDatabase.create();
-        execute(url, OLD_TABLES);
-        runner(url)
-                .withPropertyValues("scan.jdbc.initialize-schema=always", TASK + "run=until-empty")
-                .run(context -> assertThat(context).hasNotFailed());
-        JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "sa", ""));
-        assertThat(jdbc.queryForObject("SELECT COUNT(run_id) + COUNT(run_processed) FROM scan_fence", Long.class))
-                .isNotNull();
-        assertThat(jdbc.queryForObject("SELECT COUNT(run_state) + COUNT(run_range_size) FROM scan_task", Long.class))
-                .isNotNull();
     }
 
     private static void execute(String url, String... statements) {

@@ -230,7 +230,7 @@ class ScanAutoConfigurationTests {
                     .rootCause()
                     .hasMessageContaining("Shardscan's table scan_fence does not exist")
                     .hasMessageContaining("scan.jdbc.initialize-schema=always")
-                    .hasMessageContaining("io/shardscan/jdbc/schema-postgresql.sql");
+                    .hasMessageContaining("io/shardscan/db/migration/postgresql");
         });
     }
 

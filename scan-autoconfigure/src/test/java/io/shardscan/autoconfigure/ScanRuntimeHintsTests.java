@@ -17,17 +17,19 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 class ScanRuntimeHintsTests {
 
     @Test
-    void registersEveryLuaAndSchemaScript() throws IOException {
+    void registersEveryLuaScriptMigrationAndChangelog() throws IOException {
         RuntimeHints hints = new RuntimeHints();
         AotServices.factories().load(RuntimeHintsRegistrar.class).stream()
                 .filter(ScanRuntimeHints.class::isInstance)
                 .forEach(registrar -> registrar.registerHints(hints, getClass().getClassLoader()));
-        List<String> scripts = scripts("io/shardscan/redis/*.lua", "io/shardscan/jdbc/schema-*.sql");
+        List<String> scripts = scripts(
+                "io/shardscan/redis/*.lua", "io/shardscan/db/migration/*/*.sql", "io/shardscan/db/changelog/*.yaml");
         assertThat(scripts)
                 .contains(
                         "io/shardscan/redis/acquire.lua",
-                        "io/shardscan/jdbc/schema-postgresql.sql",
-                        "io/shardscan/jdbc/schema-mysql.sql");
+                        "io/shardscan/db/migration/postgresql/V1__create_tables.sql",
+                        "io/shardscan/db/migration/mysql/V1__create_tables.sql",
+                        "io/shardscan/db/changelog/shardscan.yaml");
         assertThat(scripts).allSatisfy(script -> assertThat(
                         RuntimeHintsPredicates.resource().forResource(script))
                 .as(script)

@@ -44,10 +44,10 @@ class StartupChecksOnServersTests {
         new OrderTable(TestServers.postgresDatabase("scan_checks_tables")).recreate(4, false);
         runner(db).run(context -> assertThat(StartupProblems.of(context))
                 .containsExactly(
-                        missing("scan_lease", "schema-postgresql.sql"),
-                        missing("scan_member", "schema-postgresql.sql"),
-                        missing("scan_fence", "schema-postgresql.sql"),
-                        missing("scan_task", "schema-postgresql.sql")));
+                        missing("scan_lease", "postgresql"),
+                        missing("scan_member", "postgresql"),
+                        missing("scan_fence", "postgresql"),
+                        missing("scan_task", "postgresql")));
     }
 
     @Test
@@ -56,10 +56,10 @@ class StartupChecksOnServersTests {
         new OrderTable(TestServers.mariadbDatabase("scan_checks_tables")).recreate(4, false);
         runner(db).run(context -> assertThat(StartupProblems.of(context))
                 .containsExactly(
-                        missing("scan_lease", "schema-mysql.sql"),
-                        missing("scan_member", "schema-mysql.sql"),
-                        missing("scan_fence", "schema-mysql.sql"),
-                        missing("scan_task", "schema-mysql.sql")));
+                        missing("scan_lease", "mysql"),
+                        missing("scan_member", "mysql"),
+                        missing("scan_fence", "mysql"),
+                        missing("scan_task", "mysql")));
     }
 
     @Test
@@ -159,10 +159,11 @@ class StartupChecksOnServersTests {
                 .run(context -> assertThat(context).hasNotFailed());
     }
 
-    private static String missing(String table, String script) {
+    private static String missing(String table, String folder) {
         return "Shardscan's table " + table + " does not exist: set scan.jdbc.initialize-schema=always (the default,"
-                + " embedded, creates Shardscan's tables on embedded databases only) or run io/shardscan/jdbc/"
-                + script + " from the scan-autoconfigure jar (or your migration tool's copy of it)";
+                + " embedded, creates Shardscan's tables on embedded databases only), or scan.jdbc.flyway.enabled=true"
+                + " to migrate them with Flyway, or apply the scripts in io/shardscan/db/migration/" + folder
+                + " from the scan-autoconfigure jar with your migration tool";
     }
 
     record Order(long orderId, long userId) {}

@@ -125,7 +125,7 @@ class StartupChecksTests {
                         .asString()
                         .contains("Shardscan's table scan_fence lacks column owner")
                         .contains("scan.jdbc.initialize-schema=always")
-                        .contains("io/shardscan/jdbc/schema-postgresql.sql"));
+                        .contains("io/shardscan/db/migration/postgresql"));
     }
 
     @Test

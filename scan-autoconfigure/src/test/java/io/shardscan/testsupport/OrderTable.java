@@ -257,13 +257,13 @@ public final class OrderTable {
                 Integer.class);
     }
 
-    /** Creates Shardscan's own tables from the starter's own script, and empties them. */
+    /** Creates Shardscan's own tables from the starter's own scripts, and empties them. */
     public OrderTable coordinationTables() {
-        String script =
-                io.shardscan.jdbc.SqlDialect.detect(jdbc.getDataSource()).schemaScript();
         org.springframework.jdbc.datasource.init.ResourceDatabasePopulator populator =
-                new org.springframework.jdbc.datasource.init.ResourceDatabasePopulator(
-                        new org.springframework.core.io.ClassPathResource(script));
+                new org.springframework.jdbc.datasource.init.ResourceDatabasePopulator();
+        io.shardscan.jdbc.OwnSchema.scriptLocations(io.shardscan.jdbc.SqlDialect.detect(jdbc.getDataSource()))
+                .forEach(location -> populator.addScript(
+                        new org.springframework.core.io.DefaultResourceLoader().getResource(location)));
         populator.execute(jdbc.getDataSource());
         jdbc.execute("DELETE FROM scan_lease");
         jdbc.execute("DELETE FROM scan_member");

@@ -2,11 +2,13 @@ package io.shardscan.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.shardscan.jdbc.OwnSchema;
+import io.shardscan.jdbc.SqlDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
-import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
@@ -101,8 +103,10 @@ public final class Pg implements AutoCloseable {
      * scan_fence} whatever the coordinator) and forgets the rows of the {@code bench-*} tasks.
      */
     public void coordinationTables() {
-        new ResourceDatabasePopulator(new ClassPathResource("io/shardscan/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
+        ResourceDatabasePopulator populator = new ResourceDatabasePopulator();
+        OwnSchema.scriptLocations(SqlDialect.detect(dataSource))
+                .forEach(location -> populator.addScript(new DefaultResourceLoader().getResource(location)));
+        populator.execute(dataSource);
         for (String table : new String[] {
             "scan_lease",
             "scan_member",

@@ -1,15 +1,20 @@
+-- Shardscan's tables as release 0.1.0 creates them, on MySQL and MariaDB.
+-- The one copy of this DDL: scan.jdbc.initialize-schema runs every script of this folder on every start (so
+-- each is re-runnable: IF NOT EXISTS), and Flyway or Liquibase apply each once. From 0.1.0 on a released
+-- script never changes: a schema change is the next V<n>__<what>.sql in every folder, listed in
+-- io.shardscan.jdbc.OwnSchema.
 CREATE TABLE IF NOT EXISTS scan_lease (
     task       VARCHAR(64)  NOT NULL,
     shard      INT          NOT NULL,
     owner      VARCHAR(128),
     epoch      BIGINT       NOT NULL,
-    expires_at TIMESTAMP,
+    expires_at DATETIME(3),
     PRIMARY KEY (task, shard)
 );
 CREATE TABLE IF NOT EXISTS scan_member (
     task         VARCHAR(64)  NOT NULL,
     node         VARCHAR(128) NOT NULL,
-    heartbeat_at TIMESTAMP    NOT NULL,
+    heartbeat_at DATETIME(3)    NOT NULL,
     counters     VARCHAR(100),
     PRIMARY KEY (task, node)
 );
@@ -24,19 +29,16 @@ CREATE TABLE IF NOT EXISTS scan_fence (
     run_dead      BIGINT,
     PRIMARY KEY (task, shard)
 );
--- scan_fence tables created before the database issued the epochs lack the owner column
-ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS owner VARCHAR(128);
-ALTER TABLE scan_member ADD COLUMN IF NOT EXISTS counters VARCHAR(100);
 CREATE TABLE IF NOT EXISTS scan_task (
     task       VARCHAR(64)  NOT NULL,
     paused     SMALLINT     NOT NULL,
     changed_by VARCHAR(128),
-    changed_at TIMESTAMP,
+    changed_at DATETIME(3),
     run_id         BIGINT,
     run_state      VARCHAR(16),
-    run_started_at TIMESTAMP,
+    run_started_at DATETIME(3),
     run_started_by VARCHAR(128),
-    run_ended_at   TIMESTAMP,
+    run_ended_at   DATETIME(3),
     run_ended_by   VARCHAR(128),
     run_processed  BIGINT,
     run_failed     BIGINT,
@@ -47,36 +49,17 @@ CREATE TABLE IF NOT EXISTS scan_task (
     run_cursor     VARCHAR(16),
     PRIMARY KEY (task)
 );
--- tables created before runs (scan.tasks.<name>.run) lack the run columns
-ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_id BIGINT;
-ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_processed BIGINT;
-ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_failed BIGINT;
-ALTER TABLE scan_fence ADD COLUMN IF NOT EXISTS run_dead BIGINT;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_id BIGINT;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_state VARCHAR(16);
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_started_at TIMESTAMP;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_started_by VARCHAR(128);
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_ended_at TIMESTAMP;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_ended_by VARCHAR(128);
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_processed BIGINT;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_failed BIGINT;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_dead BIGINT;
--- tables created before range tasks kept their runs in scan_task lack the range columns
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_low_id BIGINT;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_high_id BIGINT;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_range_size BIGINT;
-ALTER TABLE scan_task ADD COLUMN IF NOT EXISTS run_cursor VARCHAR(16);
 CREATE TABLE IF NOT EXISTS scan_endpoint_trip (
     task       VARCHAR(64)  NOT NULL,
     endpoint   VARCHAR(255) NOT NULL,
-    tripped_at TIMESTAMP    NOT NULL
+    tripped_at DATETIME(3)    NOT NULL,
+    INDEX scan_endpoint_trip_idx (task, endpoint, tripped_at)
 );
-CREATE INDEX IF NOT EXISTS scan_endpoint_trip_idx ON scan_endpoint_trip (task, endpoint, tripped_at);
 CREATE TABLE IF NOT EXISTS scan_endpoint_ban (
     task        VARCHAR(64)  NOT NULL,
     endpoint    VARCHAR(255) NOT NULL,
-    banned_from TIMESTAMP    NOT NULL,
-    banned_until TIMESTAMP   NOT NULL,
+    banned_from DATETIME(3)    NOT NULL,
+    banned_until DATETIME(3)   NOT NULL,
     last_error  VARCHAR(512),
     PRIMARY KEY (task, endpoint)
 );
@@ -94,8 +77,8 @@ CREATE TABLE IF NOT EXISTS scan_range (
     position     BIGINT       NOT NULL,
     owner        VARCHAR(128),
     epoch        BIGINT       NOT NULL,
-    heartbeat_at TIMESTAMP    NOT NULL,
-    moved_at     TIMESTAMP    NOT NULL,
+    heartbeat_at DATETIME(3)    NOT NULL,
+    moved_at     DATETIME(3)    NOT NULL,
     processed    BIGINT       NOT NULL,
     failed       BIGINT       NOT NULL,
     done         SMALLINT     NOT NULL,
@@ -107,6 +90,6 @@ CREATE TABLE IF NOT EXISTS scan_range_failure (
     row_id    BIGINT       NOT NULL,
     error     VARCHAR(512) NOT NULL,
     attempts  INT          NOT NULL,
-    failed_at TIMESTAMP    NOT NULL,
+    failed_at DATETIME(3)    NOT NULL,
     PRIMARY KEY (task, run_id, row_id)
 );
