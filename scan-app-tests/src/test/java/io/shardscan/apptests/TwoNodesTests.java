@@ -84,8 +84,7 @@ class TwoNodesTests {
                         "spring.datasource.username", db.user(),
                         "spring.datasource.password", db.password(),
                         "spring.data.redis.host", redis.host(),
-                        "spring.data.redis.port", String.valueOf(redis.port()),
-                        "scan.jdbc.initialize-schema", "always"))
+                        "spring.data.redis.port", String.valueOf(redis.port())))
                 .run();
     }
 
@@ -110,6 +109,15 @@ class TwoNodesTests {
                 .isZero();
         assertThat(jdbc.queryForList("SELECT last_error FROM outbox_event WHERE event_id IN (7, 123)", String.class))
                 .allMatch(error -> error.contains("the receiver rejected event"));
+    }
+
+    @Test
+    void flywayMigratedTheApplicationsSchemaAndShardscansInTheirOwnHistories() {
+        assertThat(jdbc.queryForList("SELECT version FROM flyway_schema_history WHERE success", String.class))
+                .containsExactly("1");
+        assertThat(jdbc.queryForList(
+                        "SELECT version FROM scan_schema_history WHERE success AND version <> '0'", String.class))
+                .containsExactly("1");
     }
 
     @Test
