@@ -53,10 +53,7 @@ final class ShardKeys {
     }
 
     private static Object text(TaskDefinition task, Object key) {
-        Objects.requireNonNull(
-                key,
-                () -> "task " + task.name() + ": a NULL " + task.shardKeyColumn()
-                        + " has no shard, so no node ever fetches such a row; give the row a key");
+        requireKey(task, key);
         if (!TextKeys.isText(key)) {
             throw new IllegalArgumentException("task " + task.name() + ": its shard key " + task.shardKeyColumn()
                     + " is text (shard-key-type: text), but the wake-up named "
@@ -66,11 +63,15 @@ final class ShardKeys {
         return key;
     }
 
-    private static long value(TaskDefinition task, Object key) {
+    private static void requireKey(TaskDefinition task, Object key) {
         Objects.requireNonNull(
                 key,
                 () -> "task " + task.name() + ": a NULL " + task.shardKeyColumn()
                         + " has no shard, so no node ever fetches such a row; give the row a key");
+    }
+
+    private static long value(TaskDefinition task, Object key) {
+        requireKey(task, key);
         try {
             if (key instanceof BigDecimal decimal) {
                 return decimal.longValueExact();

@@ -45,34 +45,36 @@ final class ColumnTypes {
      */
     static List<String> problems(TaskDefinition task, Map<String, TableInspector.ColumnInfo> columns) {
         List<String> problems = new ArrayList<>();
-        check(problems, task, columns, task.idColumn(), "id-column", WHOLE_NUMBERS, WHOLE);
+        check(problems, task, column(columns, task.idColumn()), "id-column", WHOLE_NUMBERS, WHOLE);
         if (!task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
-            shardKey(problems, task, columns.get(task.shardKeyColumn().toLowerCase(Locale.ROOT)));
+            shardKey(problems, task, column(columns, task.shardKeyColumn()));
         }
-        check(problems, task, columns, task.statusColumn(), "status-column", WHOLE_NUMBERS, WHOLE);
-        check(problems, task, columns, task.retryColumn(), "retry-column", WHOLE_NUMBERS, WHOLE);
-        check(problems, task, columns, task.updatedAtColumn(), "updated-at-column", TIMESTAMPS, TIMESTAMP);
-        check(problems, task, columns, task.lastErrorColumn(), "last-error-column", TEXTS, TEXT);
+        check(problems, task, column(columns, task.statusColumn()), "status-column", WHOLE_NUMBERS, WHOLE);
+        check(problems, task, column(columns, task.retryColumn()), "retry-column", WHOLE_NUMBERS, WHOLE);
+        check(problems, task, column(columns, task.updatedAtColumn()), "updated-at-column", TIMESTAMPS, TIMESTAMP);
+        check(problems, task, column(columns, task.lastErrorColumn()), "last-error-column", TEXTS, TEXT);
         if (task.dueAtColumn() != null) {
-            check(problems, task, columns, task.dueAtColumn(), "due-at-column", TIMESTAMPS, TIMESTAMP);
+            check(problems, task, column(columns, task.dueAtColumn()), "due-at-column", TIMESTAMPS, TIMESTAMP);
         }
         if (task.endpointColumn() != null) {
             Set<Integer> keys = new java.util.HashSet<>(TEXTS);
             keys.addAll(WHOLE_NUMBERS);
-            check(problems, task, columns, task.endpointColumn(), "endpoint-column", keys, TEXT_OR_WHOLE);
+            check(problems, task, column(columns, task.endpointColumn()), "endpoint-column", keys, TEXT_OR_WHOLE);
         }
         return problems;
+    }
+
+    private static TableInspector.ColumnInfo column(Map<String, TableInspector.ColumnInfo> columns, String name) {
+        return columns.get(name.toLowerCase(Locale.ROOT));
     }
 
     private static void check(
             List<String> problems,
             TaskDefinition task,
-            Map<String, TableInspector.ColumnInfo> columns,
-            String column,
+            TableInspector.ColumnInfo info,
             String property,
             Set<Integer> supported,
             String expected) {
-        TableInspector.ColumnInfo info = columns.get(column.toLowerCase(Locale.ROOT));
         boolean fractional =
                 (info.jdbcType() == Types.NUMERIC || info.jdbcType() == Types.DECIMAL) && info.decimalDigits() > 0;
         if (!supported.contains(info.jdbcType()) || fractional) {
@@ -84,7 +86,7 @@ final class ColumnTypes {
     }
 
     /** Whether a column holds text or a UUID, which a text shard key hashes. */
-    static boolean textOrUuid(TableInspector.ColumnInfo info) {
+    private static boolean textOrUuid(TableInspector.ColumnInfo info) {
         return TEXTS.contains(info.jdbcType()) || info.typeName().equalsIgnoreCase("uuid");
     }
 
@@ -100,14 +102,7 @@ final class ColumnTypes {
                     + ": set scan.tasks." + task.name() + ".shard-key-type: text, and a row's shard is a hash of"
                     + " its key's text (see the README's \"Text and UUID keys\")");
         } else if (task.shardKeyType() == ShardKeyType.WHOLE) {
-            check(
-                    problems,
-                    task,
-                    Map.of(info.name().toLowerCase(Locale.ROOT), info),
-                    info.name(),
-                    "shard-key-column",
-                    WHOLE_NUMBERS,
-                    WHOLE);
+            check(problems, task, info, "shard-key-column", WHOLE_NUMBERS, WHOLE);
         }
     }
 

@@ -9,7 +9,6 @@ import io.shardscan.core.Requeue;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
-import io.shardscan.core.ShardKeyType;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskRuns;
 import io.shardscan.core.TaskStore;
@@ -264,9 +263,7 @@ public final class JdbcTaskStore implements TaskStore {
         return jdbc.query(
                 sql(task).failedRows(),
                 (rs, n) -> new RowKey(
-                        task.shardKeyType() == ShardKeyType.TEXT ? textKey(rs.getObject(1)) : rs.getLong(1),
-                        rs.getLong(2),
-                        due ? instant(rs.getTimestamp(3)) : null),
+                        shardKey(rs, 1, rs.getObject(1)), rs.getLong(2), due ? instant(rs.getTimestamp(3)) : null),
                 shard);
     }
 
@@ -669,9 +666,7 @@ public final class JdbcTaskStore implements TaskStore {
                 values[i] = ColumnValues.read(rs, i + 1, kinds[i]);
             }
             long rowId = whole(values[id - 1]) ? ((Number) values[id - 1]).longValue() : rs.getLong(id);
-            long key = whole(values[shardKey - 1])
-                    ? ((Number) values[shardKey - 1]).longValue()
-                    : TextKeys.isText(values[shardKey - 1]) ? textKey(values[shardKey - 1]) : rs.getLong(shardKey);
+            long key = shardKey(rs, shardKey, values[shardKey - 1]);
             int tries = whole(values[retries - 1]) ? ((Number) values[retries - 1]).intValue() : rs.getInt(retries);
             page.add(
                     due < 0
@@ -690,9 +685,16 @@ public final class JdbcTaskStore implements TaskStore {
         return value instanceof Long || value instanceof Integer || value instanceof Short;
     }
 
-    /** How the engine tells a text or UUID key apart ({@link TextKeys#identity}); 0 for a NULL key. */
-    private static long textKey(@Nullable Object value) {
-        return value == null ? 0 : TextKeys.identity(value);
+    /**
+     * A row's shard key as the engine tells keys apart, from the value read at {@code index}: a whole
+     * number as it is, text or a UUID by {@link TextKeys#identity}, anything else (a decimal, NULL) as
+     * the driver's {@code getLong} converts it.
+     */
+    private static long shardKey(ResultSet rs, int index, @Nullable Object value) throws SQLException {
+        if (whole(value)) {
+            return ((Number) value).longValue();
+        }
+        return TextKeys.isText(value) ? TextKeys.identity(value) : rs.getLong(index);
     }
 
     /**
