@@ -2,13 +2,13 @@ package io.shardscan.autoconfigure;
 
 import io.shardscan.core.IndexCheck;
 import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.KeyType;
 import io.shardscan.core.Match;
 import io.shardscan.core.MatchOverlap;
 import io.shardscan.core.OnExhausted;
 import io.shardscan.core.Ordering;
 import io.shardscan.core.RangeTask;
 import io.shardscan.core.RunMode;
-import io.shardscan.core.ShardKeyType;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
 import java.time.Duration;
@@ -31,14 +31,23 @@ public class TaskProperties {
     /** The table to scan, optionally schema-qualified. */
     private @Nullable String table;
 
-    /** The numeric primary-key column the scan pages by. */
+    /** The primary-key column the scan pages by: a whole number, or text or a UUID with id-type text. */
     private String idColumn = "id";
 
     /** The column whose rows stay on one shard and in order; defaults to the id column. */
     private @Nullable String shardKeyColumn;
 
-    /** What the shard-key column holds: whole (a whole number) or text (text or a UUID). */
-    private ShardKeyType shardKeyType = ShardKeyType.WHOLE;
+    /**
+     * What the shard-key column holds: whole (a whole number) or text (text or a UUID); defaults to the id's
+     * type when the shard key is the id column, else whole.
+     */
+    private @Nullable KeyType shardKeyType;
+
+    /**
+     * What the id column holds: whole (a whole number) or text (text or a UUID); defaults to the shard key's
+     * type when the id column is the shard key, else whole.
+     */
+    private @Nullable KeyType idType;
 
     /** The column holding the row's state: pending, done or dead. */
     private String statusColumn = "status";
@@ -175,6 +184,7 @@ public class TaskProperties {
                 .idColumn(idColumn)
                 .shardKeyColumn(shardKeyColumn)
                 .shardKeyType(shardKeyType)
+                .idType(idType)
                 .statusColumn(statusColumn)
                 .retryColumn(retryColumn)
                 .updatedAtColumn(updatedAtColumn)
@@ -394,12 +404,20 @@ public class TaskProperties {
         this.table = table;
     }
 
-    public ShardKeyType getShardKeyType() {
+    public @Nullable KeyType getShardKeyType() {
         return shardKeyType;
     }
 
-    public void setShardKeyType(ShardKeyType shardKeyType) {
+    public void setShardKeyType(@Nullable KeyType shardKeyType) {
         this.shardKeyType = shardKeyType;
+    }
+
+    public @Nullable KeyType getIdType() {
+        return idType;
+    }
+
+    public void setIdType(@Nullable KeyType idType) {
+        this.idType = idType;
     }
 
     public String getIdColumn() {

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param rows how many rows have it
  * @param firstSeen the earliest last update among them (the oldest of their latest failures)
  * @param lastSeen the latest last update among them
- * @param exampleIds a few of their ids, lowest first
+ * @param exampleIds a few of their ids, lowest first, each as {@link Row#idValue()} gives it
  * @param example one of their last errors as the store keeps it, or {@code null} for rows without one
  */
 public record FailureGroup(
@@ -21,7 +21,7 @@ public record FailureGroup(
         long rows,
         Instant firstSeen,
         Instant lastSeen,
-        List<Long> exampleIds,
+        List<?> exampleIds,
         @Nullable String example) {
 
     public FailureGroup {

@@ -18,7 +18,10 @@ import org.jspecify.annotations.Nullable;
  *     differ); {@code null} when the range holds fresh rows only, which are always due
  * @param afterDue for a task with a due-at column, only rows due after this instant, or due at it
  *     with an id greater than {@code afterId}; {@code null} at the start of a pass
- * @param afterId only rows whose id is greater (with {@code afterDue}: see there)
+ * @param afterId only rows whose id is greater (with {@code afterDue}: see there), for a whole-number id
+ * @param afterText for a text or UUID id, only rows whose id's text is greater in binary order (see
+ *     {@link KeyType#TEXT}; with {@code afterDue}: see there), instead of {@code afterId}; {@code null}
+ *     at the start of a pass and for a whole-number id
  * @param limit at most this many rows
  * @param excludedEndpoints for a task with an endpoint column, the endpoints whose rows are left
  *     out (banned ones); rows whose endpoint is NULL are never left out; empty for none
@@ -30,6 +33,7 @@ public record FetchRequest(
         @Nullable Duration failedRest,
         @Nullable Instant afterDue,
         long afterId,
+        @Nullable String afterText,
         int limit,
         List<String> excludedEndpoints) {
 
@@ -39,7 +43,21 @@ public record FetchRequest(
 
     /** The same request leaving out {@code endpoints} instead. */
     public FetchRequest withExcludedEndpoints(List<String> endpoints) {
-        return new FetchRequest(shard, minRetries, maxRetries, failedRest, afterDue, afterId, limit, endpoints);
+        return new FetchRequest(
+                shard, minRetries, maxRetries, failedRest, afterDue, afterId, afterText, limit, endpoints);
+    }
+
+    /** A request after a whole-number id. */
+    public FetchRequest(
+            int shard,
+            int minRetries,
+            int maxRetries,
+            @Nullable Duration failedRest,
+            @Nullable Instant afterDue,
+            long afterId,
+            int limit,
+            List<String> excludedEndpoints) {
+        this(shard, minRetries, maxRetries, failedRest, afterDue, afterId, null, limit, excludedEndpoints);
     }
 
     /** A request that leaves no endpoint out. */

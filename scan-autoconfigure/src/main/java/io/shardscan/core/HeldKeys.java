@@ -1,7 +1,5 @@
 package io.shardscan.core;
 
-import java.time.Instant;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,16 +8,11 @@ import java.util.TreeSet;
 /**
  * The shard keys of one shard whose later rows wait: once a row of a key fails (or is skipped, or
  * times out), that key's rows later in the fetch order (a greater id; with a due-at column a later
- * due time, then a greater id) are not started until it is done or dead. Built from the table's
+ * due time, then a greater id: {@link RowKey#ORDER}) are not started until it is done or dead. Built from the table's
  * failed pending rows when the shard is claimed, kept up to date by the lanes. Thread-safe;
  * {@link #admits} is cheap while nothing is held.
  */
 final class HeldKeys {
-
-    /** The fetch order: due time (absent without a due-at column), then id. */
-    static final Comparator<RowKey> ORDER = Comparator.comparing(
-                    RowKey::dueAt, Comparator.nullsFirst(Comparator.<Instant>naturalOrder()))
-            .thenComparingLong(RowKey::id);
 
     private final boolean ordered;
     private final Map<Long, TreeSet<RowKey>> waiting = new HashMap<>();
@@ -37,22 +30,26 @@ final class HeldKeys {
         }
         synchronized (this) {
             TreeSet<RowKey> rows = waiting.get(row.shardKey());
-            return rows == null || rows.first().id() == row.id() || ORDER.compare(key(row), rows.first()) <= 0;
+            if (rows == null) {
+                return true;
+            }
+            RowKey key = row.key();
+            return rows.first().sameRow(key) || RowKey.ORDER.compare(key, rows.first()) <= 0;
         }
     }
 
     /** {@code row} failed, was skipped or timed out: its key's later rows wait for it. */
     void hold(Row row) {
-        hold(key(row));
+        hold(row.key());
     }
 
     synchronized void hold(RowKey row) {
         if (!ordered) {
             return;
         }
-        TreeSet<RowKey> rows = waiting.computeIfAbsent(row.shardKey(), k -> new TreeSet<>(ORDER));
+        TreeSet<RowKey> rows = waiting.computeIfAbsent(row.shardKey(), k -> new TreeSet<>(RowKey.ORDER));
         // one place per id: a row whose due time changed replaces its old place
-        rows.removeIf(held -> held.id() == row.id());
+        rows.removeIf(held -> held.sameRow(row));
         rows.add(row);
         size = waiting.size();
     }
@@ -68,7 +65,8 @@ final class HeldKeys {
         }
         synchronized (this) {
             TreeSet<RowKey> rows = waiting.get(row.shardKey());
-            if (rows != null && rows.removeIf(held -> held.id() == row.id()) && rows.isEmpty()) {
+            RowKey key = row.key();
+            if (rows != null && rows.removeIf(held -> held.sameRow(key)) && rows.isEmpty()) {
                 waiting.remove(row.shardKey());
                 size = waiting.size();
                 return true;
@@ -85,10 +83,6 @@ final class HeldKeys {
         waiting.clear();
         failed.forEach(this::hold);
         size = waiting.size();
-    }
-
-    private static RowKey key(Row row) {
-        return new RowKey(row.shardKey(), row.id(), row.dueAt());
     }
 
     /** Whether the task keeps per-key order. */

@@ -79,7 +79,7 @@ final class IdleProbe {
                 TierCursor cursor = shard.cursor(tier.index());
                 cursor.fetching();
                 cursors.add(cursor);
-                requests.add(task.rules().fetch(shard.shard, tier.tier(), null, Long.MIN_VALUE, 1, excluded));
+                requests.add(task.rules().fetch(shard.shard, tier.tier(), null, Long.MIN_VALUE, null, 1, excluded));
             }
         }
         try {

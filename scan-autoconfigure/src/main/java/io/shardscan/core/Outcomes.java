@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.IntStream;
@@ -30,8 +31,8 @@ final class Outcomes {
     private final boolean[] drained;
 
     /**
-     * @param page the fetched rows, in ascending id order as {@link TaskStore#fetch} returns them,
-     *     or in due order for a task with a due-at column
+     * @param page the fetched rows, in ascending id order ({@link RowKey#ORDER}) as {@link TaskStore#fetch}
+     *     returns them, or in due order for a task with a due-at column
      */
     Outcomes(TaskDefinition task, RetryRules rules, List<Row> page) {
         this.rules = rules;
@@ -39,15 +40,17 @@ final class Outcomes {
         long[] ids = new long[page.size()];
         boolean ascending = true;
         for (int i = 0; i < ids.length; i++) {
-            ids[i] = page.get(i).id();
-            if (i > 0 && ids[i] <= ids[i - 1] && !task.delayed()) {
+            Row row = page.get(i);
+            ids[i] = row.id();
+            if (i > 0 && !task.delayed() && !before(page.get(i - 1), row)) {
                 throw new IllegalStateException("the task store returned the page of task " + task.name()
-                        + " out of id order (" + ids[i - 1] + " before " + ids[i] + "); TaskStore.fetch must"
-                        + " return rows in ascending id order");
+                        + " out of id order (" + page.get(i - 1).idValue() + " before " + row.idValue()
+                        + "); TaskStore.fetch must return rows in ascending id order");
             }
             ascending &= i == 0 || ids[i] > ids[i - 1];
         }
-        this.pagePositions = ascending ? null : idOrder(task, ids);
+        // a text id's number is a hash, in no order: its page is sorted by it as a due-ordered page is
+        this.pagePositions = ascending ? null : idOrder(task, page, ids);
         this.ids = ascending
                 ? ids
                 : Arrays.stream(pagePositions).mapToLong(i -> ids[i]).toArray();
@@ -56,17 +59,26 @@ final class Outcomes {
         this.drained = new boolean[ids.length];
     }
 
-    /** A due-ordered page's positions sorted by id, so that outcomes are found by binary search all the same. */
-    private static int[] idOrder(TaskDefinition task, long[] ids) {
+    /** Whether {@code a}'s id comes before {@code b}'s: {@link RowKey#ORDER} without a due time, and cheap. */
+    private static boolean before(Row a, Row b) {
+        return a.textId() == null || b.textId() == null
+                ? a.id() < b.id()
+                : a.textId().compareTo(b.textId()) < 0;
+    }
+
+    /** A page's positions sorted by id number, so that outcomes are found by binary search all the same. */
+    private static int[] idOrder(TaskDefinition task, List<Row> page, long[] ids) {
         int[] order = IntStream.range(0, ids.length)
                 .boxed()
                 .sorted(Comparator.comparingLong(i -> ids[i]))
                 .mapToInt(Integer::intValue)
                 .toArray();
         for (int i = 1; i < order.length; i++) {
-            if (ids[order[i]] == ids[order[i - 1]]) {
-                throw new IllegalStateException("the task store returned row " + ids[order[i]] + " of task "
-                        + task.name() + " twice in one page");
+            for (int j = i - 1; j >= 0 && ids[order[j]] == ids[order[i]]; j--) {
+                if (page.get(order[j]).key().sameRow(page.get(order[i]).key())) {
+                    throw new IllegalStateException("the task store returned row "
+                            + page.get(order[i]).idValue() + " of task " + task.name() + " twice in one page");
+                }
             }
         }
         return order;
@@ -102,11 +114,21 @@ final class Outcomes {
     }
 
     private int positionOf(Row row) {
-        int position = Arrays.binarySearch(ids, row.id());
-        if (position < 0) {
-            throw new IllegalArgumentException("row " + row.id() + " is not on this page");
+        int found = Arrays.binarySearch(ids, row.id());
+        if (found >= 0) {
+            // two text ids may share their number (once in about 2^64 pairs): the row is one of its run
+            int first = found;
+            while (first > 0 && ids[first - 1] == row.id()) {
+                first--;
+            }
+            for (int i = first; i < ids.length && ids[i] == row.id(); i++) {
+                int position = pagePositions == null ? i : pagePositions[i];
+                if (Objects.equals(page.get(position).textId(), row.textId())) {
+                    return position;
+                }
+            }
         }
-        return pagePositions == null ? position : pagePositions[position];
+        throw new IllegalArgumentException("row " + row.idValue() + " is not on this page");
     }
 
     /**
@@ -114,7 +136,7 @@ final class Outcomes {
      * Until confirmed they are drained again, so a write-back that failed is tried once more.
      */
     Batch drain(int shard, long epoch, long run, Instant at) {
-        List<Long> done = new ArrayList<>();
+        List<Object> done = new ArrayList<>();
         List<WriteBack.Failure> failed = new ArrayList<>();
         List<WriteBack.Failure> dead = new ArrayList<>();
         int[] positions = new int[ids.length];
@@ -127,7 +149,7 @@ final class Outcomes {
             positions[count++] = i;
             Row row = page.get(i);
             switch (rules.recorded(row.retries(), outcome)) {
-                case DONE -> done.add(row.id());
+                case DONE -> done.add(row.idValue());
                 case SKIP -> {}
                 case DEAD -> dead.add(failure(row, outcome.kind() == Outcome.Kind.RETRY ? 1 : 0, outcome));
                 case RETRY -> failed.add(failure(row, 1, outcome));
@@ -145,7 +167,7 @@ final class Outcomes {
 
     private static WriteBack.Failure failure(Row row, int added, Outcome outcome) {
         String reason = outcome.reason() == null ? outcome.kind().name() : outcome.reason();
-        return new WriteBack.Failure(row.id(), row.retries() + added, reason);
+        return new WriteBack.Failure(row.idValue(), row.retries() + added, reason);
     }
 
     /** A write-back and the page positions it covers. */

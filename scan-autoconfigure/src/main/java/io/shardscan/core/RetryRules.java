@@ -78,12 +78,21 @@ public final class RetryRules {
      * takes part, so nodes whose clocks differ agree on when a row is due.
      */
     FetchRequest fetch(int shard, Tier tier, @Nullable Instant afterDue, long afterId, int limit) {
-        return fetch(shard, tier, afterDue, afterId, limit, List.of());
+        return fetch(shard, tier, afterDue, afterId, null, limit, List.of());
     }
 
-    /** The same, leaving out the rows of {@code excludedEndpoints}. */
+    /**
+     * The same after a text id when {@code afterText} is not {@code null}, leaving out the rows of
+     * {@code excludedEndpoints}.
+     */
     FetchRequest fetch(
-            int shard, Tier tier, @Nullable Instant afterDue, long afterId, int limit, List<String> excludedEndpoints) {
+            int shard,
+            Tier tier,
+            @Nullable Instant afterDue,
+            long afterId,
+            @Nullable String afterText,
+            int limit,
+            List<String> excludedEndpoints) {
         return new FetchRequest(
                 shard,
                 tier.minRetries(),
@@ -91,6 +100,7 @@ public final class RetryRules {
                 tier.maxRetries() > 0 ? tier.interval() : null,
                 afterDue,
                 afterId,
+                afterText,
                 limit,
                 excludedEndpoints);
     }

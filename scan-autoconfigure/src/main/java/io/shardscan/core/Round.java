@@ -80,6 +80,7 @@ final class Round {
                                             cursor.tier,
                                             cursor.afterDue,
                                             cursor.afterId,
+                                            cursor.afterText,
                                             limit,
                                             endpoints == null ? List.of() : endpoints.excluded()));
             task.stats().storeReached(true);

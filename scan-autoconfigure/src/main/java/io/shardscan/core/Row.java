@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One fetched row. Immutable.
  *
- * @param id the row's id (the keyset column)
+ * @param id the row's id (the keyset column) when it is a whole number; for a text or UUID id the
+ *     number the engine tells it apart by ({@link TextKeys#identity}), with its text in {@code textId}
  * @param shardKey the value of the shard-key column; rows of one key share a shard and a lane
  * @param retries how often the row failed before
  * @param columns every column of the row by its name as the database reports it, in lower case; a
@@ -24,13 +25,16 @@ import org.jspecify.annotations.Nullable;
  *     ({@code containsKey} is true, {@code get} is {@code null})
  * @param dueAt when the row became due, for a task with a due-at column: with the id, its place in
  *     the fetch and in its key's order; {@code null} for a task without one
+ * @param textId the text of a text or UUID id (a UUID's in lower case), which orders the row among
+ *     others; {@code null} for a whole-number id
  */
 public record Row(
         long id,
         long shardKey,
         int retries,
         Map<String, Object> columns,
-        @Nullable Instant dueAt) {
+        @Nullable Instant dueAt,
+        @Nullable String textId) {
 
     public Row {
         Objects.requireNonNull(columns, "columns");
@@ -42,9 +46,27 @@ public record Row(
         }
     }
 
-    /** A row of a task without a due-at column. */
+    /** A row with a whole-number id. */
+    public Row(long id, long shardKey, int retries, Map<String, Object> columns, @Nullable Instant dueAt) {
+        this(id, shardKey, retries, columns, dueAt, null);
+    }
+
+    /** A row with a whole-number id, of a task without a due-at column. */
     public Row(long id, long shardKey, int retries, Map<String, Object> columns) {
         this(id, shardKey, retries, columns, null);
+    }
+
+    /**
+     * The id as a store binds it: a {@code Long} for a whole-number id, the text of a text or UUID id
+     * ({@link #textId()}).
+     */
+    public Object idValue() {
+        return textId != null ? textId : (Object) id;
+    }
+
+    /** This row's place in the fetch order and its key, as {@link RowKey#ORDER} compares them. */
+    public RowKey key() {
+        return new RowKey(shardKey, id, dueAt, textId);
     }
 
     /** The names and positions of this row's columns, shared by every row of its fetched page. */
@@ -107,10 +129,21 @@ public record Row(
 
         /** The same, for a row of a task with a due-at column, which became due at {@code dueAt}. */
         public Row row(long id, long shardKey, int retries, @Nullable Instant dueAt, Object[] values) {
+            return row(id, shardKey, retries, dueAt, null, values);
+        }
+
+        /** The same, for a row whose id is text or a UUID with the text {@code textId} (see {@link Row}). */
+        public Row row(
+                long id,
+                long shardKey,
+                int retries,
+                @Nullable Instant dueAt,
+                @Nullable String textId,
+                Object[] values) {
             if (values.length != names.size()) {
                 throw new IllegalArgumentException(values.length + " values for " + names.size() + " columns");
             }
-            return new Row(id, shardKey, retries, new Columns(this, values), dueAt);
+            return new Row(id, shardKey, retries, new Columns(this, values), dueAt, textId);
         }
     }
 

@@ -3,12 +3,14 @@ package io.shardscan.core;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A status task's row id from what a caller gave: the engine holds ids as {@code long} (the id column
- * is a whole-number type, {@link Row#id()}), a caller gives one as a number or as its decimal text.
+ * A status task's row id from what a caller gave, as {@link Row#idValue()} holds it: for a whole-number
+ * id column a {@code Long}, which a caller gives as a number or as its decimal text; for a text or UUID
+ * id column ({@link KeyType#TEXT}) its text, given as text or as a {@code UUID}.
  * Text is how a JSON client sends an id above 2^53 - 1: JavaScript reads larger numbers rounded to
  * the nearest double, another row's id. Every id that arrives from outside (the dashboard, code)
  * reaches the store through here, via {@link TaskView#readRow} and {@link TaskView#requeue}.
@@ -24,24 +26,37 @@ final class RowIds {
     private RowIds() {}
 
     /**
-     * The ids as longs, in order.
+     * The ids as {@link #parse} reads each, in order.
      *
      * @throws IllegalArgumentException at the first that {@link #parse} refuses
      */
-    static List<Long> parse(TaskDefinition task, List<?> given) {
+    static List<Object> parse(TaskDefinition task, List<?> given) {
         return given.stream().map(id -> parse(task, id)).toList();
     }
 
     /**
-     * The id {@code given} names: a {@code Long}, {@code Integer}, {@code Short} or {@code Byte}, an
-     * integral {@code BigInteger} or {@code BigDecimal} within a long, a whole {@code Double} or
-     * {@code Float} up to 2^53 - 1 (beyond it a double may be another id rounded), or the decimal
-     * digits of one (an optional {@code -}, ASCII digits only).
+     * The id {@code given} names. For a whole-number id column a {@code Long}, from a {@code Long},
+     * {@code Integer}, {@code Short} or {@code Byte}, an integral {@code BigInteger} or {@code BigDecimal}
+     * within a long, a whole {@code Double} or {@code Float} up to 2^53 - 1 (beyond it a double may be
+     * another id rounded), or the decimal digits of one (an optional {@code -}, ASCII digits only). For
+     * a text or UUID id column the text of a non-empty {@code CharSequence} or a {@code UUID}.
      *
      * @throws IllegalArgumentException for anything else, naming {@code given} and what the task's ids
      *     look like
      */
-    static long parse(TaskDefinition task, @Nullable Object given) {
+    static Object parse(TaskDefinition task, @Nullable Object given) {
+        if (task.idType() == KeyType.TEXT) {
+            if (given instanceof UUID || (given instanceof CharSequence text && !text.isEmpty())) {
+                return given.toString();
+            }
+            throw new IllegalArgumentException(
+                    "Row id " + given + " is not an id of task " + task.name() + ": its ids are"
+                            + " the text or UUIDs of column " + task.idColumn() + " (id-type: text): give one as text");
+        }
+        return whole(task, given);
+    }
+
+    private static long whole(TaskDefinition task, @Nullable Object given) {
         if (given instanceof Long || given instanceof Integer || given instanceof Short || given instanceof Byte) {
             return ((Number) given).longValue();
         }

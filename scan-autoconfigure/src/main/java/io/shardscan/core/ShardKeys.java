@@ -15,7 +15,7 @@ final class ShardKeys {
     static Collection<Integer> shards(TaskDefinition task, Collection<?> keys) {
         TreeSet<Integer> shards = new TreeSet<>();
         keys.forEach(key -> shards.add(
-                task.shardKeyType() == ShardKeyType.TEXT
+                task.shardKeyType() == KeyType.TEXT
                         ? TextKeys.shardOf(text(task, key), task.shards())
                         : task.shardOf(value(task, key))));
         return shards;

@@ -18,7 +18,7 @@ final class Stragglers {
 
     private final boolean ordered;
     /** The ids of the straggling lanes' rows: a later round never starts one, so a row is in one lane only. */
-    private final Set<Long> ids = new HashSet<>();
+    private final Set<Object> ids = new HashSet<>();
 
     private final List<List<Row>> lanes = new ArrayList<>();
     private volatile int size;
@@ -31,14 +31,14 @@ final class Stragglers {
     /** The rows of a lane whose round ends while it still runs. */
     synchronized void add(List<Row> rows) {
         lanes.add(rows);
-        rows.forEach(row -> ids.add(row.id()));
+        rows.forEach(row -> ids.add(row.idValue()));
         size = lanes.size();
     }
 
     /** The lane's outcomes are written back (or given up): its rows may be fetched and started again. */
     synchronized void remove(List<Row> rows) {
         lanes.remove(rows);
-        rows.forEach(row -> ids.remove(row.id()));
+        rows.forEach(row -> ids.remove(row.idValue()));
         size = lanes.size();
     }
 
@@ -61,8 +61,7 @@ final class Stragglers {
             if (ordered) {
                 for (List<Row> lane : lanes) {
                     for (Row row : lane) {
-                        RowKey key = new RowKey(row.shardKey(), row.id(), row.dueAt());
-                        firstOfKey.merge(row.shardKey(), key, (a, b) -> HeldKeys.ORDER.compare(a, b) <= 0 ? a : b);
+                        firstOfKey.merge(row.shardKey(), row.key(), (a, b) -> RowKey.ORDER.compare(a, b) <= 0 ? a : b);
                     }
                 }
             }
@@ -75,10 +74,10 @@ final class Stragglers {
 
         static final Snapshot NONE = new Snapshot(Set.of(), Map.of());
 
-        private final Set<Long> ids;
+        private final Set<Object> ids;
         private final Map<Long, RowKey> firstOfKey;
 
-        private Snapshot(Set<Long> ids, Map<Long, RowKey> firstOfKey) {
+        private Snapshot(Set<Object> ids, Map<Long, RowKey> firstOfKey) {
             this.ids = ids;
             this.firstOfKey = firstOfKey;
         }
@@ -94,12 +93,11 @@ final class Stragglers {
             }
             List<Row> startable = new ArrayList<>(page.size());
             for (Row row : page) {
-                RowKey key = new RowKey(row.shardKey(), row.id(), row.dueAt());
                 RowKey first = firstOfKey.get(row.shardKey());
-                if (ids.contains(row.id())) {
+                if (ids.contains(row.idValue())) {
                     continue;
                 }
-                if (first == null || HeldKeys.ORDER.compare(first, key) >= 0) {
+                if (first == null || RowKey.ORDER.compare(first, row.key()) >= 0) {
                     startable.add(row);
                 }
             }

@@ -52,7 +52,8 @@ public record TaskDefinition(
         @Nullable EndpointRules endpoints,
         RowColumns rowColumns,
         RunMode run,
-        ShardKeyType shardKeyType) {
+        KeyType shardKeyType,
+        KeyType idType) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -131,6 +132,15 @@ public record TaskDefinition(
         }
         Objects.requireNonNull(rowColumns, "rowColumns");
         Objects.requireNonNull(shardKeyType, "shardKeyType");
+        Objects.requireNonNull(idType, "idType");
+        if (shardKeyColumn.equalsIgnoreCase(idColumn) && shardKeyType != idType) {
+            throw invalid(
+                    name,
+                    "id-type",
+                    "is " + property(idType) + " but shard-key-type is " + property(shardKeyType) + ", and both name"
+                            + " the column " + idColumn + ": set one type for it (id-type: text also makes the"
+                            + " shard key text)");
+        }
         checkRun(name, run);
     }
 
@@ -195,7 +205,8 @@ public record TaskDefinition(
                 endpoints,
                 rowColumns,
                 run,
-                shardKeyType);
+                shardKeyType,
+                idType);
     }
 
     /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
@@ -342,6 +353,10 @@ public record TaskDefinition(
         return List.copyOf(sorted);
     }
 
+    private static String property(KeyType type) {
+        return type.name().toLowerCase(Locale.ROOT);
+    }
+
     static InvalidTaskException invalid(String task, String property, String problem) {
         return new InvalidTaskException("scan.tasks." + task + "." + property + " " + problem);
     }
@@ -380,7 +395,8 @@ public record TaskDefinition(
         private @Nullable EndpointRules endpoints;
         private RowColumns rowColumns = RowColumns.ALL;
         private RunMode run = RunMode.FOREVER;
-        private ShardKeyType shardKeyType = ShardKeyType.WHOLE;
+        private @Nullable KeyType shardKeyType;
+        private @Nullable KeyType idType;
 
         private Builder(String name) {
             this.name = name;
@@ -535,9 +551,15 @@ public record TaskDefinition(
             return this;
         }
 
-        /** What the shard-key column holds; unset, a whole number. */
-        public Builder shardKeyType(ShardKeyType shardKeyType) {
+        /** What the shard-key column holds; unset, a whole number, or the id's type when it is the id column. */
+        public Builder shardKeyType(@Nullable KeyType shardKeyType) {
             this.shardKeyType = shardKeyType;
+            return this;
+        }
+
+        /** What the id column holds; unset, a whole number, or the shard key's type when it is the shard key. */
+        public Builder idType(@Nullable KeyType idType) {
+            this.idType = idType;
             return this;
         }
 
@@ -563,6 +585,11 @@ public record TaskDefinition(
                 throw invalid(name, "table", "is not set: name the table to scan");
             }
             String shardKey = shardKeyColumn == null ? idColumn : shardKeyColumn;
+            // one column, one type: the type set for the id or the shard key is the other's when they are one
+            boolean oneColumn = shardKey.equalsIgnoreCase(idColumn);
+            KeyType keyType =
+                    shardKeyType != null ? shardKeyType : oneColumn && idType != null ? idType : KeyType.WHOLE;
+            KeyType ids = idType != null ? idType : oneColumn ? keyType : KeyType.WHOLE;
             return new TaskDefinition(
                     name,
                     table,
@@ -598,7 +625,8 @@ public record TaskDefinition(
                     endpoints,
                     rowColumns,
                     run,
-                    shardKeyType);
+                    keyType,
+                    ids);
         }
     }
 }

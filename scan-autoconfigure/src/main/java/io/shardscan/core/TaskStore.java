@@ -58,11 +58,13 @@ public interface TaskStore {
      * Reads the next page of due rows of one shard and tier: pending, retry count within
      * {@code request.minRetries()}–{@code request.maxRetries()}, rows with a retry count above 0
      * only when last updated at least {@code request.failedRest()} ago by the store's own clock (when
-     * not {@code null}), the clock {@link #writeBack} stamped that update with, id greater than {@code request.afterId()}, in id order, at most
+     * not {@code null}), the clock {@link #writeBack} stamped that update with, id greater than {@code request.afterId()} (for a
+     * text or UUID id: {@code request.afterText()}, in binary order, see {@link KeyType#TEXT}), in id order, at most
      * {@code request.limit()} rows. For a task with a due-at column, only rows whose due-at value
      * plus the task's delay has been reached by the store's own clock (never the JVM's, so that
      * nodes with skewed clocks agree), after ({@code request.afterDue()}, {@code afterId}) when a
-     * due time is given, in due order, then id order, each with its {@link Row#dueAt()}.
+     * due time is given, in due order, then id order, each with its {@link Row#dueAt()}. A row with a text or
+     * UUID id carries its text in {@link Row#textId()}.
      *
      * @return the rows, possibly empty; never {@code null}
      */
@@ -213,11 +215,12 @@ public interface TaskStore {
      * UTC (at offset 0); a {@code java.time.LocalDateTime} as stored for every other zone-less one,
      * whose zone the table does not say.
      *
+     * @param id the row's id as {@link Row#idValue()} gives it: a {@code Long}, or the text of a text or UUID id
      * @return the columns by name as the store spells them, in table order; {@code null} when the task
      *     has no row with that id
      * @throws UnsupportedOperationException when this store cannot read single rows
      */
-    default @org.jspecify.annotations.Nullable Map<String, Object> readRow(TaskDefinition task, long id) {
+    default @org.jspecify.annotations.Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
         throw new UnsupportedOperationException("this task store cannot read single rows");
     }
 

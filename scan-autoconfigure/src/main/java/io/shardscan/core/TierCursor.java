@@ -19,6 +19,9 @@ final class TierCursor {
     final Tier tier;
     volatile Instant nextRunAt;
     long afterId = Long.MIN_VALUE;
+    /** For a text or UUID id, the text of the last id read: the keyset is that rather than {@link #afterId}. */
+    @Nullable
+    String afterText;
     /** With a due-at column, the due time of the last row read: the keyset is (due time, id). */
     @Nullable
     Instant afterDue;
@@ -81,12 +84,15 @@ final class TierCursor {
      */
     synchronized void advance(List<Row> page, int limit, Instant now, Collection<Row> unfinished) {
         if (!page.isEmpty() && page.size() >= limit) {
-            afterId = page.get(page.size() - 1).id();
-            afterDue = page.get(page.size() - 1).dueAt();
+            Row last = page.get(page.size() - 1);
+            afterId = last.id();
+            afterText = last.textId();
+            afterDue = last.dueAt();
             nextRunAt = now;
             unfinished.forEach(row -> behind.add(row.shardKey()));
         } else {
             afterId = Long.MIN_VALUE;
+            afterText = null;
             afterDue = null;
             idle = page.isEmpty() && !triggered;
             nextRunAt = triggered ? now : now.plus(tier.interval());
@@ -131,6 +137,7 @@ final class TierCursor {
     /** After a failed round: the pass starts over once {@code at} is reached. */
     synchronized void retryAt(Instant at) {
         afterId = Long.MIN_VALUE;
+        afterText = null;
         afterDue = null;
         nextRunAt = at;
         endPass();

@@ -114,7 +114,7 @@ final class WatchedStore implements TaskStore {
     }
 
     @Override
-    public @Nullable Map<String, Object> readRow(TaskDefinition task, long id) {
+    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
         return store.readRow(task, id);
     }
 

@@ -10,14 +10,15 @@ import java.util.List;
  * @param epoch the lease epoch the round ran under; the write only happens while the fence holds it
  * @param at this node's time of the write-back, for its own figures; the store stamps the rows' last
  *     update with its own clock, never this one, so that nodes whose clocks differ agree on a row's rest
- * @param done ids to mark done
+ * @param done ids to mark done, each as {@link Row#idValue()} gives it: a {@code Long}, or the text of a
+ *     text or UUID id
  * @param failed rows to keep pending with a new retry count and error
  * @param dead rows to mark dead with their error
  * @param run the run whose counts the batch adds to (see {@link TaskRuns#counted}); 0: none, for a
  *     task that runs forever
  */
 public record WriteBack(
-        int shard, long epoch, Instant at, List<Long> done, List<Failure> failed, List<Failure> dead, long run) {
+        int shard, long epoch, Instant at, List<?> done, List<Failure> failed, List<Failure> dead, long run) {
 
     public WriteBack {
         done = List.copyOf(done);
@@ -26,7 +27,7 @@ public record WriteBack(
     }
 
     /** A batch that counts for no run. */
-    public WriteBack(int shard, long epoch, Instant at, List<Long> done, List<Failure> failed, List<Failure> dead) {
+    public WriteBack(int shard, long epoch, Instant at, List<?> done, List<Failure> failed, List<Failure> dead) {
         this(shard, epoch, at, done, failed, dead, 0);
     }
 
@@ -48,9 +49,9 @@ public record WriteBack(
     /**
      * A failed row.
      *
-     * @param id the row id
+     * @param id the row id, as {@link Row#idValue()} gives it
      * @param retries the row's retry count after this failure
      * @param error the error text, in full; the store cuts it to what its column holds
      */
-    public record Failure(long id, int retries, String error) {}
+    public record Failure(Object id, int retries, String error) {}
 }

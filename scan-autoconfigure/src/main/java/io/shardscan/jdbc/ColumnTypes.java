@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.ShardKeyType;
+import io.shardscan.core.KeyType;
 import io.shardscan.core.TaskDefinition;
 import java.sql.Types;
 import java.util.ArrayList;
@@ -45,9 +45,9 @@ final class ColumnTypes {
      */
     static List<String> problems(TaskDefinition task, Map<String, TableInspector.ColumnInfo> columns) {
         List<String> problems = new ArrayList<>();
-        check(problems, task, column(columns, task.idColumn()), "id-column", WHOLE_NUMBERS, WHOLE);
+        key(problems, task, column(columns, task.idColumn()), "id", task.idType());
         if (!task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
-            shardKey(problems, task, column(columns, task.shardKeyColumn()));
+            key(problems, task, column(columns, task.shardKeyColumn()), "shard-key", task.shardKeyType());
         }
         check(problems, task, column(columns, task.statusColumn()), "status-column", WHOLE_NUMBERS, WHOLE);
         check(problems, task, column(columns, task.retryColumn()), "retry-column", WHOLE_NUMBERS, WHOLE);
@@ -85,24 +85,39 @@ final class ColumnTypes {
         }
     }
 
-    /** Whether a column holds text or a UUID, which a text shard key hashes. */
+    /** Whether a column holds text or a UUID: a text id or shard key. */
     private static boolean textOrUuid(TableInspector.ColumnInfo info) {
-        return TEXTS.contains(info.jdbcType()) || info.typeName().equalsIgnoreCase("uuid");
+        return TEXTS.contains(info.jdbcType()) || uuid(info);
     }
 
-    private static void shardKey(List<String> problems, TaskDefinition task, TableInspector.ColumnInfo info) {
-        String property = "scan.tasks." + task.name() + ".shard-key-column";
+    /** Whether a column is of the database's UUID type (PostgreSQL's and H2's {@code uuid}). */
+    static boolean uuid(TableInspector.ColumnInfo info) {
+        return info.typeName().equalsIgnoreCase("uuid");
+    }
+
+    /**
+     * The id or the shard key ({@code role}): of the type its {@code -type} property says, text or a
+     * UUID for {@code text}, a whole number for {@code whole}.
+     */
+    private static void key(
+            List<String> problems, TaskDefinition task, TableInspector.ColumnInfo info, String role, KeyType type) {
+        String prefix = "scan.tasks." + task.name() + ".";
+        String property = prefix + role + "-column";
         boolean text = textOrUuid(info);
-        if (task.shardKeyType() == ShardKeyType.TEXT && !text) {
+        if (type == KeyType.TEXT && !text) {
             problems.add("column " + info.name() + " (" + property + ") is of type " + typeName(info)
-                    + ", but scan.tasks." + task.name() + ".shard-key-type is text: a text key needs a text or UUID"
-                    + " column (VARCHAR, TEXT, UUID); for a whole-number key remove shard-key-type");
-        } else if (task.shardKeyType() == ShardKeyType.WHOLE && text) {
+                    + ", but " + prefix + role + "-type is text: a text " + role.replace('-', ' ')
+                    + " needs a text or UUID column (VARCHAR, TEXT, UUID); for a whole number remove " + role
+                    + "-type");
+        } else if (type == KeyType.WHOLE && text) {
             problems.add("column " + info.name() + " (" + property + ") is of type " + typeName(info)
-                    + ": set scan.tasks." + task.name() + ".shard-key-type: text, and a row's shard is a hash of"
-                    + " its key's text (see the README's \"Text and UUID keys\")");
-        } else if (task.shardKeyType() == ShardKeyType.WHOLE) {
-            check(problems, task, info, "shard-key-column", WHOLE_NUMBERS, WHOLE);
+                    + ": set " + prefix + role + "-type: text"
+                    + (role.equals("id")
+                            ? ", and the scan pages by the id's text in binary order"
+                            : ", and a row's shard is a hash of its key's text")
+                    + " (see the README's \"Text and UUID keys\")");
+        } else if (type == KeyType.WHOLE) {
+            check(problems, task, info, role + "-column", WHOLE_NUMBERS, WHOLE);
         }
     }
 

@@ -165,10 +165,11 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     @Override
-    int bindAfter(PreparedStatement statement, int index, Timestamp due, long id) throws SQLException {
+    int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
+            throws SQLException {
         statement.setTimestamp(index, due);
         statement.setTimestamp(index + 1, due);
-        statement.setLong(index + 2, id);
+        bindId(statement, index + 2, id, names);
         return index + 3;
     }
 }

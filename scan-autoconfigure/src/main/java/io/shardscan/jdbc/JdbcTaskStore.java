@@ -226,10 +226,13 @@ public final class JdbcTaskStore implements TaskStore {
                 }
             }
         }
-        if (sql.fetch().due() == null) {
-            ps.setLong(index++, request.afterId());
-        } else if (request.afterDue() != null) {
-            index = dialect.bindAfter(ps, index, Timestamp.from(request.afterDue()), request.afterId());
+        Object after = request.afterText() != null ? request.afterText() : request.afterId();
+        if (!sql.fetch().keyset(request)) {
+            // a text id's pass starts with no position
+        } else if (sql.fetch().due() == null) {
+            dialect.bindId(ps, index++, after, sql.names());
+        } else {
+            index = dialect.bindAfter(ps, index, Timestamp.from(request.afterDue()), after, sql.names());
         }
         ps.setInt(index++, request.limit());
         return index;
@@ -262,8 +265,14 @@ public final class JdbcTaskStore implements TaskStore {
         boolean due = task.delayed();
         return jdbc.query(
                 sql(task).failedRows(),
-                (rs, n) -> new RowKey(
-                        shardKey(rs, 1, rs.getObject(1)), rs.getLong(2), due ? instant(rs.getTimestamp(3)) : null),
+                (rs, n) -> {
+                    Object id = id(rs, 2);
+                    return new RowKey(
+                            shardKey(rs, 1, rs.getObject(1)),
+                            number(id),
+                            due ? instant(rs.getTimestamp(3)) : null,
+                            id instanceof String text ? text : null);
+                },
                 shard);
     }
 
@@ -329,11 +338,11 @@ public final class JdbcTaskStore implements TaskStore {
             if (!batch.done().isEmpty()) {
                 jdbc.update(
                         sql.markDone() + dialect.anyOf(batch.done().size()),
-                        ps -> dialect.bindIds(ps, 1, batch.done()));
+                        ps -> dialect.bindIds(ps, 1, batch.done(), sql.names()));
             }
             int errorLength = sql.names().lastErrorLength();
-            updateFailures(sql.markFailed(), batch.failed(), errorLength);
-            updateFailures(sql.markDead(), batch.dead(), errorLength);
+            updateFailures(sql.markFailed(), batch.failed(), errorLength, sql.names());
+            updateFailures(sql.markDead(), batch.dead(), errorLength, sql.names());
             return true;
         }));
         return Boolean.TRUE.equals(written);
@@ -350,7 +359,7 @@ public final class JdbcTaskStore implements TaskStore {
                     ps.setString(1, task.name());
                     ps.setInt(2, batch.shard());
                     ps.setLong(3, batch.epoch());
-                    dialect.bindIds(ps, 4, batch.done());
+                    dialect.bindIds(ps, 4, batch.done(), sql.names());
                 });
         return updated == batch.done().size() || currentFence(task, batch.shard()) == batch.epoch();
     }
@@ -368,26 +377,29 @@ public final class JdbcTaskStore implements TaskStore {
             throw new IllegalStateException("scan.tasks." + task.name() + ".archive is not configured");
         }
         ArchiveSql sql = archiveSql(task);
+        TableNames names = sql(task).names();
         Integer moved = Rerun.onDeadlock(() -> transactions.execute(status -> {
             if (!holdsFence(task, shard, epoch)) {
                 return -1;
             }
-            List<Long> ids = jdbc.queryForList(sql.select(), Long.class, shard, archive.batch());
+            List<Object> ids = jdbc.query(sql.select(), (rs, n) -> id(rs, 1), shard, archive.batch());
             if (ids.isEmpty()) {
                 return 0;
             }
             if (sql.insert() != null) {
                 requireAll(
-                        jdbc.update(sql.insert() + dialect.anyOf(ids.size()), ps -> dialect.bindIds(ps, 1, ids)), ids);
+                        jdbc.update(sql.insert() + dialect.anyOf(ids.size()), ps -> dialect.bindIds(ps, 1, ids, names)),
+                        ids);
             }
             return requireAll(
-                    jdbc.update(sql.delete() + dialect.anyOf(ids.size()), ps -> dialect.bindIds(ps, 1, ids)), ids);
+                    jdbc.update(sql.delete() + dialect.anyOf(ids.size()), ps -> dialect.bindIds(ps, 1, ids, names)),
+                    ids);
         }));
         return moved == null ? 0 : moved;
     }
 
     /** The rows a statement changed, when it changed every locked row; else the batch rolls back. */
-    private static int requireAll(int changed, List<Long> ids) {
+    private static int requireAll(int changed, List<Object> ids) {
         if (changed != ids.size()) {
             throw new IllegalStateException(
                     "an archive batch changed " + changed + " of the " + ids.size() + " rows it locked; rolled back");
@@ -563,28 +575,35 @@ public final class JdbcTaskStore implements TaskStore {
                         group.firstSeen(),
                         group.lastSeen(),
                         group.error() == null
-                                ? jdbc.queryForList(sql.examples(true), Long.class, examples)
-                                : jdbc.queryForList(sql.examples(false), Long.class, group.error(), examples),
+                                ? jdbc.query(sql.examples(true), (rs, n) -> id(rs, 1), examples)
+                                : jdbc.query(sql.examples(false), (rs, n) -> id(rs, 1), group.error(), examples),
                         group.example()))
                 .toList();
     }
 
     @Override
-    public @Nullable Map<String, Object> readRow(TaskDefinition task, long id) {
+    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
         TableNames names = sql(task).names();
-        List<Map<String, Object>> rows =
-                jdbc.query(FailureSql.row(task, names, dialect), new RowColumnsMapper(dialect, names), id);
+        List<Map<String, Object>> rows = jdbc.query(
+                FailureSql.row(task, names, dialect),
+                ps -> dialect.bindId(ps, 1, id, names),
+                new RowColumnsMapper(dialect, names));
         return rows.isEmpty() ? null : rows.get(0);
     }
 
     @Override
     public int requeue(TaskDefinition task, Requeue which) {
-        FailureSql sql = FailureSql.of(task, sql(task).names(), dialect, which.dead());
-        List<Object> args = new ArrayList<>(which.ids());
-        if (which.ids().isEmpty() && which.byError() && which.error() != null) {
-            args.add(FailureGroup.keyOf(which.error()));
-        }
-        return jdbc.update(sql.requeue(which), args.toArray());
+        TableNames names = sql(task).names();
+        FailureSql sql = FailureSql.of(task, names, dialect, which.dead());
+        return jdbc.update(sql.requeue(which), ps -> {
+            int index = 1;
+            for (Object id : which.ids()) {
+                dialect.bindId(ps, index++, id, names);
+            }
+            if (which.ids().isEmpty() && which.byError() && which.error() != null) {
+                ps.setString(index, FailureGroup.keyOf(which.error()));
+            }
+        });
     }
 
     private static final class WorkFailed extends RuntimeException {
@@ -593,14 +612,14 @@ public final class JdbcTaskStore implements TaskStore {
         }
     }
 
-    private void updateFailures(String statement, List<WriteBack.Failure> failures, int errorLength) {
+    private void updateFailures(String statement, List<WriteBack.Failure> failures, int errorLength, TableNames names) {
         if (failures.isEmpty()) {
             return;
         }
         jdbc.batchUpdate(statement, failures, failures.size(), (ps, failure) -> {
             ps.setInt(1, failure.retries());
             ps.setString(2, cut(failure.error(), errorLength));
-            ps.setLong(3, failure.id());
+            dialect.bindId(ps, 3, failure.id(), names);
         });
     }
 
@@ -665,13 +684,14 @@ public final class JdbcTaskStore implements TaskStore {
             for (int i = 0; i < count; i++) {
                 values[i] = ColumnValues.read(rs, i + 1, kinds[i]);
             }
-            long rowId = whole(values[id - 1]) ? ((Number) values[id - 1]).longValue() : rs.getLong(id);
+            Object idValue = values[id - 1];
+            String textId = TextKeys.isText(idValue) ? idValue.toString() : null;
+            long rowId = textId != null
+                    ? TextKeys.identity(textId)
+                    : whole(idValue) ? ((Number) idValue).longValue() : rs.getLong(id);
             long key = shardKey(rs, shardKey, values[shardKey - 1]);
             int tries = whole(values[retries - 1]) ? ((Number) values[retries - 1]).intValue() : rs.getInt(retries);
-            page.add(
-                    due < 0
-                            ? layout.row(rowId, key, tries, values)
-                            : layout.row(rowId, key, tries, instant(rs.getTimestamp(due)), values));
+            page.add(layout.row(rowId, key, tries, due < 0 ? null : instant(rs.getTimestamp(due)), textId, values));
         }
         return page;
     }
@@ -695,6 +715,20 @@ public final class JdbcTaskStore implements TaskStore {
             return ((Number) value).longValue();
         }
         return TextKeys.isText(value) ? TextKeys.identity(value) : rs.getLong(index);
+    }
+
+    /**
+     * A row's id as {@link io.shardscan.core.Row#idValue()} holds it, read at {@code index}: the text of
+     * a text or UUID id, else a {@code Long}.
+     */
+    private static Object id(ResultSet rs, int index) throws SQLException {
+        Object value = rs.getObject(index);
+        return TextKeys.isText(value) ? value.toString() : (Object) rs.getLong(index);
+    }
+
+    /** The number the engine tells an id apart by: a whole id itself, a text id's {@link TextKeys#identity}. */
+    private static long number(Object id) {
+        return id instanceof String text ? TextKeys.identity(text) : (Long) id;
     }
 
     /**

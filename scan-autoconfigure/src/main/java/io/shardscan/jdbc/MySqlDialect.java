@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /** MySQL and MariaDB: back-quoted names, a stored generated shard column. */
@@ -51,9 +52,46 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
     }
 
     @Override
-    void bindIds(PreparedStatement statement, int index, List<Long> ids) throws SQLException {
+    void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
         for (int i = 0; i < ids.size(); i++) {
-            statement.setLong(index + i, ids.get(i));
+            bindId(statement, index + i, ids.get(i), names);
+        }
+    }
+
+    /**
+     * A text id column must compare in binary: a {@code _bin} collation or a binary string type. A
+     * case- or accent-insensitive collation orders ids by language rules, which the engine's order of
+     * ids cannot follow, and MariaDB's {@code UUID} type orders a time-based UUID by its time fields.
+     */
+    @Override
+    List<String> textIdProblems(Connection connection, TaskDefinition task, TableNames names) throws SQLException {
+        String schema = names.schema() == null ? connection.getCatalog() : names.schema();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT DATA_TYPE, COLUMN_TYPE,"
+                + " CHARACTER_SET_NAME, COLLATION_NAME, IS_NULLABLE FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            statement.setString(1, schema);
+            statement.setString(2, names.table());
+            statement.setString(3, names.id());
+            try (ResultSet rs = statement.executeQuery()) {
+                if (!rs.next()) {
+                    return List.of();
+                }
+                String collation = rs.getString(4);
+                boolean binary = collation == null
+                        ? !rs.getString(1).equalsIgnoreCase("uuid")
+                        : collation.toLowerCase(Locale.ROOT).endsWith("_bin") || collation.equalsIgnoreCase("binary");
+                if (binary) {
+                    return List.of();
+                }
+                String charset = rs.getString(3) == null ? "ascii" : rs.getString(3);
+                String type = rs.getString(1).equalsIgnoreCase("uuid") ? "CHAR(36)" : rs.getString(2);
+                return List.of("column " + names.id() + " (scan.tasks." + task.name() + ".id-column) is of type "
+                        + rs.getString(2) + (collation == null ? "" : " with collation " + collation)
+                        + ", which orders text ids by other rules than the scan's binary order: give it a binary"
+                        + " collation, e.g. ALTER TABLE " + task.table() + " MODIFY " + task.idColumn() + " " + type
+                        + " CHARACTER SET " + charset + " COLLATE " + charset + "_bin"
+                        + ("YES".equals(rs.getString(5)) ? "" : " NOT NULL"));
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.ShardKeyType;
+import io.shardscan.core.KeyType;
 import io.shardscan.core.TaskDefinition;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -16,6 +16,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -91,9 +92,48 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
         return " = ANY(?)";
     }
 
-    /** Binds the ids that {@link #anyOf(int)} asks for, from parameter {@code index} on. */
-    void bindIds(PreparedStatement statement, int index, List<Long> ids) throws SQLException {
-        statement.setArray(index, statement.getConnection().createArrayOf("BIGINT", ids.toArray()));
+    /**
+     * Binds the ids that {@link #anyOf(int)} asks for, from parameter {@code index} on: {@code Long}s, or
+     * the text of text or UUID ids ({@link io.shardscan.core.Row#idValue()}).
+     */
+    void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
+        String type = ids.isEmpty() || ids.get(0) instanceof Long ? "BIGINT" : names.idUuid() ? "UUID" : "VARCHAR";
+        Object[] values = new Object[ids.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = idValue(ids.get(i), names);
+        }
+        statement.setArray(index, statement.getConnection().createArrayOf(type, values));
+    }
+
+    /** Binds one id, a {@code Long} or the text of a text or UUID id, at {@code index}. */
+    void bindId(PreparedStatement statement, int index, Object id, TableNames names) throws SQLException {
+        if (id instanceof Long value) {
+            statement.setLong(index, value);
+        } else {
+            statement.setObject(index, idValue(id, names));
+        }
+    }
+
+    /** An id as the driver binds it: a UUID column's as a {@code UUID}, any other as given. */
+    static Object idValue(Object id, TableNames names) {
+        return id instanceof String text && names.idUuid() ? UUID.fromString(text) : id;
+    }
+
+    /**
+     * Why a text or UUID id column cannot be paged in the engine's order of ids (see {@link #keysetId}),
+     * with the fix; empty when it can, as here.
+     */
+    List<String> textIdProblems(Connection connection, TaskDefinition task, TableNames names) throws SQLException {
+        return List.of();
+    }
+
+    /**
+     * The id column as the keyset orders and compares it, quoted: a text id in binary order, the order
+     * the engine compares ids in ({@link io.shardscan.core.KeyType#TEXT}). Here the column as it is: H2
+     * compares text so, and MySQL's text id column must have a binary collation (its startup check).
+     */
+    String keysetId(TaskDefinition task, TableNames names) {
+        return quote(names.id());
     }
 
     /**
@@ -269,9 +309,10 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     }
 
     /** Binds the parameters of {@link #after} from {@code index} on; returns the next index. */
-    int bindAfter(PreparedStatement statement, int index, Timestamp due, long id) throws SQLException {
+    int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
+            throws SQLException {
         statement.setTimestamp(index, due);
-        statement.setLong(index + 1, id);
+        bindId(statement, index + 1, id, names);
         return index + 2;
     }
 
@@ -297,7 +338,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * io.shardscan.core.TextKeys} for a text or UUID key.
      */
     String shardOf(TaskDefinition task, String key) {
-        return task.shardKeyType() == ShardKeyType.TEXT
+        return task.shardKeyType() == KeyType.TEXT
                 ? "MOD(" + textKeyHash(key) + ", " + task.shards() + ")"
                 : shardOf(key, task.shards());
     }

@@ -1,5 +1,6 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.KeyType;
 import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.UnfetchableRows;
@@ -99,10 +100,14 @@ final class TableInspector {
                     endpoint != null
                             && ColumnTypes.WHOLE_NUMBERS.contains(columns.get(endpoint.toLowerCase(Locale.ROOT))
                                     .jdbcType()),
-                    !DueAtZoneCheck.zoneless(columns.get(task.updatedAtColumn().toLowerCase(Locale.ROOT))));
+                    !DueAtZoneCheck.zoneless(columns.get(task.updatedAtColumn().toLowerCase(Locale.ROOT))),
+                    ColumnTypes.uuid(columns.get(task.idColumn().toLowerCase(Locale.ROOT))));
             boolean indexed = dialect.hasScanIndex(metaData, task, names);
             List<String> problems = new ArrayList<>(ColumnTypes.problems(task, columns));
             problems.addAll(match.problems());
+            if (problems.isEmpty() && task.idType() == KeyType.TEXT) {
+                problems.addAll(dialect.textIdProblems(connection, task, names));
+            }
             ColumnInfo shardKey = columns.get(task.shardKeyColumn().toLowerCase(Locale.ROOT));
             long nullShardKeys = problems.isEmpty() && shardKey.nullable()
                     ? countNull(connection, task, names, names.shardKey())

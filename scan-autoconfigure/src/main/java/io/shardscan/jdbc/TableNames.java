@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * column ({@code endpointNumeric}: whether its values are bound as numbers). {@code updatedAtZoned}:
  * whether the updated-at column holds instants ({@code timestamptz}, {@code TIMESTAMP WITH TIME ZONE}),
  * which the engine stamps with the database's clock as they are, rather than zone-less values, which it
- * stamps with the database's clock in UTC.
+ * stamps with the database's clock in UTC. {@code idUuid}: whether the id column's type is the
+ * database's UUID type, whose ids the store binds as {@code UUID}s.
  */
 record TableNames(
         @Nullable String schema,
@@ -26,7 +27,8 @@ record TableNames(
         @Nullable String dueAt,
         @Nullable String endpoint,
         boolean endpointNumeric,
-        boolean updatedAtZoned) {
+        boolean updatedAtZoned,
+        boolean idUuid) {
 
     /** Names of a task without an endpoint column. */
     TableNames(
@@ -56,6 +58,7 @@ record TableNames(
                 match,
                 dueAt,
                 null,
+                false,
                 false,
                 false);
     }

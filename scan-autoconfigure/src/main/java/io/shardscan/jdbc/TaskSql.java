@@ -1,6 +1,7 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.FetchRequest;
+import io.shardscan.core.KeyType;
 import io.shardscan.core.RowColumns;
 import io.shardscan.core.TaskDefinition;
 import java.time.ZoneOffset;
@@ -55,6 +56,7 @@ record TaskSql(
                         .map(dialect::quote)
                         .collect(Collectors.joining(", "));
         String id = dialect.quote(names.id());
+        String keysetId = dialect.keysetId(task, names);
         String status = dialect.quote(names.status());
         String retries = dialect.quote(names.retries());
         String updatedAt = dialect.quote(names.updatedAt());
@@ -71,14 +73,15 @@ record TaskSql(
                 : new Due(
                         dueAt,
                         dueAt + " <= " + dialect.dueBound(task.delay().toMillis(), jvmOffset),
-                        dialect.after(dueAt, id));
+                        dialect.after(dueAt, keysetId));
         return new TaskSql(
                 new Fetch(
                         "SELECT " + select + " FROM " + table + " WHERE " + pending + match + " AND "
                                 + dialect.shardCondition(task, names),
                         " AS scan_probe FROM " + table + " WHERE " + pending + match + " AND "
                                 + dialect.shardCondition(task, names),
-                        id,
+                        keysetId,
+                        task.idType() == KeyType.TEXT,
                         retries,
                         updatedAt,
                         due,
@@ -124,7 +127,7 @@ record TaskSql(
                         + updatedAt + " = " + stamp + " WHERE " + dead,
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())
                         + " FROM " + table + " WHERE " + pending + match + " AND " + retries + " > 0 AND "
-                        + dialect.shardCondition(task, names) + " ORDER BY " + id,
+                        + dialect.shardCondition(task, names) + " ORDER BY " + keysetId,
                 "SELECT 1 FROM " + table + " WHERE " + pending + match + " AND " + dialect.shardExpression(task, names)
                         + " IS NOT NULL"
                         + (due == null
@@ -162,6 +165,7 @@ record TaskSql(
             String prefix,
             String probeFrom,
             String id,
+            boolean textIds,
             String retries,
             String updatedAt,
             @Nullable Due due,
@@ -173,11 +177,20 @@ record TaskSql(
          * The statement for a request. Its parameters: the shard, then the excluded endpoints
          * (rows whose endpoint is NULL are kept), then the keyset position and the limit; a failed
          * row's rest is a literal. The keyset
-         * position is the id; with a due-at column it is the parameters of
+         * position is the id when {@link #keyset} says so; with a due-at column it is the parameters of
          * {@link SqlDialect#after} when the request has a due time, else none.
          */
         String sql(FetchRequest request) {
             return sql(this.prefix, request);
+        }
+
+        /**
+         * Whether the statement for {@code request} has a keyset position to bind: always for a
+         * whole-number id (the lowest long at a pass's start); for a text id only after the first
+         * page, as no text is below every other.
+         */
+        boolean keyset(FetchRequest request) {
+            return due != null ? request.afterDue() != null : !textIds || request.afterText() != null;
         }
 
         /**
@@ -216,10 +229,11 @@ record TaskSql(
                     rested == null ? "" : min > 0 ? " AND " + rested : " AND (" + retries + " = 0 OR " + rested + ")";
             if (this.due != null) {
                 return prefix + " AND " + range + due + " AND " + this.due.isDue()
-                        + (request.afterDue() == null ? "" : " AND " + this.due.after()) + " ORDER BY "
+                        + (keyset(request) ? " AND " + this.due.after() : "") + " ORDER BY "
                         + this.due.column() + ", " + id + " LIMIT ?";
             }
-            return prefix + " AND " + range + due + " AND " + id + " > ? ORDER BY " + id + " LIMIT ?";
+            return prefix + " AND " + range + due + (keyset(request) ? " AND " + id + " > ?" : "") + " ORDER BY " + id
+                    + " LIMIT ?";
         }
     }
 }

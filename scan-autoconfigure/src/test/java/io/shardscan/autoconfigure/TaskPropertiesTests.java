@@ -117,7 +117,7 @@ class TaskPropertiesTests {
                 .get("ledger")
                 .toDefinition("ledger");
 
-        assertThat(definition.shardKeyType()).isEqualTo(io.shardscan.core.ShardKeyType.TEXT);
+        assertThat(definition.shardKeyType()).isEqualTo(io.shardscan.core.KeyType.TEXT);
         assertThat(definition.shardKeyColumn()).isEqualTo("account_id");
     }
 

@@ -14,7 +14,7 @@ class TextKeysTests {
             .table("tb_event")
             .idColumn("event_id")
             .shardKeyColumn("tenant")
-            .shardKeyType(ShardKeyType.TEXT)
+            .shardKeyType(KeyType.TEXT)
             .shards(8)
             .build();
 

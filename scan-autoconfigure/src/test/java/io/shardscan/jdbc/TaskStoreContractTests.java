@@ -639,7 +639,7 @@ abstract class TaskStoreContractTests {
             assertThat(report.problems().get(0))
                     .containsIgnoringCase("column id (scan.tasks.typed.id-column) is of type")
                     .containsAnyOf("VARCHAR", "CHARACTER VARYING")
-                    .contains("whole-number");
+                    .contains("set scan.tasks.typed.id-type: text");
             assertThat(report.problems().get(1))
                     .containsIgnoringCase("column status (scan.tasks.typed.status-column) is of type")
                     .contains("whole-number");

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.FetchRequest;
+import io.shardscan.core.KeyType;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.SchemaReport;
-import io.shardscan.core.ShardKeyType;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskHandler;
 import io.shardscan.core.TextKeys;
@@ -64,7 +64,7 @@ class TextShardKeyTests {
                 .table("tb_event")
                 .idColumn("event_id")
                 .shardKeyColumn(keyColumn)
-                .shardKeyType(ShardKeyType.TEXT)
+                .shardKeyType(KeyType.TEXT)
                 .shards(SHARDS)
                 .workers(4)
                 .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 5, Duration.ofMillis(300))))
@@ -153,12 +153,12 @@ class TextShardKeyTests {
                 .table("tb_event")
                 .idColumn("event_id")
                 .shardKeyColumn("retry_count")
-                .shardKeyType(ShardKeyType.TEXT)
+                .shardKeyType(KeyType.TEXT)
                 .build();
         assertThat(new JdbcTaskStore(dataSource).inspect(text).problems())
                 .singleElement()
                 .asString()
-                .contains("but scan.tasks.events.shard-key-type is text: a text key needs a text or UUID column");
+                .contains("but scan.tasks.events.shard-key-type is text: a text shard key needs a text or UUID column");
     }
 
     private static JdbcTemplate recreate(DataSource dataSource) throws SQLException {

@@ -37,7 +37,7 @@ public final class RecordingTaskStore implements TaskStore {
     private final ConcurrentLinkedQueue<Fetched> fetched = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<List<FetchRequest>> probes = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Long> looks = new ConcurrentLinkedQueue<>();
-    private final Map<Long, AtomicInteger> writtenDone = new ConcurrentHashMap<>();
+    private final Map<Object, AtomicInteger> writtenDone = new ConcurrentHashMap<>();
     private final AtomicLong failWriteBacksUntil = new AtomicLong();
     private volatile Duration failFor = Duration.ZERO;
     private volatile @Nullable Supplier<? extends Error> writeBackFailure;
@@ -137,9 +137,9 @@ public final class RecordingTaskStore implements TaskStore {
         return this;
     }
 
-    /** How many accepted write-backs marked each row done, by row id. */
-    public Map<Long, Integer> writtenDone() {
-        Map<Long, Integer> counts = new java.util.TreeMap<>();
+    /** How many accepted write-backs marked each row done, by row id ({@link io.shardscan.core.Row#idValue()}). */
+    public Map<Object, Integer> writtenDone() {
+        Map<Object, Integer> counts = new java.util.HashMap<>();
         writtenDone.forEach((id, count) -> counts.put(id, count.get()));
         return counts;
     }
