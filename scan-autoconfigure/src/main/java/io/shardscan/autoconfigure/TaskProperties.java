@@ -37,16 +37,10 @@ public class TaskProperties {
     /** The column whose rows stay on one shard and in order; defaults to the id column. */
     private @Nullable String shardKeyColumn;
 
-    /**
-     * What the shard-key column holds: whole (a whole number) or text (text or a UUID); defaults to the id's
-     * type when the shard key is the id column, else whole.
-     */
+    /** What the shard-key column holds: whole or text (text or a UUID); unset, the id's type when it is the id. */
     private @Nullable KeyType shardKeyType;
 
-    /**
-     * What the id column holds: whole (a whole number) or text (text or a UUID); defaults to the shard key's
-     * type when the id column is the shard key, else whole.
-     */
+    /** What the id column holds: whole or text (text or a UUID); unset, the shard key's type when that is the id. */
     private @Nullable KeyType idType;
 
     /** The column holding the row's state: pending, done or dead. */

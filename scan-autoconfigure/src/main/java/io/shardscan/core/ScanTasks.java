@@ -85,7 +85,8 @@ public final class ScanTasks {
      * reading the row.
      *
      * @throws IllegalArgumentException when the task's shard key is another column (call
-     *     {@link #wake(String, Object)} with the row's shard key), for an unknown or a range task
+     *     {@link #wake(String, Object)} with the row's shard key), when its ids are text (call
+     *     {@link #wake(String, Object)} with the id's text), for an unknown or a range task
      */
     public void wakeRow(String task, long id) {
         engine.wake(task, List.of(ShardKeys.shardOfId(engine.task(task).definition(), id)));

@@ -33,6 +33,10 @@ final class ShardKeys {
                     + " wake(\"" + task.name() + "\", " + task.shardKeyColumn() + ") with the row's "
                     + task.shardKeyColumn());
         }
+        if (task.idType() == KeyType.TEXT) {
+            throw new IllegalArgumentException("task " + task.name() + " has text ids (id-type: text): call wake(\""
+                    + task.name() + "\", id) with the row's " + task.idColumn() + " as a String or UUID");
+        }
         return task.shardOf(id);
     }
 

@@ -75,7 +75,7 @@ class StartupChecksOnServersTests {
                 .singleElement()
                 .asString()
                 .contains("column order_id (scan.tasks.orders.id-column) is of type UUID")
-                .contains("whole-number type"));
+                .contains("set scan.tasks.orders.id-type: text"));
     }
 
     @Test
