@@ -145,8 +145,9 @@ public final class OwnTables {
             SqlDialect dialect = SqlDialect.forProduct(metaData.getDatabaseProductName());
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
                     + " tables on embedded databases only), or scan.jdbc.flyway.enabled=true to migrate them with"
-                    + " Flyway, or apply the scripts in " + OwnSchema.folder(dialect) + " from the"
-                    + " scan-autoconfigure jar with your migration tool";
+                    + " Flyway, or include io/shardscan/db/changelog/shardscan.yaml in your Liquibase changelog, or"
+                    + " apply the scripts in " + OwnSchema.folder(dialect) + " from the scan-autoconfigure jar with"
+                    + " your migration tool";
             needed.forEach((table, columns) -> {
                 List<String> present = columns(metaData, table);
                 // a user who never set up a blacklist needs to know why this table is asked for

@@ -162,7 +162,8 @@ class StartupChecksOnServersTests {
     private static String missing(String table, String folder) {
         return "Shardscan's table " + table + " does not exist: set scan.jdbc.initialize-schema=always (the default,"
                 + " embedded, creates Shardscan's tables on embedded databases only), or scan.jdbc.flyway.enabled=true"
-                + " to migrate them with Flyway, or apply the scripts in io/shardscan/db/migration/" + folder
+                + " to migrate them with Flyway, or include io/shardscan/db/changelog/shardscan.yaml in your Liquibase"
+                + " changelog, or apply the scripts in io/shardscan/db/migration/" + folder
                 + " from the scan-autoconfigure jar with your migration tool";
     }
 
