@@ -226,15 +226,20 @@ final class Lane implements Runnable {
     /** Updates the held keys and tells the listener what the write-back records for {@code row}. */
     private void recorded(Row row, Outcome outcome, Duration took) {
         Outcome.Kind kind = task.rules().recorded(row.retries(), outcome);
-        if (kind == Outcome.Kind.DEAD) {
-            loggedDead(row, outcome);
-        }
-        if (kind == Outcome.Kind.DONE || kind == Outcome.Kind.DEAD) {
-            if (shard.held().release(row)) {
-                shard.keyReleased(task.clock().now());
-            }
-        } else {
+        // a switch expression: a kind added to Outcome fails compilation here until it is handled
+        boolean finished =
+                switch (kind) {
+                    case DONE -> true;
+                    case DEAD -> {
+                        loggedDead(row, outcome);
+                        yield true;
+                    }
+                    case RETRY, SKIP -> false;
+                };
+        if (!finished) {
             shard.held().hold(row);
+        } else if (shard.held().release(row)) {
+            shard.keyReleased(task.clock().now());
         }
         task.listener().rowHandled(task.name(), tier, kind, took);
     }

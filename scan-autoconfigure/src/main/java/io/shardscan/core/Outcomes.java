@@ -148,12 +148,15 @@ final class Outcomes {
             }
             positions[count++] = i;
             Row row = page.get(i);
-            switch (rules.recorded(row.retries(), outcome)) {
-                case DONE -> done.add(row.idValue());
-                case SKIP -> {}
-                case DEAD -> dead.add(failure(row, outcome.kind() == Outcome.Kind.RETRY ? 1 : 0, outcome));
-                case RETRY -> failed.add(failure(row, 1, outcome));
-            }
+            // a switch expression (its value unused): a kind added to Outcome fails compilation here until
+            // it is written back
+            boolean unused =
+                    switch (rules.recorded(row.retries(), outcome)) {
+                        case DONE -> done.add(row.idValue());
+                        case SKIP -> false;
+                        case DEAD -> dead.add(failure(row, outcome.kind() == Outcome.Kind.RETRY ? 1 : 0, outcome));
+                        case RETRY -> failed.add(failure(row, 1, outcome));
+                    };
         }
         return new Batch(new WriteBack(shard, epoch, at, done, failed, dead, run), Arrays.copyOf(positions, count));
     }

@@ -79,18 +79,17 @@ final class RangeHandling {
         for (int attempt = 1; ; attempt++) {
             Throwable[] thrown = new Throwable[1];
             Outcome outcome = call(rows, context.apply(attempt), thrown);
-            switch (outcome.kind()) {
-                case DONE, SKIP -> {
-                    return null;
-                }
-                case DEAD -> {
-                    return new Failed(reason(outcome), attempt, thrown[0]);
-                }
-                case RETRY -> {
-                    if (attempt >= allowed || Thread.currentThread().isInterrupted()) {
-                        return new Failed(reason(outcome), attempt, thrown[0]);
-                    }
-                }
+            // a switch expression: a kind added to Outcome fails compilation here until it is handled
+            boolean again =
+                    switch (outcome.kind()) {
+                        case DONE, SKIP, DEAD -> false;
+                        case RETRY ->
+                            attempt < allowed && !Thread.currentThread().isInterrupted();
+                    };
+            if (!again) {
+                return outcome.kind() == Outcome.Kind.DONE || outcome.kind() == Outcome.Kind.SKIP
+                        ? null
+                        : new Failed(reason(outcome), attempt, thrown[0]);
             }
         }
     }

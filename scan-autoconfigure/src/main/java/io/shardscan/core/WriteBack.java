@@ -36,6 +36,15 @@ public record WriteBack(
         return new RunCounts(done.size(), failed.size(), dead.size());
     }
 
+    /**
+     * Whether the batch only marks rows done and counts for no run: a store may write it with one
+     * fenced statement. Decided here, next to the lists, so that an outcome list added to the batch
+     * is added to this rule too, rather than dropped by a store's fast path.
+     */
+    public boolean doneOnly() {
+        return run == 0 && failed.isEmpty() && dead.isEmpty();
+    }
+
     /** Whether there is nothing to write. */
     public boolean isEmpty() {
         return done.isEmpty() && failed.isEmpty() && dead.isEmpty();

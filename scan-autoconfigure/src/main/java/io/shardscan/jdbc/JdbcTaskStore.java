@@ -322,10 +322,7 @@ public final class JdbcTaskStore implements TaskStore {
     public boolean writeBack(TaskDefinition task, WriteBack batch) {
         TaskSql sql = sql(task);
         // batch.at() is the node's clock: the statements stamp the rows with the database's
-        if (dialect.fencesInOneStatement()
-                && batch.run() == 0
-                && batch.failed().isEmpty()
-                && batch.dead().isEmpty()) {
+        if (dialect.fencesInOneStatement() && batch.doneOnly()) {
             return Rerun.onDeadlock(() -> markDoneFenced(task, sql, batch));
         }
         Boolean written = Rerun.onDeadlock(() -> transactions.execute(status -> {
