@@ -1,6 +1,7 @@
 package io.shardscan.autoconfigure;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.shardscan.core.EngineSettings;
 import io.shardscan.core.ShardCoordinator;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -56,7 +57,7 @@ final class ScanConnectionTimeoutCheck {
                 return Optional.empty();
             }
             Duration timeout = Duration.ofMillis(hikari.getConnectionTimeout());
-            Duration bound = leaseTtl.dividedBy(3);
+            Duration bound = EngineSettings.callTimeout(leaseTtl);
             if (timeout.compareTo(bound) <= 0) {
                 return Optional.empty();
             }

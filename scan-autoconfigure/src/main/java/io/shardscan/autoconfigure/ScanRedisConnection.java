@@ -7,6 +7,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.shardscan.core.EngineSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -78,9 +79,9 @@ final class ScanRedisConnection implements DisposableBean {
         return namespace;
     }
 
-    /** How long one lease call may wait for Redis: a third of the TTL, so a renewal can fail and retry within it. */
+    /** How long one lease call may wait for Redis ({@link EngineSettings#callTimeout(Duration)}). */
     static Duration commandTimeout(Duration leaseTtl) {
-        return leaseTtl.dividedBy(3);
+        return EngineSettings.callTimeout(leaseTtl);
     }
 
     RedisConnectionFactory connectionFactory() {

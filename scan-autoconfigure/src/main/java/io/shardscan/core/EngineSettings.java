@@ -68,6 +68,21 @@ public record EngineSettings(
     }
 
     /**
+     * How long one coordinator call (a renewal, a release) may wait: a third of the lease TTL, so that a
+     * renewal can fail and be tried again before the lease runs out. The one home of that rule: the Redis
+     * connection's command timeout, the JDBC coordinator's renewal statement, the connection-pool check
+     * and the stop's release time all take it from here.
+     */
+    public static Duration callTimeout(Duration leaseTtl) {
+        return leaseTtl.dividedBy(3);
+    }
+
+    /** {@link #callTimeout(Duration)} of this node's lease TTL. */
+    public Duration callTimeout() {
+        return callTimeout(leaseTtl);
+    }
+
+    /**
      * How long one statement of a task's rounds and dispatcher (fetch, probe, write-back, fence, held
      * keys, archive, pause read) may run before the store cancels it: twice {@code scan.lease-ttl}.
      * Past one TTL it already shows as slow (one WARN, the health's {@code slowStatement}); a round

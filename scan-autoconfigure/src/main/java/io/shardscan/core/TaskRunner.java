@@ -149,8 +149,7 @@ final class TaskRunner {
                             + " what they did not write back stays pending and runs again on the next owner");
         }
         // rounds that used the whole timeout still leave a healthy coordinator time to release
-        long releasesEnd =
-                context.clock().nanos() + settings.leaseTtl().dividedBy(3).toNanos();
+        long releasesEnd = context.clock().nanos() + settings.callTimeout().toNanos();
         boolean releasedAll = leases.releaseAll(deadline - releasesEnd < 0 ? releasesEnd : deadline);
         // what it released, not what it held when the stop began: a shard lost meanwhile is another node's
         List<Integer> released = leases.releasedByStop();

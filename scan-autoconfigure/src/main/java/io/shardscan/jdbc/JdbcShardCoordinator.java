@@ -1,5 +1,6 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.EngineSettings;
 import io.shardscan.core.Lease;
 import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.Member;
@@ -335,7 +336,7 @@ public final class JdbcShardCoordinator implements ShardCoordinator, AutoCloseab
             return renewed;
         }
         return renewals.run(
-                ttl.dividedBy(3),
+                EngineSettings.callTimeout(ttl),
                 template -> Rerun.onDeadlock(() -> {
                     int updated = 0;
                     for (int from = 0; from < asked.size(); from += RENEWALS_PER_STATEMENT) {
