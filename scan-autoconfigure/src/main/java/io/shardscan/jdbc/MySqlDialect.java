@@ -209,9 +209,16 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
         }
     }
 
+    /**
+     * {@code RTRIM}: MariaDB refuses a {@code CHAR} column in a generated column's expression (its
+     * value depends on {@code PAD_CHAR_TO_FULL_LENGTH}) unless trimmed, and a CHAR value reaches Java
+     * trimmed as well, as on PostgreSQL, whose {@code ::TEXT} trims a {@code CHAR} too. A VARCHAR key
+     * that ends in spaces hashes without them, so its wake-ups name another shard than its rows' (the
+     * rows are still fetched, at the tier's next poll).
+     */
     @Override
     String textKeyHash(String key) {
-        return "CAST(CONV(SUBSTRING(MD5(" + key + "), 1, 8), 16, 10) AS UNSIGNED)";
+        return "CAST(CONV(SUBSTRING(MD5(RTRIM(" + key + ")), 1, 8), 16, 10) AS UNSIGNED)";
     }
 
     @Override

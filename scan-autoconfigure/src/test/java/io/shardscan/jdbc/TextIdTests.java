@@ -247,7 +247,9 @@ class TextIdTests {
             idType = "VARCHAR(64)";
         }
         jdbc.execute("DROP TABLE IF EXISTS tb_doc");
-        jdbc.execute("CREATE TABLE tb_doc (doc_id " + idType + " PRIMARY KEY, owner VARCHAR(64) NOT NULL,"
+        // MariaDB refuses a CHAR column in a generated column's expression unless it is trimmed
+        String ownerType = mysql && ids.equals("uuid") ? "CHAR(12)" : "VARCHAR(64)";
+        jdbc.execute("CREATE TABLE tb_doc (doc_id " + idType + " PRIMARY KEY, owner " + ownerType + " NOT NULL,"
                 + " status SMALLINT NOT NULL DEFAULT 0, retry_count INT NOT NULL DEFAULT 0,"
                 + " updated_at " + (mysql ? "DATETIME(3)" : "TIMESTAMP") + " NOT NULL, last_error VARCHAR(512))");
         List<String> written = new ArrayList<>();
