@@ -26,7 +26,7 @@ record FailureSql(
                 state,
                 dialect.quote(names.id()),
                 dialect.quote(names.lastError()),
-                dialect.digitsAsHash(dialect.quote(names.lastError())),
+                dialect.failureGroupKey(dialect.quote(names.lastError())),
                 updatedAt,
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
                         + updatedAt + " = " + dialect.rowClock(names.updatedAtZoned()) + " WHERE " + state);

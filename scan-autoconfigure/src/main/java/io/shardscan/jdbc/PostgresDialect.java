@@ -36,8 +36,8 @@ final class PostgresDialect extends SqlDialect {
 
     /** PostgreSQL replaces the first match only without the {@code g} flag. */
     @Override
-    String digitsAsHash(String expression) {
-        return "regexp_replace(" + expression + ", '[0-9]+', '#', 'g')";
+    String replaceAll(String expression, String pattern) {
+        return "regexp_replace(" + expression + ", '" + pattern + "', '#', 'g')";
     }
 
     @Override

@@ -59,11 +59,20 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     public abstract String name();
 
     /**
-     * {@code expression} with every run of digits replaced by {@code #}: the failure groups' key, so
-     * that errors naming a row's id or a count group together. Every run, on H2, MySQL 8 and MariaDB.
+     * {@code expression} as {@link io.shardscan.core.FailureGroup#keyOf} makes an error its group's key,
+     * so that errors naming a row's id or a count group together.
      */
-    String digitsAsHash(String expression) {
-        return "REGEXP_REPLACE(" + expression + ", '[0-9]+', '#')";
+    String failureGroupKey(String expression) {
+        String key = expression;
+        for (String part : io.shardscan.core.FailureGroup.VARYING_PARTS) {
+            key = replaceAll(key, part);
+        }
+        return key;
+    }
+
+    /** {@code expression} with every match of {@code pattern} replaced by {@code #}: every one, on H2, MySQL 8 and MariaDB. */
+    String replaceAll(String expression, String pattern) {
+        return "REGEXP_REPLACE(" + expression + ", '" + pattern + "', '#')";
     }
 
     /**

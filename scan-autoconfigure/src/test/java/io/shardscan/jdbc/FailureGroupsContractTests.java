@@ -168,4 +168,21 @@ abstract class FailureGroupsContractTests {
                 .isEqualTo(3);
         assertThat(table.count("order_id IN (31, 32, 33) AND status = 0")).isEqualTo(3);
     }
+
+    @Test
+    void errorsThatDifferOnlyInTheUuidsTheyNameAreOneGroup() {
+        fail(2, "doc 029142e0-db35-4b52-aa68-0133609ef41f rejected after 4 tries", T0.plusSeconds(70), 34);
+        fail(2, "doc A5EC7638-0D1F-4A3B-9C2E-77F0B1E2D3C4 rejected after 4 tries", T0.plusSeconds(80), 35);
+
+        assertThat(store.failureGroups(task, true, 0, 10, 5))
+                .filteredOn(g -> "doc # rejected after # tries".equals(g.error()))
+                .singleElement()
+                .satisfies(g -> assertThat(g.rows()).isEqualTo(2));
+        assertThat(FailureGroup.keyOf("doc 029142e0-db35-4b52-aa68-0133609ef41f rejected after 4 tries"))
+                .isEqualTo("doc # rejected after # tries");
+        assertThat(store.requeue(
+                        task,
+                        Requeue.withError(true, "doc 00000000-0000-0000-0000-000000000000 rejected after 1 tries")))
+                .isEqualTo(2);
+    }
 }
