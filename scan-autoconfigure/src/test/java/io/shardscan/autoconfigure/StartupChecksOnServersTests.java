@@ -78,6 +78,26 @@ class StartupChecksOnServersTests {
                 .contains("set scan.tasks.orders.id-type: text"));
     }
 
+    /**
+     * The index a task needs depends on its columns' types (a text key's hash, not its MOD): with a type
+     * problem the startup check prints no index to create, rather than one that the database refuses.
+     */
+    @Test
+    void aTypeProblemPrintsNoIndexForTheWrongTypes() {
+        JdbcEndpoint db = TestServers.postgresEndpoint("scan_checks_types");
+        OrderTable table = new OrderTable(TestServers.postgresDatabase("scan_checks_types")).recreate(4, false);
+        table.jdbc().execute("DROP TABLE tb_order");
+        table.jdbc()
+                .execute("CREATE TABLE tb_order (order_id UUID PRIMARY KEY, user_id VARCHAR(40) NOT NULL, status"
+                        + " SMALLINT NOT NULL, retry_count INT NOT NULL, updated_at TIMESTAMPTZ NOT NULL, last_error"
+                        + " TEXT)");
+        runner(db)
+                .withPropertyValues("scan.jdbc.initialize-schema=always", TASK + "index-check=fail")
+                .run(context -> assertThat(StartupProblems.of(context))
+                        .hasSize(2)
+                        .allSatisfy(problem -> assertThat(problem).doesNotContain("CREATE INDEX")));
+    }
+
     @Test
     void mariadbVarcharStatusFailsNamingItsType() {
         JdbcEndpoint db = TestServers.mariadbEndpoint("scan_checks_types");
