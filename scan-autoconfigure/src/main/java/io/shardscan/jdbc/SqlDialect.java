@@ -125,7 +125,16 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
 
     /** An id as the driver binds it: a UUID column's as a {@code UUID}, any other as given. */
     static Object idValue(Object id, TableNames names) {
-        return id instanceof String text && names.idUuid() ? UUID.fromString(text) : id;
+        if (!(id instanceof String text) || !names.idUuid()) {
+            return id;
+        }
+        try {
+            return UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Row id '" + text + "' is not an id of table " + names.table()
+                    + ": its ids are the UUIDs of column " + names.id() + ", e.g. \"029142e0-db35-4b52-aa68-"
+                    + "0133609ef41f\"");
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.FailureGroup;
@@ -197,6 +198,12 @@ class TextIdTests {
                         .orElseThrow()
                         .getValue()))
                 .isEqualTo("dead by the test");
+        if (ids.equals("uuid") && !database.equals("mariadb")) {
+            assertThatThrownBy(() -> store.readRow(task, "not-a-uuid"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Row id 'not-a-uuid' is not an id of table")
+                    .hasMessageContaining("its ids are the UUIDs of column");
+        }
         assertThat(store.requeue(task, Requeue.rows(true, List.of(id)))).isEqualTo(1);
         assertThat(new JdbcTemplate(dataSource)
                         .queryForObject("SELECT COUNT(*) FROM tb_doc WHERE status = 2", Long.class))
