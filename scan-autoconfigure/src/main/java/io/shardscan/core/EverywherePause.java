@@ -41,6 +41,7 @@ final class EverywherePause {
     void set(boolean paused) {
         synchronized (lock) {
             context.store()
+                    .control()
                     .pauseEverywhere(
                             context.definition(),
                             paused,
@@ -67,7 +68,7 @@ final class EverywherePause {
         }
         try {
             synchronized (lock) {
-                paused = context.store().pausedEverywhere(context.definition());
+                paused = context.store().control().pausedEverywhere(context.definition());
                 readNow();
             }
         } catch (RuntimeException e) {

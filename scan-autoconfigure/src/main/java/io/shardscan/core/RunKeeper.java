@@ -191,7 +191,7 @@ final class RunKeeper {
         }
         nextCheckNanos = now + context.definition().tiers().get(0).interval().toNanos();
         TaskDefinition task = context.definition();
-        if (context.store().anyLeft(task)) {
+        if (context.store().control().anyLeft(task)) {
             return;
         }
         TaskRuns runs = runs();

@@ -1,13 +1,14 @@
 package io.shardscan.core;
 
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where a task's rows live. The engine decides what to fetch and what to write; a store only runs
- * those reads and writes against its backend. A task's rows are the rows of its table that its
+ * Where a task's rows live, as a round needs them: fetch, the idle probe, held keys, the fence and the
+ * write-back, archiving under the fence, and the application's work in a transaction. The operator's
+ * calls ({@link TaskAdmin}), the controller's ({@link TaskControl}) and the runs ({@link TaskRuns}) are
+ * ports of their own, reached from here. The engine decides what to fetch and what to write; a store
+ * only runs those reads and writes against its backend. A task's rows are the rows of its table that its
  * {@link TaskDefinition#match() match} selects: every read, count and requeue below selects only
  * those, so that several tasks can share one table. Implementations are thread-safe: rounds of
  * different shards call them at the same time.
@@ -151,102 +152,18 @@ public interface TaskStore {
     int archive(TaskDefinition task, int shard, long epoch);
 
     /**
-     * Counts the task's pending rows by retry count, with the oldest last update of each group and
-     * (for a task with a due-at column) how many of them are not due yet, how many have a NULL due
-     * time, the earliest due-at value of those that are due, and how many have a NULL updated-at;
-     * its pending rows whose retry count is NULL apart, in no group; its dead rows, and its pending
-     * rows whose shard key is NULL, with queries that read the pending-row index rather than the whole
-     * table; and the store's clock at the count, which the groups' ages are measured against.
+     * The operator's side of this store: backlog counts, failed rows by group, reading a row, requeues.
      *
-     * @return the counts; empty groups when nothing is pending
+     * @return the same object on every call
      */
-    BacklogCounts countBacklog(TaskDefinition task);
+    TaskAdmin admin();
 
     /**
-     * Counts the pending rows of the tasks' table that none of their matches selects, which no task
-     * ever fetches: one count over the pending rows, at startup. The tasks share one table, status
-     * column and pending value, each has a {@link TaskDefinition#match() match}, and each was
-     * {@link #inspect inspected} without problems.
+     * The controller's side of this store: the pause every node obeys, and whether a run has rows left.
      *
-     * @return the count; {@code -1} when this store does not count them
+     * @return the same object on every call
      */
-    default long countUnmatched(List<TaskDefinition> tasks) {
-        return -1;
-    }
-
-    /**
-     * Puts every dead row back to pending with retry count 0, last updated now by the store's clock.
-     *
-     * @return how many rows were requeued
-     */
-    int requeueDead(TaskDefinition task);
-
-    /**
-     * One page of the task's dead rows ({@code dead}) or of its pending rows that failed before (retry
-     * count above 0), grouped by last error, the largest groups first: one grouping query for the page
-     * and one small query per group for its example ids, on demand (a screen, not a round).
-     *
-     * @param page the page, from 0
-     * @param size the groups per page
-     * @param examples the most example ids per group
-     * @return the groups, empty past the last page
-     * @throws UnsupportedOperationException when this store cannot group failures
-     */
-    default List<FailureGroup> failureGroups(TaskDefinition task, boolean dead, int page, int size, int examples) {
-        throw new UnsupportedOperationException("this task store cannot group failed rows");
-    }
-
-    /**
-     * Puts the rows {@code which} selects back to pending with retry count 0, last updated now by the
-     * store's clock: due at once, in the tier of fresh rows. A row no longer in the selected state is left alone.
-     * Ids by id are {@code Long}s.
-     *
-     * @return how many rows were requeued
-     * @throws UnsupportedOperationException when this store cannot requeue selected rows
-     */
-    default int requeue(TaskDefinition task, Requeue which) {
-        throw new UnsupportedOperationException("this task store cannot requeue selected rows");
-    }
-
-    /**
-     * One of the task's rows with every column, read now: for an operator who looks at a failed row.
-     * A timestamp column is a {@code java.time.OffsetDateTime} when it holds instants (timestamptz,
-     * {@code TIMESTAMP WITH TIME ZONE}) and for a zone-less updated-at column, which the engine stamps in
-     * UTC (at offset 0); a {@code java.time.LocalDateTime} as stored for every other zone-less one,
-     * whose zone the table does not say.
-     *
-     * @param id the row's id as {@link Row#idValue()} gives it: a {@code Long}, or the text of a text or UUID id
-     * @return the columns by name as the store spells them, in table order; {@code null} when the task
-     *     has no row with that id
-     * @throws UnsupportedOperationException when this store cannot read single rows
-     */
-    default @org.jspecify.annotations.Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
-        throw new UnsupportedOperationException("this task store cannot read single rows");
-    }
-
-    /**
-     * Whether the task is paused on every node, as {@link #pauseEverywhere} last set it.
-     *
-     * @return {@code false} when it was never set
-     */
-    boolean pausedEverywhere(TaskDefinition task);
-
-    /** Pauses ({@code true}) or resumes the task on every node, recording who and when; it outlives restarts. */
-    void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at);
-
-    /**
-     * Whether any of the task's rows is left that its current run must finish before it ends: a
-     * pending row with a shard key that is either failed before (waiting in a retry tier, or held
-     * back behind its key) or, for a task with a due-at column, due by the store's own clock. Fresh
-     * rows whose due time has not come (or is NULL) and rows whose shard key is NULL do not count:
-     * no shard would fetch them now. One cheap query through the pending-row index, which stops at
-     * the first such row.
-     *
-     * @throws UnsupportedOperationException when this store keeps no {@link #runs() runs}
-     */
-    default boolean anyLeft(TaskDefinition task) {
-        throw new UnsupportedOperationException("this task store keeps no runs");
-    }
+    TaskControl control();
 
     /**
      * Where this store keeps the tasks' runs (see {@link TaskRuns}), shared by every node.

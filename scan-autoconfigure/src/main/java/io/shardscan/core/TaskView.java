@@ -154,7 +154,7 @@ public final class TaskView {
     public Backlog countBacklog() {
         TaskContext context = runner.context();
         long activity = activity(context);
-        BacklogCounts counts = context.store().countBacklog(context.definition());
+        BacklogCounts counts = context.store().admin().countBacklog(context.definition());
         BacklogCounts before =
                 runner.backlogWatch().counted(counts, activity, context.clock().nanos());
         if (counts.outsideShards() > 0 && (before == null || before.outsideShards() == 0)) {
@@ -237,7 +237,7 @@ public final class TaskView {
      */
     public List<FailureGroup> failureGroups(boolean dead, int page, int size, int examples) {
         TaskContext context = runner.context();
-        return context.store().failureGroups(context.definition(), dead, page, size, examples);
+        return context.store().admin().failureGroups(context.definition(), dead, page, size, examples);
     }
 
     /**
@@ -258,8 +258,8 @@ public final class TaskView {
             which = Requeue.rows(which.dead(), RowIds.parse(context.definition(), which.ids()));
         }
         int requeued = which.equals(Requeue.all(true))
-                ? context.store().requeueDead(context.definition())
-                : context.store().requeue(context.definition(), which);
+                ? context.store().admin().requeueDead(context.definition())
+                : context.store().admin().requeue(context.definition(), which);
         runner.trigger();
         if (requeued > 0) {
             wake.accept(ShardKeys.ofRequeue(context.definition(), which));
@@ -279,7 +279,7 @@ public final class TaskView {
      */
     public @Nullable Map<String, Object> readRow(Object id) {
         TaskContext context = runner.context();
-        return context.store().readRow(context.definition(), RowIds.parse(context.definition(), id));
+        return context.store().admin().readRow(context.definition(), RowIds.parse(context.definition(), id));
     }
 
     /**

@@ -43,7 +43,7 @@ final class UnmatchedRows {
                 ", ", tasks.stream().map(t -> "scan.tasks." + t.name()).toList());
         long unmatched;
         try {
-            unmatched = store.countUnmatched(tasks);
+            unmatched = store.admin().countUnmatched(tasks);
         } catch (RuntimeException e) {
             log.log(Level.WARNING, names + ": could not count the pending rows no task's match selects", e);
             return;

@@ -3,7 +3,6 @@ package io.shardscan.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -22,6 +21,7 @@ final class WatchedStore implements TaskStore {
     private final TaskStore bounded;
     private final Duration timeout;
     private final RunningStatements running;
+    private final TaskControl control = new WatchedControl();
 
     WatchedStore(TaskStore store, Duration timeout, RunningStatements running) {
         this.store = store;
@@ -88,49 +88,34 @@ final class WatchedStore implements TaskStore {
         return watch("archive", () -> bounded.archive(task, shard, epoch));
     }
 
+    /** Not watched: an operator's call, never a round's. */
     @Override
-    public BacklogCounts countBacklog(TaskDefinition task) {
-        return store.countBacklog(task);
+    public TaskAdmin admin() {
+        return store.admin();
     }
 
     @Override
-    public long countUnmatched(List<TaskDefinition> tasks) {
-        return store.countUnmatched(tasks);
+    public TaskControl control() {
+        return control;
     }
 
-    @Override
-    public int requeueDead(TaskDefinition task) {
-        return store.requeueDead(task);
-    }
+    /** The pause read, which every dispatch waits for, watched; the rest an operator's or a run's end, not. */
+    private final class WatchedControl implements TaskControl {
 
-    @Override
-    public List<FailureGroup> failureGroups(TaskDefinition task, boolean dead, int page, int size, int examples) {
-        return store.failureGroups(task, dead, page, size, examples);
-    }
+        @Override
+        public boolean pausedEverywhere(TaskDefinition task) {
+            return watch("pause read", () -> bounded.control().pausedEverywhere(task));
+        }
 
-    @Override
-    public int requeue(TaskDefinition task, Requeue which) {
-        return store.requeue(task, which);
-    }
+        @Override
+        public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
+            store.control().pauseEverywhere(task, paused, by, at);
+        }
 
-    @Override
-    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
-        return store.readRow(task, id);
-    }
-
-    @Override
-    public boolean pausedEverywhere(TaskDefinition task) {
-        return watch("pause read", () -> bounded.pausedEverywhere(task));
-    }
-
-    @Override
-    public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
-        store.pauseEverywhere(task, paused, by, at);
-    }
-
-    @Override
-    public boolean anyLeft(TaskDefinition task) {
-        return store.anyLeft(task);
+        @Override
+        public boolean anyLeft(TaskDefinition task) {
+            return store.control().anyLeft(task);
+        }
     }
 
     @Override

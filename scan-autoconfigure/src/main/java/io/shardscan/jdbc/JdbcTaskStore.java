@@ -1,36 +1,25 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.Archive;
-import io.shardscan.core.BacklogCounts;
-import io.shardscan.core.FailureGroup;
 import io.shardscan.core.FetchRequest;
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.Requeue;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowKey;
 import io.shardscan.core.SchemaReport;
+import io.shardscan.core.TaskAdmin;
+import io.shardscan.core.TaskControl;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskRuns;
 import io.shardscan.core.TaskStore;
-import io.shardscan.core.TextKeys;
 import io.shardscan.core.WriteBack;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -55,11 +44,11 @@ public final class JdbcTaskStore implements TaskStore {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final SqlDialect dialect;
-    private final TableInspector inspector;
-    private final Map<String, TaskSql> statements;
-    private final Map<String, ArchiveSql> archives;
-    private final Map<String, Row.Layout> layouts;
+    private final JdbcTaskStatements statements;
+    private final RowReader reader;
     private final JdbcTaskRuns runs;
+    private final JdbcTaskAdmin admin;
+    private final JdbcTaskControl control;
 
     /**
      * A store over {@code dataSource} whose transactions are a {@link DataSourceTransactionManager}
@@ -83,11 +72,11 @@ public final class JdbcTaskStore implements TaskStore {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(transactionManager);
         this.dialect = SqlDialect.detect(dataSource);
-        this.inspector = new TableInspector(dataSource, dialect);
-        this.statements = new ConcurrentHashMap<>();
-        this.archives = new ConcurrentHashMap<>();
-        this.layouts = new ConcurrentHashMap<>();
+        this.statements = new JdbcTaskStatements(dataSource, dialect);
+        this.reader = new RowReader();
         this.runs = new JdbcTaskRuns(jdbc, transactions);
+        this.admin = new JdbcTaskAdmin(jdbc, statements);
+        this.control = new JdbcTaskControl(jdbc, statements);
     }
 
     /** {@code unbounded}'s view whose statements run through {@code jdbc}; it shares the statements inspected. */
@@ -95,11 +84,11 @@ public final class JdbcTaskStore implements TaskStore {
         this.jdbc = jdbc;
         this.transactions = unbounded.transactions;
         this.dialect = unbounded.dialect;
-        this.inspector = unbounded.inspector;
         this.statements = unbounded.statements;
-        this.archives = unbounded.archives;
-        this.layouts = unbounded.layouts;
+        this.reader = unbounded.reader;
         this.runs = new JdbcTaskRuns(jdbc, transactions);
+        this.admin = new JdbcTaskAdmin(jdbc, statements);
+        this.control = new JdbcTaskControl(jdbc, statements);
     }
 
     /**
@@ -127,31 +116,32 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     @Override
-    public boolean anyLeft(TaskDefinition task) {
-        return !jdbc.queryForList(sql(task).anyLeft(), Integer.class).isEmpty();
+    public TaskAdmin admin() {
+        return admin;
+    }
+
+    @Override
+    public TaskControl control() {
+        return control;
     }
 
     @Override
     public SchemaReport inspect(TaskDefinition task) {
-        TableInspector.Inspection inspection = inspector.inspect(task);
-        if (inspection.names() != null) {
-            statements.put(
-                    task.name(),
-                    TaskSql.of(task, inspection.names(), inspection.report().columns(), dialect));
-        }
-        if (inspection.archive() != null) {
-            archives.put(task.name(), inspection.archive());
-        }
-        return inspection.report();
+        return statements.inspect(task);
+    }
+
+    /** The task's archive statements, inspecting its tables first when they were not yet. */
+    ArchiveSql archiveSql(TaskDefinition task) {
+        return statements.archiveSql(task);
     }
 
     @Override
     public List<Row> fetch(TaskDefinition task, FetchRequest asked) {
-        TaskSql sql = sql(task);
+        TaskSql sql = statements.sql(task);
         FetchRequest request = bindable(asked, sql.names().endpointNumeric());
         List<Row> page =
                 jdbc.query(sql.fetch().sql(request), ps -> bind(ps, 1, sql, request), (ResultSetExtractor<List<Row>>)
-                        rs -> rows(rs, task.name(), sql.names(), request.limit()));
+                        rs -> reader.rows(rs, task.name(), sql.names(), request.limit()));
         return page == null ? List.of() : page;
     }
 
@@ -161,7 +151,7 @@ public final class JdbcTaskStore implements TaskStore {
         if (asked.isEmpty()) {
             return List.of();
         }
-        TaskSql sql = sql(task);
+        TaskSql sql = statements.sql(task);
         List<FetchRequest> requests = asked.stream()
                 .map(request -> bindable(request, sql.names().endpointNumeric()))
                 .toList();
@@ -264,13 +254,13 @@ public final class JdbcTaskStore implements TaskStore {
     public List<RowKey> failedRows(TaskDefinition task, int shard) {
         boolean due = task.delayed();
         return jdbc.query(
-                sql(task).failedRows(),
+                statements.sql(task).failedRows(),
                 (rs, n) -> {
-                    Object id = id(rs, 2);
+                    Object id = RowReader.id(rs, 2);
                     return new RowKey(
-                            shardKey(rs, 1, rs.getObject(1)),
-                            number(id),
-                            due ? instant(rs.getTimestamp(3)) : null,
+                            RowReader.shardKey(rs, 1, rs.getObject(1)),
+                            RowReader.number(id),
+                            due ? RowReader.instant(rs.getTimestamp(3)) : null,
                             id instanceof String text ? text : null);
                 },
                 shard);
@@ -320,7 +310,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public boolean writeBack(TaskDefinition task, WriteBack batch) {
-        TaskSql sql = sql(task);
+        TaskSql sql = statements.sql(task);
         // batch.at() is the node's clock: the statements stamp the rows with the database's
         if (dialect.fencesInOneStatement() && batch.doneOnly()) {
             return Rerun.onDeadlock(() -> markDoneFenced(task, sql, batch));
@@ -374,12 +364,12 @@ public final class JdbcTaskStore implements TaskStore {
             throw new IllegalStateException("scan.tasks." + task.name() + ".archive is not configured");
         }
         ArchiveSql sql = archiveSql(task);
-        TableNames names = sql(task).names();
+        TableNames names = statements.sql(task).names();
         Integer moved = Rerun.onDeadlock(() -> transactions.execute(status -> {
             if (!holdsFence(task, shard, epoch)) {
                 return -1;
             }
-            List<Object> ids = jdbc.query(sql.select(), (rs, n) -> id(rs, 1), shard, archive.batch());
+            List<Object> ids = jdbc.query(sql.select(), (rs, n) -> RowReader.id(rs, 1), shard, archive.batch());
             if (ids.isEmpty()) {
                 return 0;
             }
@@ -414,114 +404,7 @@ public final class JdbcTaskStore implements TaskStore {
         return fence.size() == 1 && fence.get(0) == epoch;
     }
 
-    @Override
-    public long countUnmatched(List<TaskDefinition> tasks) {
-        if (tasks.isEmpty()) {
-            return 0;
-        }
-        List<TaskSql> sqls = tasks.stream().map(t -> statements.get(t.name())).toList();
-        if (sqls.contains(null)) {
-            return -1;
-        }
-        // CASE rather than NOT (...): a row whose match column is NULL meets no match, and NOT NULL would not count it
-        TableNames names = sqls.get(0).names();
-        String matched = String.join(
-                " OR ",
-                sqls.stream()
-                        .map(s -> "(" + s.names().match().all(dialect) + ")")
-                        .toList());
-        Long count = jdbc.queryForObject(
-                "SELECT COUNT(*) FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(names.status())
-                        + " = " + tasks.get(0).pendingStatus() + " AND CASE WHEN " + matched
-                        + " THEN 1 ELSE 0 END = 0",
-                Long.class);
-        return count == null ? 0 : count;
-    }
-
     /** The task's archive statements, inspecting its tables first when they were not yet. */
-    ArchiveSql archiveSql(TaskDefinition task) {
-        ArchiveSql sql = archives.get(task.name());
-        if (sql == null) {
-            SchemaReport report = inspect(task);
-            sql = archives.get(task.name());
-            if (sql == null) {
-                throw new InvalidTaskException(
-                        "scan.tasks." + task.name() + ": cannot archive: " + String.join("; ", report.problems()));
-            }
-        }
-        return sql;
-    }
-
-    @Override
-    public BacklogCounts countBacklog(TaskDefinition task) {
-        List<BacklogCounts.Group> groups = new ArrayList<>();
-        long[] deadWithoutShardKeyOutsideShards = new long[3];
-        long[] withoutRetryCount = new long[1];
-        Instant[] countedAt = new Instant[1];
-        TaskSql sql = sql(task);
-        boolean zoned = sql.names().updatedAtZoned();
-        int withoutUpdatedAt = task.delayed() ? 8 : 5;
-        jdbc.query(sql.countBacklog(), rs -> {
-            if (rs.getInt(1) == 1) {
-                deadWithoutShardKeyOutsideShards[0] = rs.getLong(2);
-                deadWithoutShardKeyOutsideShards[1] = rs.getLong(3);
-                countedAt[0] = dialect.readRowTime(rs, 4, zoned);
-                return;
-            }
-            if (rs.getInt(1) == 2) {
-                deadWithoutShardKeyOutsideShards[2] = rs.getLong(3);
-                return;
-            }
-            int retries = rs.getInt(2);
-            if (rs.wasNull()) {
-                // read as 0 it would count in the first tier, which never fetches it
-                withoutRetryCount[0] = rs.getLong(3);
-                return;
-            }
-            groups.add(new BacklogCounts.Group(
-                    retries,
-                    rs.getLong(3),
-                    dialect.readRowTime(rs, 4, zoned),
-                    task.delayed() ? rs.getLong(5) : 0,
-                    task.delayed() ? rs.getLong(6) : 0,
-                    task.delayed() ? instant(rs.getTimestamp(7)) : null,
-                    rs.getLong(withoutUpdatedAt)));
-        });
-        return new BacklogCounts(
-                groups,
-                deadWithoutShardKeyOutsideShards[0],
-                deadWithoutShardKeyOutsideShards[1],
-                deadWithoutShardKeyOutsideShards[2],
-                withoutRetryCount[0],
-                countedAt[0]);
-    }
-
-    @Override
-    public int requeueDead(TaskDefinition task) {
-        return jdbc.update(sql(task).requeueDead());
-    }
-
-    @Override
-    public boolean pausedEverywhere(TaskDefinition task) {
-        List<Integer> paused =
-                jdbc.queryForList("SELECT paused FROM scan_task WHERE task = ?", Integer.class, task.name());
-        return !paused.isEmpty() && paused.get(0) != 0;
-    }
-
-    @Override
-    public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
-        Object[] values = {paused ? 1 : 0, by, Timestamp.from(at), task.name()};
-        if (jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values) > 0) {
-            return;
-        }
-        try {
-            jdbc.update("INSERT INTO scan_task (paused, changed_by, changed_at, task) VALUES (?, ?, ?, ?)", values);
-        } catch (DuplicateKeyException e) {
-            // another node inserted it first: set it as asked
-            jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values);
-        }
-    }
-
     @Override
     public boolean inTransaction(TransactionalWork work) throws Exception {
         try {
@@ -543,66 +426,6 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     /** Carries the work's checked exception out of the transaction callback, which rolls back on it. */
-    @Override
-    public List<FailureGroup> failureGroups(TaskDefinition task, boolean dead, int page, int size, int examples) {
-        if (page < 0 || size < 1 || examples < 0) {
-            throw new IllegalArgumentException("page must be 0 or more, size 1 or more, examples 0 or more (were "
-                    + page + ", " + size + ", " + examples + ")");
-        }
-        TableNames names = sql(task).names();
-        FailureSql sql = FailureSql.of(task, names, dialect, dead);
-        List<FailureGroup> groups = jdbc.query(
-                sql.groups(),
-                (rs, n) -> new FailureGroup(
-                        rs.getString(1),
-                        rs.getLong(2),
-                        Objects.requireNonNull(dialect.readRowTime(rs, 3, names.updatedAtZoned())),
-                        Objects.requireNonNull(dialect.readRowTime(rs, 4, names.updatedAtZoned())),
-                        List.of(),
-                        rs.getString(5)),
-                size,
-                (long) page * size);
-        if (examples == 0) {
-            return groups;
-        }
-        return groups.stream()
-                .map(group -> new FailureGroup(
-                        group.error(),
-                        group.rows(),
-                        group.firstSeen(),
-                        group.lastSeen(),
-                        group.error() == null
-                                ? jdbc.query(sql.examples(true), (rs, n) -> id(rs, 1), examples)
-                                : jdbc.query(sql.examples(false), (rs, n) -> id(rs, 1), group.error(), examples),
-                        group.example()))
-                .toList();
-    }
-
-    @Override
-    public @Nullable Map<String, Object> readRow(TaskDefinition task, Object id) {
-        TableNames names = sql(task).names();
-        List<Map<String, Object>> rows = jdbc.query(
-                FailureSql.row(task, names, dialect),
-                ps -> dialect.bindId(ps, 1, id, names),
-                new RowColumnsMapper(dialect, names));
-        return rows.isEmpty() ? null : rows.get(0);
-    }
-
-    @Override
-    public int requeue(TaskDefinition task, Requeue which) {
-        TableNames names = sql(task).names();
-        FailureSql sql = FailureSql.of(task, names, dialect, which.dead());
-        return jdbc.update(sql.requeue(which), ps -> {
-            int index = 1;
-            for (Object id : which.ids()) {
-                dialect.bindId(ps, index++, id, names);
-            }
-            if (which.ids().isEmpty() && which.byError() && which.error() != null) {
-                ps.setString(index, FailureGroup.keyOf(which.error()));
-            }
-        });
-    }
-
     private static final class WorkFailed extends RuntimeException {
         WorkFailed(Exception cause) {
             super(cause);
@@ -631,117 +454,6 @@ public final class JdbcTaskStore implements TaskStore {
         return epoch == null ? -1 : epoch;
     }
 
-    private TaskSql sql(TaskDefinition task) {
-        TaskSql sql = statements.get(task.name());
-        if (sql != null && (!sql.reads().equals(task.rowColumns()) || sql.stale())) {
-            // inspected with another handler's columns (the same names, another fetch), or its due
-            // bound holds the JVM's offset from before a daylight saving switch
-            sql = TaskSql.of(task, sql.names(), sql.tableColumns(), dialect);
-            statements.put(task.name(), sql);
-        }
-        if (sql == null) {
-            SchemaReport report = inspect(task);
-            sql = statements.get(task.name());
-            if (sql == null) {
-                throw new InvalidTaskException("scan.tasks." + task.name() + ": table " + task.table()
-                        + (report.tableExists() ? " lacks columns " + report.missingColumns() : " does not exist"));
-            }
-        }
-        return sql;
-    }
-
-    /**
-     * Reads a page: the column names once, then one array of values per row. Pages of one task with
-     * the same columns share one layout, so a handler resolves its columns' positions once.
-     */
-    private List<Row> rows(ResultSet rs, String task, TableNames names, int limit) throws SQLException {
-        ResultSetMetaData meta = rs.getMetaData();
-        int count = meta.getColumnCount();
-        List<String> labels = new ArrayList<>(count);
-        for (int i = 1; i <= count; i++) {
-            labels.add(meta.getColumnLabel(i).toLowerCase(Locale.ROOT));
-        }
-        Row.Layout layout = layouts.get(task);
-        if (layout == null || !layout.names().equals(labels)) {
-            layout = new Row.Layout(labels);
-            layouts.put(task, layout);
-        }
-        ColumnValues.Kind[] kinds = ColumnValues.kinds(meta);
-        int updated = layout.position(names.updatedAt().toLowerCase(Locale.ROOT));
-        if (updated >= 0 && kinds[updated] == ColumnValues.Kind.LOCAL_TIMESTAMP) {
-            kinds[updated] = ColumnValues.Kind.UTC_TIMESTAMP;
-        }
-        int id = column(layout, names.id());
-        int shardKey = column(layout, names.shardKey());
-        int retries = column(layout, names.retries());
-        int due = names.dueAt() == null ? -1 : column(layout, names.dueAt());
-        List<Row> page = new ArrayList<>(Math.min(limit, 1024));
-        while (rs.next()) {
-            Object[] values = new Object[count];
-            for (int i = 0; i < count; i++) {
-                values[i] = ColumnValues.read(rs, i + 1, kinds[i]);
-            }
-            Object idValue = values[id - 1];
-            String textId = TextKeys.isText(idValue) ? idValue.toString() : null;
-            long rowId = textId != null
-                    ? TextKeys.identity(textId)
-                    : whole(idValue) ? ((Number) idValue).longValue() : rs.getLong(id);
-            long key = shardKey(rs, shardKey, values[shardKey - 1]);
-            int tries = whole(values[retries - 1]) ? ((Number) values[retries - 1]).intValue() : rs.getInt(retries);
-            page.add(layout.row(rowId, key, tries, due < 0 ? null : instant(rs.getTimestamp(due)), textId, values));
-        }
-        return page;
-    }
-
-    /**
-     * Whether a value read for the engine's own columns is the integer the driver's {@code getLong}
-     * or {@code getInt} would decode again: then it is taken as read, else (NULL, a decimal, text)
-     * the driver converts the column as before.
-     */
-    private static boolean whole(@Nullable Object value) {
-        return value instanceof Long || value instanceof Integer || value instanceof Short;
-    }
-
-    /**
-     * A row's shard key as the engine tells keys apart, from the value read at {@code index}: a whole
-     * number as it is, text or a UUID by {@link TextKeys#identity}, anything else (a decimal, NULL) as
-     * the driver's {@code getLong} converts it.
-     */
-    private static long shardKey(ResultSet rs, int index, @Nullable Object value) throws SQLException {
-        if (whole(value)) {
-            return ((Number) value).longValue();
-        }
-        return TextKeys.isText(value) ? TextKeys.identity(value) : rs.getLong(index);
-    }
-
-    /**
-     * A row's id as {@link io.shardscan.core.Row#idValue()} holds it, read at {@code index}: the text of
-     * a text or UUID id, else a {@code Long}.
-     */
-    private static Object id(ResultSet rs, int index) throws SQLException {
-        Object value = rs.getObject(index);
-        return TextKeys.isText(value) ? value.toString() : (Object) rs.getLong(index);
-    }
-
     /** The number the engine tells an id apart by: a whole id itself, a text id's {@link TextKeys#identity}. */
-    private static long number(Object id) {
-        return id instanceof String text ? TextKeys.identity(text) : (Long) id;
-    }
-
-    /**
-     * A due time as the keyset binds it back: read and bound as {@link Timestamp}, so both sides
-     * convert the column's value in the same zone.
-     */
-    private static @Nullable Instant instant(@Nullable Timestamp value) {
-        return value == null ? null : value.toInstant();
-    }
-
     /** The 1-based result-set index of a task column. */
-    private static int column(Row.Layout layout, String name) throws SQLException {
-        int position = layout.position(name.toLowerCase(Locale.ROOT));
-        if (position < 0) {
-            throw new SQLException("the fetch returned no column " + name);
-        }
-        return position + 1;
-    }
 }

@@ -17,6 +17,8 @@ import io.shardscan.core.SchemaReport;
 import io.shardscan.core.SettableScanClock;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
+import io.shardscan.core.TaskAdmin;
+import io.shardscan.core.TaskControl;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.Tier;
@@ -298,14 +300,6 @@ class ScanAutoConfigurationTests {
         }
 
         @Override
-        public boolean pausedEverywhere(TaskDefinition task) {
-            return false;
-        }
-
-        @Override
-        public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {}
-
-        @Override
         public boolean writeBack(TaskDefinition task, WriteBack batch) {
             return true;
         }
@@ -316,13 +310,31 @@ class ScanAutoConfigurationTests {
         }
 
         @Override
-        public BacklogCounts countBacklog(TaskDefinition task) {
-            return new BacklogCounts(List.of(), 0, 0);
+        public TaskAdmin admin() {
+            return new TaskAdmin() {
+                @Override
+                public BacklogCounts countBacklog(TaskDefinition task) {
+                    return new BacklogCounts(List.of(), 0, 0);
+                }
+
+                @Override
+                public int requeueDead(TaskDefinition task) {
+                    return 0;
+                }
+            };
         }
 
         @Override
-        public int requeueDead(TaskDefinition task) {
-            return 0;
+        public TaskControl control() {
+            return new TaskControl() {
+                @Override
+                public boolean pausedEverywhere(TaskDefinition task) {
+                    return false;
+                }
+
+                @Override
+                public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {}
+            };
         }
 
         @Override

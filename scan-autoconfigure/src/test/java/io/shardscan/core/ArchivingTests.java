@@ -196,7 +196,7 @@ class ArchivingTests {
                 .shards(1)
                 .archive(new Archive(Duration.ofDays(1), "tb_order_archive", false, BATCH, Duration.ZERO))
                 .build();
-        new JdbcTaskStore(dataSource).pauseEverywhere(task, true, "test", Instant.now());
+        new JdbcTaskStore(dataSource).control().pauseEverywhere(task, true, "test", Instant.now());
         CuttableCoordinator coordinator = new CuttableCoordinator(new JdbcShardCoordinator(dataSource));
         ScanEngine engine = engines.start(
                 "node-a",

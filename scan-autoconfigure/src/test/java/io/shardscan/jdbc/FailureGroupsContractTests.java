@@ -63,7 +63,7 @@ abstract class FailureGroupsContractTests {
 
     @Test
     void groupsDeadRowsByLastErrorLargestFirstWithFirstAndLastSeenAndExamples() {
-        List<FailureGroup> groups = store.failureGroups(task, true, 0, 10, 3);
+        List<FailureGroup> groups = store.admin().failureGroups(task, true, 0, 10, 3);
         assertThat(groups).extracting(FailureGroup::error).containsExactly("timeout", "refused", null);
         FailureGroup timeout = groups.get(0);
         assertThat(timeout.rows()).isEqualTo(5);
@@ -79,26 +79,26 @@ abstract class FailureGroupsContractTests {
 
     @Test
     void groupsFailedPendingRowsApartFromDeadOnesAndPages() {
-        assertThat(store.failureGroups(task, false, 0, 10, 3))
+        assertThat(store.admin().failureGroups(task, false, 0, 10, 3))
                 .singleElement()
                 .satisfies(g -> assertThat(g.error()).isEqualTo("timeout"))
                 .satisfies(g -> assertThat(g.rows()).isEqualTo(3));
-        assertThat(store.failureGroups(task, true, 1, 2, 3))
+        assertThat(store.admin().failureGroups(task, true, 1, 2, 3))
                 .extracting(FailureGroup::error)
                 .containsExactly((String) null);
-        assertThat(store.failureGroups(task, true, 2, 2, 3)).isEmpty();
+        assertThat(store.admin().failureGroups(task, true, 2, 2, 3)).isEmpty();
     }
 
     @Test
     void readsOneRowWithEveryColumnOrNothingForAnUnknownId() {
-        java.util.Map<String, Object> row = store.readRow(task, 6L);
+        java.util.Map<String, Object> row = store.admin().readRow(task, 6L);
         assertThat(row).isNotNull();
         java.util.Map<String, Object> lower = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         lower.putAll(row);
         assertThat(lower.get("last_error")).isEqualTo("refused");
         assertThat(((Number) lower.get("order_id")).longValue()).isEqualTo(6L);
         assertThat(lower).containsKeys("user_id", "phone", "status", "retry_count", "updated_at");
-        assertThat(store.readRow(task, 999_999L)).isNull();
+        assertThat(store.admin().readRow(task, 999_999L)).isNull();
     }
 
     @Test
@@ -110,7 +110,7 @@ abstract class FailureGroupsContractTests {
                         OrderTable.utc(T0.plusSeconds(20)),
                         LocalDateTime.parse("2026-03-01T12:00:00"));
         java.util.Map<String, Object> row = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        row.putAll(store.readRow(task, 6L));
+        row.putAll(store.admin().readRow(task, 6L));
         assertThat(row.get("updated_at"))
                 .as("the engine stamps it in UTC")
                 .isEqualTo(T0.plusSeconds(20).atOffset(ZoneOffset.UTC));
@@ -121,23 +121,24 @@ abstract class FailureGroupsContractTests {
 
     @Test
     void requeuesOneRowAGroupOrAllAsFreshRowsAndLeavesTheOthers() {
-        assertThat(store.requeue(task, Requeue.rows(true, List.of(2L)))).isEqualTo(1);
+        assertThat(store.admin().requeue(task, Requeue.rows(true, List.of(2L)))).isEqualTo(1);
         assertThat(table.count("order_id = 2 AND status = 0 AND retry_count = 0"))
                 .isEqualTo(1);
-        assertThat(store.requeue(task, Requeue.rows(true, List.of(20L))))
+        assertThat(store.admin().requeue(task, Requeue.rows(true, List.of(20L))))
                 .as("a failed pending row is not dead")
                 .isZero();
 
-        assertThat(store.requeue(task, Requeue.withError(true, "refused"))).isEqualTo(2);
-        assertThat(store.requeue(task, Requeue.withError(true, null))).isEqualTo(1);
+        assertThat(store.admin().requeue(task, Requeue.withError(true, "refused")))
+                .isEqualTo(2);
+        assertThat(store.admin().requeue(task, Requeue.withError(true, null))).isEqualTo(1);
         assertThat(table.count("status = 2")).isEqualTo(4);
 
-        assertThat(store.requeue(task, Requeue.all(false))).isEqualTo(3);
+        assertThat(store.admin().requeue(task, Requeue.all(false))).isEqualTo(3);
         assertThat(table.count("order_id IN (20, 21, 22) AND status = 0 AND retry_count = 0"))
                 .isEqualTo(3);
-        assertThat(store.requeue(task, Requeue.all(true))).isEqualTo(4);
+        assertThat(store.admin().requeue(task, Requeue.all(true))).isEqualTo(4);
         assertThat(table.count("status = 2")).isZero();
-        assertThat(store.failureGroups(task, true, 0, 10, 3)).isEmpty();
+        assertThat(store.admin().failureGroups(task, true, 0, 10, 3)).isEmpty();
     }
 
     @Test
@@ -146,7 +147,7 @@ abstract class FailureGroupsContractTests {
         fail(2, "order 32 not found after 12 tries", T0.plusSeconds(80), 32);
         fail(2, "order 33 not found after 12 tries", T0.plusSeconds(90), 33);
 
-        List<FailureGroup> groups = store.failureGroups(task, true, 0, 10, 5);
+        List<FailureGroup> groups = store.admin().failureGroups(task, true, 0, 10, 5);
 
         assertThat(groups)
                 .filteredOn(g -> "order # not found after # tries".equals(g.error()))
@@ -164,7 +165,7 @@ abstract class FailureGroupsContractTests {
                 .singleElement()
                 .satisfies(g -> assertThat(g.example()).isEqualTo("timeout"));
         // the group's key, or any error of the group, requeues the whole group
-        assertThat(store.requeue(task, Requeue.withError(true, "order 99 not found after 1 tries")))
+        assertThat(store.admin().requeue(task, Requeue.withError(true, "order 99 not found after 1 tries")))
                 .isEqualTo(3);
         assertThat(table.count("order_id IN (31, 32, 33) AND status = 0")).isEqualTo(3);
     }
@@ -174,15 +175,17 @@ abstract class FailureGroupsContractTests {
         fail(2, "doc 029142e0-db35-4b52-aa68-0133609ef41f rejected after 4 tries", T0.plusSeconds(70), 34);
         fail(2, "doc A5EC7638-0D1F-4A3B-9C2E-77F0B1E2D3C4 rejected after 4 tries", T0.plusSeconds(80), 35);
 
-        assertThat(store.failureGroups(task, true, 0, 10, 5))
+        assertThat(store.admin().failureGroups(task, true, 0, 10, 5))
                 .filteredOn(g -> "doc # rejected after # tries".equals(g.error()))
                 .singleElement()
                 .satisfies(g -> assertThat(g.rows()).isEqualTo(2));
         assertThat(FailureGroup.keyOf("doc 029142e0-db35-4b52-aa68-0133609ef41f rejected after 4 tries"))
                 .isEqualTo("doc # rejected after # tries");
-        assertThat(store.requeue(
-                        task,
-                        Requeue.withError(true, "doc 00000000-0000-0000-0000-000000000000 rejected after 1 tries")))
+        assertThat(store.admin()
+                        .requeue(
+                                task,
+                                Requeue.withError(
+                                        true, "doc 00000000-0000-0000-0000-000000000000 rejected after 1 tries")))
                 .isEqualTo(2);
     }
 }

@@ -97,11 +97,11 @@ class ShardColumnCheckTests {
                         + " shards:\n  ALTER TABLE tb_order ");
         JdbcTaskStore store = new JdbcTaskStore(dataSource);
         store.inspect(task(4));
-        assertThat(store.countBacklog(task(4)).outsideShards())
+        assertThat(store.admin().countBacklog(task(4)).outsideShards())
                 .as("the backlog counts the rows outside the shards, 20 of the 40")
                 .isEqualTo(20);
         table.jdbc().execute("UPDATE tb_order SET status = 1 WHERE scan_shard >= 4");
         assertThat(new JdbcTaskStore(dataSource).inspect(task(4)).problems()).isEmpty();
-        assertThat(store.countBacklog(task(4)).outsideShards()).isZero();
+        assertThat(store.admin().countBacklog(task(4)).outsideShards()).isZero();
     }
 }

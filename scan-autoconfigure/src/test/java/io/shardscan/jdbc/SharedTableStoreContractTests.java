@@ -123,19 +123,19 @@ abstract class SharedTableStoreContractTests {
         // orders 1-16 are dead: four of each kind
         table.jdbc().update("UPDATE tb_order SET status = 2 WHERE order_id <= 16");
         TaskStore store = new JdbcTaskStore(dataSource());
-        BacklogCounts counts = store.countBacklog(vip);
+        BacklogCounts counts = store.admin().countBacklog(vip);
         assertThat(counts.dead()).isEqualTo(4);
         assertThat(counts.pending())
                 .extracting(BacklogCounts.Group::retries, BacklogCounts.Group::count)
                 .containsExactly(
                         tuple(0, (long) ids(id -> id > 16 && kind(id) == 3).size()));
 
-        assertThat(store.requeueDead(vip)).isEqualTo(4);
+        assertThat(store.admin().requeueDead(vip)).isEqualTo(4);
         assertThat(table.count("status = 2")).isEqualTo(12);
         assertThat(table.count("status = 0 AND order_id <= 16")).isEqualTo(4);
         assertThat(table.count("status = 0 AND order_id <= 16 AND biz_type = 3"))
                 .isEqualTo(4);
-        assertThat(store.countBacklog(normal).dead()).isEqualTo(8);
+        assertThat(store.admin().countBacklog(normal).dead()).isEqualTo(8);
     }
 
     @Test

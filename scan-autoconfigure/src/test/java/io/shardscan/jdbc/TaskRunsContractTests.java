@@ -173,12 +173,12 @@ abstract class TaskRunsContractTests {
 
     @Test
     void theFirstRunStartsOnTheRowOfAPauseAndThePauseStays() {
-        store.pauseEverywhere(task, true, "node-a", T0);
+        store.control().pauseEverywhere(task, true, "node-a", T0);
         assertThat(runs.current(task)).isNull();
         assertThat(runs.startFirst(task, "node-b", T0, null).id()).isEqualTo(1);
-        assertThat(store.pausedEverywhere(task)).isTrue();
+        assertThat(store.control().pausedEverywhere(task)).isTrue();
         assertThat(runs.start(task, 1, "node-b", T0, null).id()).isEqualTo(2);
-        assertThat(store.pausedEverywhere(task)).isTrue();
+        assertThat(store.control().pausedEverywhere(task)).isTrue();
     }
 
     @Test
@@ -217,15 +217,15 @@ abstract class TaskRunsContractTests {
 
     @Test
     void anyLeftSeesPendingRowsUntilEveryOneIsDoneOrDead() {
-        assertThat(store.anyLeft(task)).isTrue();
+        assertThat(store.control().anyLeft(task)).isTrue();
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id <> 7");
-        assertThat(store.anyLeft(task)).isTrue();
+        assertThat(store.control().anyLeft(task)).isTrue();
         table.jdbc().update("UPDATE tb_order SET retry_count = 3 WHERE order_id = 7");
-        assertThat(store.anyLeft(task))
+        assertThat(store.control().anyLeft(task))
                 .as("a failed row waiting in its retry tier")
                 .isTrue();
         table.jdbc().update("UPDATE tb_order SET status = 2 WHERE order_id = 7");
-        assertThat(store.anyLeft(task)).isFalse();
+        assertThat(store.control().anyLeft(task)).isFalse();
     }
 
     @Test
@@ -245,13 +245,13 @@ abstract class TaskRunsContractTests {
         // 1: due in an hour; 2: no due time; 3: due an hour ago
         setDue(now.plus(Duration.ofHours(1)), 1);
         setDue(now.minus(Duration.ofHours(1)), 3);
-        assertThat(store.anyLeft(delayed)).isTrue();
+        assertThat(store.control().anyLeft(delayed)).isTrue();
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE order_id = 3");
-        assertThat(store.anyLeft(delayed))
+        assertThat(store.control().anyLeft(delayed))
                 .as("a fresh row due later and one without a due time wait for a later run")
                 .isFalse();
         table.jdbc().update("UPDATE tb_order SET retry_count = 1 WHERE order_id = 1");
-        assertThat(store.anyLeft(delayed))
+        assertThat(store.control().anyLeft(delayed))
                 .as("a row that failed keeps the run going")
                 .isTrue();
     }

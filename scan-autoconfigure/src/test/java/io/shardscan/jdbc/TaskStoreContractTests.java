@@ -665,7 +665,8 @@ abstract class TaskStoreContractTests {
             assertThat(report.problems()).isEmpty();
             assertThat(report.nullShardKeys()).isEqualTo(2);
             // and the backlog counter keeps showing them, for /actuator/scan
-            assertThat(store.countBacklog(TaskDefinition.builder("keyless")
+            assertThat(store.admin()
+                            .countBacklog(TaskDefinition.builder("keyless")
                                     .table("tb_keyless")
                                     .shardKeyColumn("user_id")
                                     .build())
@@ -701,7 +702,7 @@ abstract class TaskStoreContractTests {
                 .update(
                         "UPDATE tb_order SET retry_count = 3, updated_at = ? WHERE order_id BETWEEN 14 AND 15",
                         OrderTable.utc(T0.minusSeconds(60)));
-        BacklogCounts counts = store.countBacklog(task);
+        BacklogCounts counts = store.admin().countBacklog(task);
         assertThat(counts.dead()).isEqualTo(3);
         assertThat(counts.pending())
                 .extracting(BacklogCounts.Group::retries, BacklogCounts.Group::count)
@@ -727,7 +728,7 @@ abstract class TaskStoreContractTests {
         JdbcTaskStore counted = new JdbcTaskStore(counting.dataSource());
         counted.inspect(task);
         long before = counting.total();
-        BacklogCounts counts = counted.countBacklog(task);
+        BacklogCounts counts = counted.admin().countBacklog(task);
         assertThat(counting.total() - before)
                 .as("statements of a backlog count: %s", counting.byKind())
                 .isEqualTo(1);
@@ -738,10 +739,10 @@ abstract class TaskStoreContractTests {
     @Test
     void requeuesDeadRowsAsFresh() {
         table.jdbc().update("UPDATE tb_order SET status = 2, retry_count = 16 WHERE order_id IN (3, 4)");
-        assertThat(store.requeueDead(task)).isEqualTo(2);
+        assertThat(store.admin().requeueDead(task)).isEqualTo(2);
         assertThat(table.count("order_id IN (3, 4) AND status = 0 AND retry_count = 0"))
                 .isEqualTo(2);
-        assertThat(store.countBacklog(task).dead()).isZero();
+        assertThat(store.admin().countBacklog(task).dead()).isZero();
     }
 
     /** A task of tb_order whose rows are due at due_at (plus {@code delay}). */
@@ -870,7 +871,7 @@ abstract class TaskStoreContractTests {
                 .containsExactlyInAnyOrder(
                         new RowKey(6, 6, now.minus(Duration.ofHours(1))),
                         new RowKey(22, 22, now.plus(Duration.ofHours(1))));
-        BacklogCounts counts = store.countBacklog(delayed);
+        BacklogCounts counts = store.admin().countBacklog(delayed);
         // 40 pending: 4 due, 2 due in an hour, 34 without a due time (never due, counted apart)
         assertThat(counts.pending())
                 .extracting(
@@ -892,7 +893,7 @@ abstract class TaskStoreContractTests {
         assertThat(store.inspect(delayed).nullDueTimes())
                 .as("startup counts them too, to warn")
                 .isEqualTo(34);
-        assertThat(store.countBacklog(task).pending())
+        assertThat(store.admin().countBacklog(task).pending())
                 .as("without a due-at column every row is due")
                 .allSatisfy(group -> assertThat(group.notYetDue()).isZero());
     }
@@ -911,13 +912,13 @@ abstract class TaskStoreContractTests {
         TaskDefinition delayed = delayed(Duration.ofMinutes(15));
         JdbcTaskStore store = new JdbcTaskStore(dataSource());
         store.inspect(delayed);
-        Backlog backlog = Backlog.of(delayed, store.countBacklog(delayed), now);
+        Backlog backlog = Backlog.of(delayed, store.admin().countBacklog(delayed), now);
         assertThat(backlog.tiers().get(0).oldestPendingAgeSeconds())
                 .isBetween(
                         Duration.ofMinutes(45).toSeconds() - 5,
                         Duration.ofMinutes(45).toSeconds() + 5);
         setDue(now.minus(Duration.ofMinutes(5)), 1, 2);
-        assertThat(Backlog.of(delayed, store.countBacklog(delayed), now)
+        assertThat(Backlog.of(delayed, store.admin().countBacklog(delayed), now)
                         .tiers()
                         .get(0)
                         .oldestPendingAgeSeconds())

@@ -187,10 +187,10 @@ class TextIdTests {
                                 List.of(new WriteBack.Failure(row.idValue(), 1, "dead by the test")))))
                 .isTrue();
 
-        List<FailureGroup> groups = store.failureGroups(task, true, 0, 10, 3);
+        List<FailureGroup> groups = store.admin().failureGroups(task, true, 0, 10, 3);
         assertThat(groups).singleElement().satisfies(group -> assertThat(List.<Object>copyOf(group.exampleIds()))
                 .containsExactly(id));
-        Map<String, Object> read = store.readRow(task, id);
+        Map<String, Object> read = store.admin().readRow(task, id);
         assertThat(read).isNotNull();
         assertThat(String.valueOf(read.entrySet().stream()
                         .filter(e -> e.getKey().equalsIgnoreCase("last_error"))
@@ -199,12 +199,12 @@ class TextIdTests {
                         .getValue()))
                 .isEqualTo("dead by the test");
         if (ids.equals("uuid") && !database.equals("mariadb")) {
-            assertThatThrownBy(() -> store.readRow(task, "not-a-uuid"))
+            assertThatThrownBy(() -> store.admin().readRow(task, "not-a-uuid"))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("Row id 'not-a-uuid' is not an id of table")
                     .hasMessageContaining("its ids are the UUIDs of column");
         }
-        assertThat(store.requeue(task, Requeue.rows(true, List.of(id)))).isEqualTo(1);
+        assertThat(store.admin().requeue(task, Requeue.rows(true, List.of(id)))).isEqualTo(1);
         assertThat(new JdbcTemplate(dataSource)
                         .queryForObject("SELECT COUNT(*) FROM tb_doc WHERE status = 2", Long.class))
                 .isZero();

@@ -1,6 +1,5 @@
 package io.shardscan.testsupport;
 
-import io.shardscan.core.BacklogCounts;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.Row;
 import io.shardscan.core.RowKey;
@@ -9,7 +8,6 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -145,33 +143,18 @@ public final class RecordingTaskStore implements TaskStore {
     }
 
     @Override
-    public BacklogCounts countBacklog(TaskDefinition task) {
-        return store.countBacklog(task);
-    }
-
-    @Override
-    public int requeueDead(TaskDefinition task) {
-        return store.requeueDead(task);
-    }
-
-    @Override
-    public boolean anyLeft(TaskDefinition task) {
-        return store.anyLeft(task);
-    }
-
-    @Override
     public io.shardscan.core.TaskRuns runs() {
         return store.runs();
     }
 
     @Override
-    public boolean pausedEverywhere(TaskDefinition task) {
-        return store.pausedEverywhere(task);
+    public io.shardscan.core.TaskAdmin admin() {
+        return store.admin();
     }
 
     @Override
-    public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
-        store.pauseEverywhere(task, paused, by, at);
+    public io.shardscan.core.TaskControl control() {
+        return store.control();
     }
 
     @Override
@@ -182,10 +165,5 @@ public final class RecordingTaskStore implements TaskStore {
     @Override
     public int archive(TaskDefinition task, int shard, long epoch) {
         return store.archive(task, shard, epoch);
-    }
-
-    @Override
-    public long countUnmatched(List<TaskDefinition> tasks) {
-        return store.countUnmatched(tasks);
     }
 }

@@ -1,0 +1,47 @@
+package io.shardscan.jdbc;
+
+import io.shardscan.core.TaskControl;
+import io.shardscan.core.TaskDefinition;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** The controller's side of a {@link JdbcTaskStore}: the pause in {@code scan_task}, and rows left. Thread-safe. */
+final class JdbcTaskControl implements TaskControl {
+
+    private final JdbcTemplate jdbc;
+    private final JdbcTaskStatements statements;
+
+    JdbcTaskControl(JdbcTemplate jdbc, JdbcTaskStatements statements) {
+        this.jdbc = jdbc;
+        this.statements = statements;
+    }
+
+    @Override
+    public boolean pausedEverywhere(TaskDefinition task) {
+        List<Integer> paused =
+                jdbc.queryForList("SELECT paused FROM scan_task WHERE task = ?", Integer.class, task.name());
+        return !paused.isEmpty() && paused.get(0) != 0;
+    }
+
+    @Override
+    public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
+        Object[] values = {paused ? 1 : 0, by, Timestamp.from(at), task.name()};
+        if (jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values) > 0) {
+            return;
+        }
+        try {
+            jdbc.update("INSERT INTO scan_task (paused, changed_by, changed_at, task) VALUES (?, ?, ?, ?)", values);
+        } catch (DuplicateKeyException e) {
+            // another node inserted it first: set it as asked
+            jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values);
+        }
+    }
+
+    @Override
+    public boolean anyLeft(TaskDefinition task) {
+        return !jdbc.queryForList(statements.sql(task).anyLeft(), Integer.class).isEmpty();
+    }
+}
