@@ -13,7 +13,7 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * The README's three chains ("The whole application"), as a user copies them, with two users of
+ * The dashboard guide's three chains ("The whole application", docs/guides/dashboard.md), as a user copies them, with two users of
  * the application's own: an operator (role OPS) and a clerk.
  */
 @Configuration(proxyBeanMethods = false)

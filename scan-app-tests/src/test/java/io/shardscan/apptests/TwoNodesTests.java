@@ -38,7 +38,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The outbox service as two nodes on one PostgreSQL and one Redis: every event delivered once with
  * its JPA save committed with the write-back (issue 22 §1), its {@code jsonb} payload bound to a
  * {@code String} (§2), sharded by its account's UUID (§3), the Redis keys named for this
- * application and database (§4), and the README's security chains in force (§5).
+ * application and database (§4), and the dashboard guide's security chains in force (§5).
  */
 @ServerTests
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -149,14 +149,14 @@ class TwoNodesTests {
     }
 
     /**
-     * The chains above are the README's, as a user copies them: its block's code, but for the class
-     * around it (the README's is nested), in ScanSecurity, whatever the line breaks.
+     * The chains above are the dashboard guide's ({@code docs/guides/dashboard.md}), as a user copies them: its
+     * block's code, but for the class around it (the guide's is nested), in ScanSecurity, whatever the line breaks.
      */
     @Test
-    void theChainsAreTheReadmes() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("```java", readme.indexOf("**The whole application.**"));
-        String block = readme.substring(start + "```java".length(), readme.indexOf("```", start + 7));
+    void theChainsAreTheDashboardGuides() throws Exception {
+        String guide = Files.readString(Path.of("..", "docs", "guides", "dashboard.md"));
+        int start = guide.indexOf("```java", guide.indexOf("**The whole application.**"));
+        String block = guide.substring(start + "```java".length(), guide.indexOf("```", start + 7));
         String chains = block.substring(block.indexOf("@Bean"), block.lastIndexOf('}'));
         String source = Files.readString(Path.of("src/main/java/io/shardscan/apptests/ScanSecurity.java"));
         assertThat(source.replaceAll("\\s+", "")).contains(chains.replaceAll("\\s+", ""));

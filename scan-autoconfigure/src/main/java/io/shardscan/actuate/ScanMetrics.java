@@ -60,7 +60,7 @@ import org.jspecify.annotations.Nullable;
  * a base unit: Prometheus appends the base unit to the name, so
  * {@code scan.shards.owned} with base unit {@code shards} would read {@code scan_shards_owned_shards}
  * and {@code scan.lease.lost} with {@code leases} {@code scan_lease_lost_leases_total}. The
- * Prometheus names are listed in the README's meter table.
+ * Prometheus names are listed in docs/reference/metrics.md, which a test generates from the registry.
  *
  * <p>Thread-safe; may be bound to several registries, each of which then gets every meter.
  */

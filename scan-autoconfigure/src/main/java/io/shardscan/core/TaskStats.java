@@ -232,7 +232,7 @@ public final class TaskStats {
 
     /**
      * Statements that probed this node's idle shards together, each for every tier due within the
-     * first tier's interval (see the README's "Idle cost").
+     * first tier's interval (see "Idle cost" in docs/guides/how-it-runs.md).
      */
     public long probes() {
         return probes.get();

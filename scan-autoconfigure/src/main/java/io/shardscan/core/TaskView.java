@@ -203,7 +203,7 @@ public final class TaskView {
 
     /**
      * Counts the backlog when it may have changed since the last count, for a caller that counts
-     * every {@code refresh}: see the README's "Idle cost" for when that is.
+     * every {@code refresh}: see "Idle cost" in docs/guides/how-it-runs.md for when that is.
      *
      * @return the new count; {@code null} when none was due, so the last one stands
      */

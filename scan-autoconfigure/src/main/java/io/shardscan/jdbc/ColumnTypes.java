@@ -115,7 +115,7 @@ final class ColumnTypes {
                     + (role.equals("id")
                             ? ", and the scan pages by the id's text in binary order"
                             : ", and a row's shard is a hash of its key's text")
-                    + " (see the README's \"Text and UUID keys\")");
+                    + " (see \"Text and UUID keys\" in docs/guides/table-and-indexes.md)");
         } else if (type == KeyType.WHOLE) {
             check(problems, task, info, role + "-column", WHOLE_NUMBERS, WHOLE);
         }

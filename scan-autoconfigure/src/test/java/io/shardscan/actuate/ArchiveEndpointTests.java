@@ -21,7 +21,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * What {@code /actuator/scan} and the {@code scan.archived} counter show of archiving, on H2 with
- * the archive table the README gives for H2: 30 done rows a year old are moved.
+ * the archive table docs/guides/archiving.md gives for H2: 30 done rows a year old are moved.
  */
 class ArchiveEndpointTests {
 

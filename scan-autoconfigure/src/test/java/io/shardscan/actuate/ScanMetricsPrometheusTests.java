@@ -20,6 +20,7 @@ import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.GeneratedDoc;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import io.shardscan.testsupport.UserTable;
@@ -41,16 +42,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The names a PromQL user types: a real Prometheus scrape of the meters of an engine on H2, against
- * the Prometheus names in the README's meter table.
+ * the Prometheus names in the meter tables of the docs. {@code docs/reference/metrics.md} is generated from
+ * that engine's registry ({@code -Dscan.docs.write=true} rewrites it); the operating guide's table is written
+ * by hand.
  */
 class ScanMetricsPrometheusTests {
 
     /**
-     * A Prometheus name in the first column of the README's meter table, e.g. {@code `scan_rows_total`},
+     * A Prometheus name in the first column of a meter table of the docs, e.g. {@code `scan_rows_total`},
      * and its type (third column): a gauge in seconds is one sample, a timer three.
      */
-    private static final Pattern README_ROW =
+    private static final Pattern METER_ROW =
             Pattern.compile("^\\| `(scan_[a-z_]+)` \\| [^|]+ \\| ([^|]+) \\|", Pattern.MULTILINE);
+
+    private static final GeneratedDoc REFERENCE =
+            new GeneratedDoc("docs/reference/metrics.md", ScanMetricsPrometheusTests.class.getSimpleName());
 
     @RegisterExtension
     final Engines engines = new Engines();
@@ -113,10 +119,26 @@ class ScanMetricsPrometheusTests {
     }
 
     @Test
-    void theReadmeMeterTableListsWhatAScrapeHas() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    void theMetricsReferenceIsWhatTheRegistryHas() throws IOException {
+        REFERENCE.check(
+                REFERENCE.withHeader("the meter registry of an engine on H2", MetricsReference.render(registry(8))));
+    }
+
+    @Test
+    void theMeterTablesOfTheDocsListWhatAScrapeHas() throws IOException {
+        Set<String> scraped = new TreeSet<>(scrapedNames());
+        assertThat(documented(Path.of("..", "docs", "reference", "metrics.md")))
+                .as("docs/reference/metrics.md")
+                .isEqualTo(scraped);
+        assertThat(documented(Path.of("..", "docs", "guides", "operating.md")))
+                .as("the meter table of docs/guides/operating.md")
+                .isEqualTo(scraped);
+    }
+
+    /** What a scrape has of the meters in the table of {@code doc}. */
+    private static Set<String> documented(Path doc) throws IOException {
         Set<String> documented = new TreeSet<>();
-        Matcher row = README_ROW.matcher(readme);
+        Matcher row = METER_ROW.matcher(Files.readString(doc));
         while (row.find()) {
             String name = row.group(1);
             if (name.endsWith("_seconds") && !row.group(2).startsWith("gauge")) {
@@ -126,7 +148,7 @@ class ScanMetricsPrometheusTests {
                 documented.add(name);
             }
         }
-        assertThat(documented).isEqualTo(new TreeSet<>(scrapedNames()));
+        return documented;
     }
 
     /** The names of the {@code scan_} samples of one scrape, with a budget of workers. */
@@ -136,6 +158,19 @@ class ScanMetricsPrometheusTests {
 
     /** The names of the {@code scan_} samples of one scrape, with {@code scan.max-workers} or without. */
     private Set<String> scrapedNames(@Nullable Integer maxWorkers) {
+        return registry(maxWorkers)
+                .scrape()
+                .lines()
+                .filter(line -> line.startsWith("scan_"))
+                .map(line -> line.replaceAll("[{ ].*", ""))
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * The registry of an engine with every kind of task, once it handled a row, with {@code scan.max-workers}
+     * or without.
+     */
+    private PrometheusMeterRegistry registry(@Nullable Integer maxWorkers) {
         DataSource dataSource = TestServers.h2("prometheus");
         OrderTable table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
         TaskDefinition task = TaskDefinition.builder("orders")
@@ -184,10 +219,6 @@ class ScanMetricsPrometheusTests {
         await().until(() ->
                 registry.find("scan.round").tag("outcome", "handled").timer() != null
                         && registry.find("scan.handler").timer() != null);
-        return registry.scrape()
-                .lines()
-                .filter(line -> line.startsWith("scan_"))
-                .map(line -> line.replaceAll("[{ ].*", ""))
-                .collect(Collectors.toSet());
+        return registry;
     }
 }

@@ -14,13 +14,17 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
-/** Fails when a default in the README's configuration reference drifts from the code. */
+/**
+ * Fails when a default in the hand-written tables of {@code docs/guides/configuration.md} drifts from the code.
+ * The generated {@code docs/reference/configuration.md} needs no such check: ConfigurationMetadataTests keeps
+ * the metadata's defaults the code's, and ConfigurationReferenceTests the reference the metadata.
+ */
 class DocumentedDefaultsTests {
 
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.-]+)` \\| `([^`]+)` \\|", Pattern.MULTILINE);
 
     @Test
-    void everyLiteralDefaultInTheReadmeIsTheCodesDefault() throws IOException {
+    void everyLiteralDefaultInTheConfigurationGuideIsTheCodesDefault() throws IOException {
         Map<String, String> documented = documentedDefaults();
         assertThat(documented).containsKeys("scan.lease-ttl", "scan.tasks.t.page-size", "scan.tasks.t.on-exhausted");
         ScanProperties defaults = new ScanProperties();
@@ -39,10 +43,10 @@ class DocumentedDefaultsTests {
 
     /** Rows whose default is a literal in back-quotes; per-task rows become properties of task {@code t}. */
     private static Map<String, String> documentedDefaults() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        String taskSection = readme.substring(readme.indexOf("Per task (`scan.tasks.<name>.*`)"));
+        String guide = Files.readString(Path.of("..", "docs", "guides", "configuration.md"));
+        String taskSection = guide.substring(guide.indexOf("Per task (`scan.tasks.<name>.*`)"));
         Map<String, String> defaults = new LinkedHashMap<>();
-        Matcher node = ROW.matcher(readme.substring(0, readme.indexOf("Per task (`scan.tasks.<name>.*`)")));
+        Matcher node = ROW.matcher(guide.substring(0, guide.indexOf("Per task (`scan.tasks.<name>.*`)")));
         while (node.find()) {
             defaults.put(node.group(1), node.group(2));
         }

@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.io.ByteArrayResource;
 
-/** How {@code match} binds from YAML, as the README writes it: a value, a list of values, or null. */
+/** How {@code match} binds from YAML, as docs/guides/several-tasks-per-table.md writes it: a value, a list of values, or null. */
 class MatchPropertiesTests {
 
     private static TaskDefinition bind(String task) throws IOException {

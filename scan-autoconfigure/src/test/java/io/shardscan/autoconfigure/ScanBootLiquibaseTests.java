@@ -26,7 +26,7 @@ import org.springframework.jdbc.datasource.init.ScriptUtils;
 /**
  * A whole application that lets Spring Boot's own Liquibase auto-configuration ({@code spring-boot-liquibase},
  * Liquibase 4.33.0) run its master changelog, which creates its orders table and includes Shardscan's
- * {@code io/shardscan/db/changelog/shardscan.yaml} as the README says, with
+ * {@code io/shardscan/db/changelog/shardscan.yaml} as docs/guides/table-and-indexes.md says, with
  * {@code scan.jdbc.initialize-schema=never}: Boot's {@link SpringLiquibase} ran before the engine, both the
  * application's changeset and Shardscan's are recorded in {@code DATABASECHANGELOG}, every table of Shardscan's
  * (leases, fences, members, ...) is there, and the application's {@code @ScanTask} handler takes every row of

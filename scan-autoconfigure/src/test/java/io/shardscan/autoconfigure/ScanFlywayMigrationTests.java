@@ -20,7 +20,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * An application that migrates its own schema with Flyway, its {@code V1__orders.sql} in
- * {@code classpath:app/db/migration/{vendor}}, and sets {@code scan.jdbc.flyway.enabled} as the README
+ * {@code classpath:app/db/migration/{vendor}}, and sets {@code scan.jdbc.flyway.enabled} as docs/guides/table-and-indexes.md
  * says: Shardscan's {@code V1} runs beside the application's in its own history table, every table and
  * column the startup checks know is there, the engine starts and handles a row, a restart migrates
  * nothing, and no statement logged "already exists". On PostgreSQL, MariaDB and H2.

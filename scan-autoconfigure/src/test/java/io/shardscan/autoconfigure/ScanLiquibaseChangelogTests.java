@@ -19,7 +19,7 @@ import org.springframework.core.io.DefaultResourceLoader;
 
 /**
  * An application whose changelog creates its orders table and includes Shardscan's
- * {@code io/shardscan/db/changelog/shardscan.yaml} as the README says, applied by Liquibase's
+ * {@code io/shardscan/db/changelog/shardscan.yaml} as docs/guides/table-and-indexes.md says, applied by Liquibase's
  * {@link SpringLiquibase} (what Boot runs) before the application starts: the database's changeset
  * of Shardscan's {@code V1} is applied under the changelog's own path, every table and column the
  * startup checks know is there, the engine starts with {@code initialize-schema=never} and handles a

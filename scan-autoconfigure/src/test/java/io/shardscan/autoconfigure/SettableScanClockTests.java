@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * An application's test as the README shows it: its own {@code ScanClock} bean, a {@link
+ * An application's test as docs/guides/testing.md shows it: its own {@code ScanClock} bean, a {@link
  * SettableScanClock}, replaces the system clock, and moving it lets a tier's interval of an hour pass
  * at once. With the system clock the rows below would wait that hour.
  */

@@ -153,7 +153,7 @@ class StartupChecksOnServersTests {
     }
 
     /**
-     * The README's shard column of 64 shards under a task of 16 (the newcomer's stall: rows whose
+     * The table guide's shard column of 64 shards under a task of 16 (the newcomer's stall: rows whose
      * column is 16..63 were never fetched, without an error): startup fails naming MariaDB's
      * spelling of the expression and both fixes; once the named statement ran, it starts. A column
      * of 16 shards under a task of 64 loses no row: it starts.

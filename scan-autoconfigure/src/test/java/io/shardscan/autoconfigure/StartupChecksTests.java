@@ -247,7 +247,7 @@ class StartupChecksTests {
     }
 
     /**
-     * The README's shard column of 64 shards under a task of 16: rows whose column is 16..63 would
+     * The table guide's shard column of 64 shards under a task of 16: rows whose column is 16..63 would
      * never be fetched, so startup fails naming both fixes; the statement it names makes it start,
      * and so does the column under a task of 64 shards.
      */

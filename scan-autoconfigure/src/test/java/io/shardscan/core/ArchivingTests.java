@@ -52,7 +52,7 @@ class ArchivingTests {
     void setUp() {
         table = new OrderTable(dataSource).recreate(SHARDS, true).coordinationTables();
         table.jdbc().execute("DROP TABLE IF EXISTS tb_order_archive");
-        // the statements the startup check prints (see the README)
+        // the statements the startup check prints (see docs/guides/archiving.md)
         table.jdbc().execute("CREATE TABLE tb_order_archive (LIKE tb_order, PRIMARY KEY (order_id))");
         table.jdbc()
                 .execute("CREATE INDEX tb_order_finished_idx ON tb_order (MOD(MOD(user_id, " + SHARDS + ") + " + SHARDS

@@ -75,7 +75,7 @@ class EndpointStragglerTests {
                 .pageSize(10)
                 // the failed tier's long interval keeps the held keys from being read back from the table
                 // during the test: that read drops the hold of a skipped row, which leaves no trace in
-                // the table (README, Per-key order: not kept)
+                // the table (docs/guides/handlers.md, Per-key order: not kept)
                 .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 1000, Duration.ofMinutes(1))))
                 .onExhausted(OnExhausted.KEEP_RETRYING)
                 .endpoints(EndpointRules.of("store_id").withSlow(Duration.ofMillis(150), 0.5))

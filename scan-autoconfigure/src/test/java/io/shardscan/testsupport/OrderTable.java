@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The scanned table of the tests, {@code tb_order}, with its effects table {@code effect}, created
- * with the DDL and index the README documents for each database.
+ * with the DDL and index docs/guides/table-and-indexes.md documents for each database.
  */
 public final class OrderTable {
 
@@ -77,7 +77,7 @@ public final class OrderTable {
     }
 
     /**
-     * Adds a nullable {@code due_at} timestamp column and the index the README documents for a
+     * Adds a nullable {@code due_at} timestamp column and the index docs/guides/delayed-rows.md documents for a
      * task with {@code due-at-column: due_at}; call after {@link #recreate} with an index.
      */
     public OrderTable withDueAt(int shards) {

@@ -60,7 +60,7 @@ public final class Pg implements AutoCloseable {
 
     /**
      * Drops and fills {@code bench_task} with {@code rows} pending rows (ids 1..rows, shard key
-     * {@code id % keys}), due an hour ago, then adds the primary key and the README's two partial scan indexes.
+     * {@code id % keys}), due an hour ago, then adds the primary key and the two partial scan indexes of docs/guides/table-and-indexes.md.
      */
     public void recreateTaskTable(long rows, long keys) {
         jdbc.execute("DROP TABLE IF EXISTS " + TABLE);

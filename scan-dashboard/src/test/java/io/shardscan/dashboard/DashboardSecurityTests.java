@@ -40,11 +40,11 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
 /**
- * The dashboard behind Spring Security with the README's {@code SecurityFilterChain} as it stands there
+ * The dashboard behind Spring Security with the dashboard guide's {@code SecurityFilterChain} as it stands there
  * (HTTP Basic, role {@code OPS}, Spring's CSRF check off for the dashboard's API): reads and writes need
  * the role, the dashboard's own cross-site check still refuses writes without its header, a write is
  * logged with the signed-in user, and {@code /actuator/**} is left to the application's own security.
- * The chain here is compared with the README's, line by line.
+ * The chain here is compared with the guide's, line by line.
  */
 @SpringBootTest(
         classes = DashboardSecurityTests.SecuredApp.class,
@@ -68,13 +68,13 @@ class DashboardSecurityTests {
         DashboardTestApp.register(registry, "dashboard_sec");
     }
 
-    /** The dashboard's test application with the README's chain and the users of {@link Users}. */
+    /** The dashboard's test application with the guide's chain and the users of {@link Users}. */
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import({DashboardTestApp.Orders.class, Users.class})
     static class SecuredApp {
 
-        // README.md, "Securing it", as it stands there (runsTheReadmesChainAsItStands compares them)
+        // docs/guides/dashboard.md, "Securing it", as it stands there (runsTheGuidesChainAsItStands compares them)
         @Bean
         SecurityFilterChain scanDashboard(HttpSecurity http) throws Exception {
             return http.securityMatcher("/scan", "/scan/**")
@@ -172,11 +172,11 @@ class DashboardSecurityTests {
     }
 
     @Test
-    void runsTheReadmesChainAsItStands() throws Exception {
-        List<String> documented = ReadmeCode.javaBlockAfter("**Securing it.**");
+    void runsTheGuidesChainAsItStands() throws Exception {
+        List<String> documented = GuideCode.javaBlockAfter("**Securing it.**");
         assertThat(documented).first().isEqualTo("@Bean");
-        assertThat(ReadmeCode.sourceOf(DashboardSecurityTests.class))
-                .as("the README's SecurityFilterChain, line by line")
+        assertThat(GuideCode.sourceOf(DashboardSecurityTests.class))
+                .as("the dashboard guide's SecurityFilterChain, line by line")
                 .containsSequence(documented);
     }
 }

@@ -30,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 /**
- * The README's other way: its {@code SecurityFilterChain} with Spring Security's own CSRF protection
+ * The dashboard guide's other way: its {@code SecurityFilterChain} with Spring Security's own CSRF protection
  * for the dashboard's API ({@code csrf.spa()}, the token in a cookie that scripts can read). Loading the
  * page sets the {@code XSRF-TOKEN} cookie, which the page's {@code api.js} copies into the
  * {@code X-XSRF-TOKEN} header of its writes (that copy runs in a browser, not here); a write passes with
@@ -59,7 +59,7 @@ class DashboardSpringCsrfTests {
         DashboardTestApp.register(registry, "dashboard_csrf");
     }
 
-    /** The README's chain with its {@code csrf} line replaced as the README says. */
+    /** The dashboard guide's chain with its {@code csrf} line replaced as the guide says. */
     @SpringBootConfiguration
     @EnableAutoConfiguration
     @Import({DashboardTestApp.Orders.class, DashboardSecurityTests.Users.class})

@@ -14,15 +14,16 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The shipped Grafana dashboard queries only meters the project exports: every {@code scan_*} name in
- * its queries (without the {@code _sum}/{@code _count} of a timer) is a row of the README's metrics
- * table, which ScanMetricsPrometheusTests checks against a real scrape.
+ * its queries (without the {@code _sum}/{@code _count} of a timer) is a row of the generated metrics
+ * reference ({@code docs/reference/metrics.md}), which ScanMetricsPrometheusTests renders from a real
+ * registry and checks against a scrape.
  */
 class GrafanaDashboardTests {
 
     private static final Pattern METER = Pattern.compile("\\bscan_[a-z_]+");
 
     @Test
-    void queriesOnlyMetersTheReadmeDocuments() throws Exception {
+    void queriesOnlyMetersTheMetricsReferenceDocuments() throws Exception {
         JsonNode dashboard = JsonMapper.builder()
                 .build()
                 .readTree(Path.of("grafana", "shardscan.json").toFile());
@@ -35,10 +36,10 @@ class GrafanaDashboardTests {
                 }
             }
         }
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String reference = Files.readString(Path.of("..", "docs", "reference", "metrics.md"));
         assertThat(queried).hasSizeGreaterThan(15);
-        assertThat(queried).allSatisfy(name -> assertThat(readme)
-                .as("the README's metrics table lists %s", name)
+        assertThat(queried).allSatisfy(name -> assertThat(reference)
+                .as("docs/reference/metrics.md lists %s", name)
                 .contains("| `" + name + "` |"));
         assertThat(dashboard.path("uid").asString()).isEqualTo("shardscan");
     }

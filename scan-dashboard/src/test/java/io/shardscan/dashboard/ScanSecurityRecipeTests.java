@@ -35,7 +35,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The README's complete Spring Security recipe ("The whole application"), as it stands there, in an
+ * The dashboard guide's complete Spring Security recipe ("The whole application"), as it stands there, in an
  * application with the dashboard, the actuator's {@code scan} endpoint with writes on, and an endpoint
  * of its own: anonymous reads and writes of the scan endpoint and the dashboard are refused, a viewer
  * cannot pause, an operator can, health stays open, and the application's own {@code POST /orders}
@@ -81,7 +81,8 @@ class ScanSecurityRecipeTests {
         }
     }
 
-    // README.md, "The whole application", as it stands there (runsTheReadmesRecipeAsItStands compares them)
+    // docs/guides/dashboard.md, "The whole application", as it stands there (runsTheGuidesRecipeAsItStands compares
+    // them)
     @Configuration(proxyBeanMethods = false)
     static class ScanSecurity {
 
@@ -166,11 +167,11 @@ class ScanSecurityRecipeTests {
     }
 
     @Test
-    void runsTheReadmesRecipeAsItStands() throws Exception {
-        List<String> documented = ReadmeCode.javaBlockAfter("**The whole application.**");
+    void runsTheGuidesRecipeAsItStands() throws Exception {
+        List<String> documented = GuideCode.javaBlockAfter("**The whole application.**");
         assertThat(documented).first().isEqualTo("@Configuration(proxyBeanMethods = false)");
-        assertThat(ReadmeCode.sourceOf(ScanSecurityRecipeTests.class))
-                .as("the README's recipe, line by line")
+        assertThat(GuideCode.sourceOf(ScanSecurityRecipeTests.class))
+                .as("the dashboard guide's recipe, line by line")
                 .containsSequence(documented);
     }
 
