@@ -49,6 +49,7 @@ final class JdbcTaskStatements {
         return inspection.report();
     }
 
+    /** The task's archive statements, inspecting its tables first when they were not yet. */
     ArchiveSql archiveSql(TaskDefinition task) {
         ArchiveSql sql = archives.get(task.name());
         if (sql == null) {

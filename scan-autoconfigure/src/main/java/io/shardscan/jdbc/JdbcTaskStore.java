@@ -11,17 +11,12 @@ import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.TaskRuns;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.ResultSetExtractor;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -49,6 +44,7 @@ public final class JdbcTaskStore implements TaskStore {
     private final JdbcTaskRuns runs;
     private final JdbcTaskAdmin admin;
     private final JdbcTaskControl control;
+    private final JdbcFetch fetches;
 
     /**
      * A store over {@code dataSource} whose transactions are a {@link DataSourceTransactionManager}
@@ -77,6 +73,7 @@ public final class JdbcTaskStore implements TaskStore {
         this.runs = new JdbcTaskRuns(jdbc, transactions);
         this.admin = new JdbcTaskAdmin(jdbc, statements);
         this.control = new JdbcTaskControl(jdbc, statements);
+        this.fetches = new JdbcFetch(jdbc, statements, reader);
     }
 
     /** {@code unbounded}'s view whose statements run through {@code jdbc}; it shares the statements inspected. */
@@ -89,6 +86,7 @@ public final class JdbcTaskStore implements TaskStore {
         this.runs = new JdbcTaskRuns(jdbc, transactions);
         this.admin = new JdbcTaskAdmin(jdbc, statements);
         this.control = new JdbcTaskControl(jdbc, statements);
+        this.fetches = new JdbcFetch(jdbc, statements, reader);
     }
 
     /**
@@ -126,6 +124,16 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     @Override
+    public List<Row> fetch(TaskDefinition task, FetchRequest request) {
+        return fetches.fetch(task, request);
+    }
+
+    @Override
+    public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> requests) {
+        return fetches.dueRequests(task, requests);
+    }
+
+    @Override
     public SchemaReport inspect(TaskDefinition task) {
         return statements.inspect(task);
     }
@@ -133,121 +141,6 @@ public final class JdbcTaskStore implements TaskStore {
     /** The task's archive statements, inspecting its tables first when they were not yet. */
     ArchiveSql archiveSql(TaskDefinition task) {
         return statements.archiveSql(task);
-    }
-
-    @Override
-    public List<Row> fetch(TaskDefinition task, FetchRequest asked) {
-        TaskSql sql = statements.sql(task);
-        FetchRequest request = bindable(asked, sql.names().endpointNumeric());
-        List<Row> page =
-                jdbc.query(sql.fetch().sql(request), ps -> bind(ps, 1, sql, request), (ResultSetExtractor<List<Row>>)
-                        rs -> reader.rows(rs, task.name(), sql.names(), request.limit()));
-        return page == null ? List.of() : page;
-    }
-
-    /** One statement: a branch per request, each an index probe that stops at the first due row of its shard and tier. */
-    @Override
-    public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> asked) {
-        if (asked.isEmpty()) {
-            return List.of();
-        }
-        TaskSql sql = statements.sql(task);
-        List<FetchRequest> requests = asked.stream()
-                .map(request -> bindable(request, sql.names().endpointNumeric()))
-                .toList();
-        List<Integer> due = new ArrayList<>();
-        int from = 0;
-        while (from < requests.size()) {
-            // as many branches as a statement takes (see MAX_BRANCHES and MAX_PARAMETERS)
-            int to = from;
-            int parameters = 0;
-            while (to < requests.size()
-                    && (to == from
-                            || (to - from < MAX_BRANCHES
-                                    && parameters + parameters(sql, requests.get(to)) <= MAX_PARAMETERS))) {
-                parameters += parameters(sql, requests.get(to++));
-            }
-            List<FetchRequest> part = requests.subList(from, to);
-            int offset = from;
-            jdbc.query(
-                    sql.fetch().probe(part),
-                    ps -> {
-                        int index = 1;
-                        for (FetchRequest request : part) {
-                            index = bind(ps, index, sql, request);
-                        }
-                    },
-                    rs -> {
-                        due.add(offset + rs.getInt(1));
-                    });
-            from = to;
-        }
-        return due;
-    }
-
-    /** Branches of one probe statement: H2 parses a {@code UNION ALL} recursively, and overflows its stack at about 5 000. */
-    static final int MAX_BRANCHES = 1_000;
-
-    /**
-     * Bind parameters of one statement that every supported driver takes (PostgreSQL's and
-     * MariaDB's protocols count them in 16 bits), with room to spare: a branch binds more with each
-     * banned endpoint it leaves out.
-     */
-    static final int MAX_PARAMETERS = 30_000;
-
-    /** At most how many parameters {@link #bind} binds for {@code request}. */
-    private static int parameters(TaskSql sql, FetchRequest request) {
-        return 5
-                + (sql.fetch().endpoint() == null
-                        ? 0
-                        : request.excludedEndpoints().size());
-    }
-
-    /** Binds a fetch's parameters from {@code index} on (see {@link TaskSql.Fetch#sql}); returns the next index. */
-    private int bind(PreparedStatement ps, int from, TaskSql sql, FetchRequest request) throws SQLException {
-        int index = from;
-        ps.setInt(index++, request.shard());
-        if (sql.fetch().endpoint() != null) {
-            for (String endpoint : request.excludedEndpoints()) {
-                if (sql.names().endpointNumeric()) {
-                    ps.setLong(index++, Long.parseLong(endpoint));
-                } else {
-                    ps.setString(index++, endpoint);
-                }
-            }
-        }
-        Object after = request.afterText() != null ? request.afterText() : request.afterId();
-        if (!sql.fetch().keyset(request)) {
-            // a text id's pass starts with no position
-        } else if (sql.fetch().due() == null) {
-            dialect.bindId(ps, index++, after, sql.names());
-        } else {
-            index = dialect.bindAfter(ps, index, Timestamp.from(request.afterDue()), after, sql.names());
-        }
-        ps.setInt(index++, request.limit());
-        return index;
-    }
-
-    /**
-     * The request without the excluded endpoints a numeric endpoint column cannot hold (a ban left
-     * from when the column held text, say): they match no row, and binding them would fail every fetch.
-     */
-    private static FetchRequest bindable(FetchRequest request, boolean numeric) {
-        if (!numeric || request.excludedEndpoints().stream().allMatch(JdbcTaskStore::wholeNumber)) {
-            return request;
-        }
-        return request.withExcludedEndpoints(request.excludedEndpoints().stream()
-                .filter(JdbcTaskStore::wholeNumber)
-                .toList());
-    }
-
-    private static boolean wholeNumber(String endpoint) {
-        try {
-            Long.parseLong(endpoint);
-            return true;
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 
     @Override
@@ -453,7 +346,4 @@ public final class JdbcTaskStore implements TaskStore {
                 "SELECT epoch FROM scan_fence WHERE task = ? AND shard = ?", Long.class, task.name(), shard);
         return epoch == null ? -1 : epoch;
     }
-
-    /** The number the engine tells an id apart by: a whole id itself, a text id's {@link TextKeys#identity}. */
-    /** The 1-based result-set index of a task column. */
 }

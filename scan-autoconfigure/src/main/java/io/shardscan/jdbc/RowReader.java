@@ -95,6 +95,7 @@ final class RowReader {
         return TextKeys.isText(value) ? value.toString() : (Object) rs.getLong(index);
     }
 
+    /** The number the engine tells an id apart by: a whole id itself, a text id's {@link TextKeys#identity}. */
     static long number(Object id) {
         return id instanceof String text ? TextKeys.identity(text) : (Long) id;
     }
@@ -107,6 +108,7 @@ final class RowReader {
         return value == null ? null : value.toInstant();
     }
 
+    /** The 1-based result-set index of a task column. */
     static int column(Row.Layout layout, String name) throws SQLException {
         int position = layout.position(name.toLowerCase(Locale.ROOT));
         if (position < 0) {

@@ -207,7 +207,7 @@ abstract class TaskStoreContractTests {
     void dueRequestsOfMoreBranchesThanOneStatementTakesAsksInSeveral() {
         table.jdbc().update("UPDATE tb_order SET status = 1 WHERE MOD(user_id, 4) IN (0, 2)");
         // every shard's first page asked over and over: more branches than one statement takes
-        int asked = JdbcTaskStore.MAX_BRANCHES + 100;
+        int asked = JdbcFetch.MAX_BRANCHES + 100;
         List<FetchRequest> requests = new ArrayList<>();
         for (int i = 0; i < asked; i++) {
             requests.add(fresh(i % SHARDS, Long.MIN_VALUE, 1));
@@ -232,7 +232,7 @@ abstract class TaskStoreContractTests {
         List<String> banned = java.util.stream.IntStream.range(100, 300)
                 .mapToObj(String::valueOf)
                 .toList();
-        int asked = JdbcTaskStore.MAX_PARAMETERS / banned.size() + 10;
+        int asked = JdbcFetch.MAX_PARAMETERS / banned.size() + 10;
         List<FetchRequest> requests = new ArrayList<>();
         for (int i = 0; i < asked; i++) {
             requests.add(fresh(i % SHARDS, Long.MIN_VALUE, 1).withExcludedEndpoints(banned));
