@@ -3,6 +3,7 @@ package io.shardscan.autoconfigure;
 import io.shardscan.annotation.RowTypeMapper;
 import io.shardscan.core.CompositeScanListener;
 import io.shardscan.core.EndpointBans;
+import io.shardscan.core.EndpointDownClassifier;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.RangeCursor;
 import io.shardscan.core.RangeStores;
@@ -295,12 +296,17 @@ public class ScanAutoConfiguration {
             ScanProperties properties,
             ObjectProvider<ScanListener> listeners,
             ObjectProvider<ScanEngineCustomizer> customizers,
+            ObjectProvider<EndpointDownClassifier> endpointDown,
             EndpointBans endpointBans,
             Environment environment) {
         ScanEngineBuilder builder = new ScanEngineBuilder(
                         properties,
                         CompositeScanListener.of(listeners.orderedStream().toList()))
-                .endpointBans(endpointBans);
+                .endpointBans(endpointBans)
+                // the application's classifiers add to the default: a refused connection stays the endpoint's
+                .endpointDown(endpointDown
+                        .orderedStream()
+                        .reduce(EndpointDownClassifier.DEFAULT, EndpointDownClassifier::or));
         if (Threading.VIRTUAL.isActive(environment)) {
             // as Boot's own executors with spring.threads.virtual.enabled; each task's pool keeps its workers bound
             builder.workerThreads((task, prefix) -> new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory());

@@ -1,6 +1,7 @@
 package io.shardscan.autoconfigure;
 
 import io.shardscan.core.EndpointBans;
+import io.shardscan.core.EndpointDownClassifier;
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InMemoryEndpointBans;
 import io.shardscan.core.RangeJob;
@@ -31,6 +32,7 @@ public final class ScanEngineBuilder {
     private ScanListener listener;
     private @Nullable EndpointBans endpointBans;
     private WorkerThreads workerThreads = WorkerThreads.PLATFORM;
+    private EndpointDownClassifier endpointDown = EndpointDownClassifier.DEFAULT;
 
     ScanEngineBuilder(ScanProperties properties, ScanListener listener) {
         String configured = properties.getNodeId();
@@ -97,6 +99,20 @@ public final class ScanEngineBuilder {
         return this;
     }
 
+    public EndpointDownClassifier endpointDown() {
+        return endpointDown;
+    }
+
+    /**
+     * Sets which handler failures are the receiver's fault, counting towards its blacklist; by default
+     * {@link EndpointDownClassifier#DEFAULT} or, with the auto-configuration, that and each
+     * {@link EndpointDownClassifier} bean (e.g. {@code DEFAULT.or(e -> e instanceof MyGatewayDown)}).
+     */
+    public ScanEngineBuilder endpointDown(EndpointDownClassifier endpointDown) {
+        this.endpointDown = Objects.requireNonNull(endpointDown, "endpointDown");
+        return this;
+    }
+
     public ScanListener listener() {
         return listener;
     }
@@ -120,7 +136,14 @@ public final class ScanEngineBuilder {
      */
     public EngineSettings settings() {
         return new EngineSettings(
-                nodeId, leaseTtl, renewInterval, memberTimeout, shutdownTimeout, maxWorkers, workerThreads);
+                nodeId,
+                leaseTtl,
+                renewInterval,
+                memberTimeout,
+                shutdownTimeout,
+                maxWorkers,
+                workerThreads,
+                endpointDown);
     }
 
     /** Whether the endpoint blacklist lives in the database's own tables. */

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param maxWorkers the handler threads all tasks of this node share, each task still within its own
  *     {@code workers}; {@code null} for no node-wide budget (each task has only its own workers)
  * @param workerThreads the threads the handlers run on
+ * @param endpointDown which handler failures are the receiver's fault ({@link EndpointDownClassifier#DEFAULT},
+ *     or that and the application's)
  */
 public record EngineSettings(
         String nodeId,
@@ -23,11 +25,13 @@ public record EngineSettings(
         Duration memberTimeout,
         Duration shutdownTimeout,
         @Nullable Integer maxWorkers,
-        WorkerThreads workerThreads) {
+        WorkerThreads workerThreads,
+        EndpointDownClassifier endpointDown) {
 
     public EngineSettings {
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(workerThreads, "workerThreads");
+        Objects.requireNonNull(endpointDown, "endpointDown");
         if (nodeId.isBlank()) {
             throw new IllegalArgumentException("scan.node-id must not be blank");
         }
@@ -44,6 +48,26 @@ public record EngineSettings(
                     + " to the handler threads all tasks of this node share, e.g. 16, or remove it for no node-wide"
                     + " budget");
         }
+    }
+
+    /** Settings whose handler failures are classified by {@link EndpointDownClassifier#DEFAULT}. */
+    public EngineSettings(
+            String nodeId,
+            Duration leaseTtl,
+            Duration renewInterval,
+            Duration memberTimeout,
+            Duration shutdownTimeout,
+            @Nullable Integer maxWorkers,
+            WorkerThreads workerThreads) {
+        this(
+                nodeId,
+                leaseTtl,
+                renewInterval,
+                memberTimeout,
+                shutdownTimeout,
+                maxWorkers,
+                workerThreads,
+                EndpointDownClassifier.DEFAULT);
     }
 
     /** Settings whose handlers run on platform threads. */

@@ -193,7 +193,7 @@ final class Lane implements Runnable {
             // any Throwable, a VirtualMachineError too: one that escaped ended the lane with its row unrecorded, so
             // an OutOfMemoryError in a handler ran its row 99 times at retry 0 and held its key's later rows forever
             thrown = e;
-            outcome = failed(unit, e);
+            outcome = task.handlerFailures().failed(unit, e);
         }
         if (!inHandler.compareAndSet(call, null)) {
             // the round took this call over (and its in-flight count) when it gave up on it
@@ -231,7 +231,7 @@ final class Lane implements Runnable {
                 switch (kind) {
                     case DONE -> true;
                     case DEAD -> {
-                        loggedDead(row, outcome);
+                        task.handlerFailures().dead(row, outcome);
                         yield true;
                     }
                     case RETRY, SKIP -> false;
@@ -427,89 +427,5 @@ final class Lane implements Runnable {
                 shard.epoch,
                 row.retries() + 1,
                 endpoints == null ? null : endpoints.endpointOf(row));
-    }
-
-    /**
-     * A row given up is said once per distinct reason (digits aside: a reason naming the row is one
-     * reason for all rows, as the failure groups count them), then at most once a minute with a
-     * count, like failures.
-     */
-    private void loggedDead(Row row, Outcome outcome) {
-        String reason = outcome.reason() == null ? outcome.kind().name() : outcome.reason();
-        long suppressed = task.failures()
-                .record("dead: " + FailureGroup.keyOf(reason), 1, task.clock().nanos());
-        if (suppressed >= 0) {
-            log.log(
-                    Level.WARNING,
-                    "Task " + task.name() + " row " + row.id() + " is dead after attempt " + (row.retries() + 1) + ": "
-                            + reason
-                            + (suppressed > 0 ? "; and " + suppressed + " more rows went dead the same way" : "")
-                            + ". Its key's later rows go on; POST /actuator/scan/" + task.name()
-                            + " {\"action\": \"requeue-dead\"} runs dead rows again");
-        }
-    }
-
-    /**
-     * Logs a handler failure at WARN, with the row id, message and stack trace, the first time its
-     * kind (exception class and throwing site, see {@link FailureLog}) is seen, and then at most once
-     * a minute with how many rows failed the same way meanwhile; every other occurrence goes to
-     * DEBUG with its row id and message, so that a failing dependency does not log once per row and
-     * retry, even when its messages carry row data.
-     */
-    private Outcome failed(List<Row> unit, Throwable e) {
-        Row row = unit.get(0);
-        String reason = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-        long suppressed = task.failures().record(e, unit.size(), task.clock().nanos());
-        if (suppressed >= 0) {
-            String batch = unit.size() > 1 ? " (with the " + (unit.size() - 1) + " other rows of its batch)" : "";
-            String more = suppressed > 0 ? "; and " + suppressed + " more rows failed the same way" : "";
-            log.log(
-                    Level.WARNING,
-                    "Task " + task.name() + " row " + row.id() + batch + " failed at attempt " + (row.retries() + 1)
-                            + ": " + reason + more + jvmFailure(e),
-                    e);
-        } else {
-            log.log(
-                    Level.DEBUG,
-                    () -> "Task " + task.name() + " row " + row.id() + " failed again (retry " + row.retries() + "): "
-                            + reason);
-        }
-        return endpointDown(e) ? Outcome.endpointDown(reason) : Outcome.retryLater(reason);
-    }
-
-    /**
-     * What a {@link VirtualMachineError} thrown by a handler means for the node: the row is failed like
-     * any exception and backs off through the tiers, and the node goes on, since the engine cannot
-     * tell one row's huge allocation or deep recursion (gone with the call) from a JVM that cannot go
-     * on; the JVM's own flag is the switch for that. Empty for any other failure.
-     */
-    private static String jvmFailure(Throwable e) {
-        if (!(e instanceof VirtualMachineError)) {
-            return "";
-        }
-        return ". The row is recorded failed and retried by its tiers like any exception; the node goes on"
-                + (e instanceof OutOfMemoryError
-                        ? " (run the JVM with -XX:+ExitOnOutOfMemoryError to stop it when it cannot go on"
-                                + " after an OutOfMemoryError)"
-                        : "");
-    }
-
-    /**
-     * Whether a handler's exception is its receiver's fault: an {@link EndpointUnavailableException},
-     * a refused connection, an unknown host, or a call that timed out (connecting or waiting for the
-     * answer: a receiver that hangs is as down as one that refuses), anywhere in its causes.
-     */
-    static boolean endpointDown(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof EndpointUnavailableException
-                    || t instanceof java.net.ConnectException
-                    || t instanceof java.net.NoRouteToHostException
-                    || t instanceof java.net.UnknownHostException
-                    || t instanceof java.net.SocketTimeoutException
-                    || t instanceof java.net.http.HttpTimeoutException) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -26,6 +26,7 @@ final class TaskContext {
     private final Semaphore workerPermits;
     private final TaskStats stats = new TaskStats();
     private final FailureLog failures = new FailureLog();
+    private final HandlerFailures handlerFailures;
     private final RetryRules rules;
     private final Runnable wakeUp;
     private final BooleanSupplier dispatching;
@@ -46,8 +47,10 @@ final class TaskContext {
             BooleanSupplier dispatching,
             LongSupplier countingRun,
             @Nullable WorkerBudget budget,
-            EndpointBans bans) {
+            EndpointBans bans,
+            EndpointDownClassifier endpointDown) {
         this.definition = task.definition();
+        this.handlerFailures = new HandlerFailures(this, endpointDown);
         this.handler = task.handler();
         this.transactional = task.transactional();
         this.statements = new RunningStatements(
@@ -180,6 +183,11 @@ final class TaskContext {
     }
 
     /** Which handler failures of this task are logged at WARN. */
+    /** What the handler's failures mean, and their log lines. */
+    HandlerFailures handlerFailures() {
+        return handlerFailures;
+    }
+
     FailureLog failures() {
         return failures;
     }

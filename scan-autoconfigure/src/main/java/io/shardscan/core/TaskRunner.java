@@ -80,7 +80,8 @@ final class TaskRunner {
                 () -> running && startsRounds(),
                 this::countingRun,
                 budget,
-                bans);
+                bans,
+                settings.endpointDown());
         this.settings = settings;
         this.leases = new LeaseKeeper(context, coordinator, settings, renewals);
         renewals.add(leases);

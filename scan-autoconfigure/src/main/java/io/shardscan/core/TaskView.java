@@ -22,6 +22,11 @@ public final class TaskView {
         this.wake = wake;
     }
 
+    /** What the task's handler failures mean, as its engine's settings made it (for the tests of that wiring). */
+    HandlerFailures handlerFailures() {
+        return runner.context().handlerFailures();
+    }
+
     /** The task's failure log: which failures were logged and how many since (for the engine's tests). */
     FailureLog failures() {
         return runner.context().failures();

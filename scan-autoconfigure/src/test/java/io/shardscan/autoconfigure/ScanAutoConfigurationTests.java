@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.BacklogCounts;
+import io.shardscan.core.EndpointDownClassifier;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.OnExhausted;
@@ -90,6 +91,34 @@ class ScanAutoConfigurationTests {
             assertThat(context).hasSingleBean(ScanEngine.class);
             assertThat(context).getBean(ScanClock.class).isSameAs(clock);
         });
+    }
+
+    /** A gateway's own "receiver down" exception, which the default classifier does not know. */
+    static final class GatewayDownException extends RuntimeException {
+        GatewayDownException() {
+            super("503 from the store's gateway");
+        }
+    }
+
+    @Test
+    void anApplicationsEndpointDownClassifierAddsToTheDefault() {
+        EndpointDownClassifier gateway =
+                failure -> EndpointDownClassifier.Causes.any(failure, t -> t instanceof GatewayDownException);
+        runner.withBean(EndpointDownClassifier.class, () -> gateway).run(context -> {
+            EndpointDownClassifier used =
+                    context.getBean(ScanEngineBuilder.class).settings().endpointDown();
+            assertThat(used.endpointDown(new IllegalStateException("wrapped", new GatewayDownException())))
+                    .isTrue();
+            assertThat(used.endpointDown(new java.net.ConnectException("Connection refused")))
+                    .isTrue();
+            assertThat(used.endpointDown(new IllegalArgumentException("bad row")))
+                    .isFalse();
+        });
+        runner.run(context -> assertThat(context.getBean(ScanEngineBuilder.class)
+                        .settings()
+                        .endpointDown()
+                        .endpointDown(new GatewayDownException()))
+                .isFalse());
     }
 
     @Test

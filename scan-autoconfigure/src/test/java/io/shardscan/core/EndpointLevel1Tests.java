@@ -50,24 +50,26 @@ class EndpointLevel1Tests {
     @Test
     void refusedUnknownOrTimedOutCallsAreTheEndpointsFaultOtherFailuresAreNot() {
         // a receiver that hangs until the client's timeout is as down as one that refuses connections
-        assertThat(Lane.endpointDown(new java.net.ConnectException("Connection refused")))
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(new java.net.ConnectException("Connection refused")))
                 .isTrue();
-        assertThat(Lane.endpointDown(new java.net.http.HttpTimeoutException("request timed out")))
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(
+                        new java.net.http.HttpTimeoutException("request timed out")))
                 .isTrue();
-        assertThat(Lane.endpointDown(new java.net.http.HttpConnectTimeoutException("connect timed out")))
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(
+                        new java.net.http.HttpConnectTimeoutException("connect timed out")))
                 .isTrue();
-        assertThat(Lane.endpointDown(
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(
                         new java.io.UncheckedIOException(new java.net.SocketTimeoutException("Read timed out"))))
                 .isTrue();
-        assertThat(Lane.endpointDown(
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(
                         new IllegalStateException("push failed", new java.net.UnknownHostException("store-3"))))
                 .isTrue();
-        assertThat(Lane.endpointDown(new EndpointUnavailableException("store answered 503")))
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(new EndpointUnavailableException("store answered 503")))
                 .isTrue();
         // the row's fault, or not known to be the receiver's: wrap it in EndpointUnavailableException
-        assertThat(Lane.endpointDown(new java.io.IOException("Connection reset")))
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(new java.io.IOException("Connection reset")))
                 .isFalse();
-        assertThat(Lane.endpointDown(new IllegalArgumentException("bad payload")))
+        assertThat(EndpointDownClassifier.DEFAULT.endpointDown(new IllegalArgumentException("bad payload")))
                 .isFalse();
     }
 

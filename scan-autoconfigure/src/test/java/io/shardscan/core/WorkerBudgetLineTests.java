@@ -165,6 +165,7 @@ class WorkerBudgetLineTests {
                 () -> true,
                 () -> 0,
                 budget,
-                new InMemoryEndpointBans(clock));
+                new InMemoryEndpointBans(clock),
+                EndpointDownClassifier.DEFAULT);
     }
 }
