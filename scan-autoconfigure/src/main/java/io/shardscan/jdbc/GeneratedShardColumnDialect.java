@@ -24,10 +24,10 @@ import java.util.stream.Collectors;
  * With a due-at column the due time comes before the id, so a fetch stops at the first row not
  * yet due.
  */
-abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MySqlDialect, H2Dialect {
+public abstract class GeneratedShardColumnDialect extends SqlDialect {
 
     /** The type and expression of the generated shard column, after {@code ADD COLUMN name}. */
-    abstract String generatedColumn(TaskDefinition task);
+    protected abstract String generatedColumn(TaskDefinition task);
 
     /** Whether the generated shard column gives rows the task's shards: see {@link ShardColumnCheck}. */
     @Override
@@ -37,7 +37,7 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     /** The statement that gives the existing shard column the expression of {@link #generatedColumn}. */
-    abstract String redefineShardColumn(TaskDefinition task);
+    protected abstract String redefineShardColumn(TaskDefinition task);
 
     /**
      * The indexes of the table in its own schema (the connection's, when unqualified), not of a
@@ -49,7 +49,8 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     @Override
-    boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
+    protected boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
         if (names.shardColumn() == null) {
             return false;
         }
@@ -90,7 +91,8 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
      * never pending rows.
      */
     @Override
-    boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
+    protected boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
         if (names.shardColumn() == null) {
             return false;
         }
@@ -109,7 +111,7 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     @Override
-    List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
+    protected List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().configuredColumns().forEach(column -> match.append(column).append(", "));
         return List.of("CREATE INDEX "
@@ -144,7 +146,7 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     @Override
-    List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
+    protected List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().configuredColumns().forEach(column -> match.append(column).append(", "));
         return List.of(
@@ -160,12 +162,12 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
      * (measured: 1 350 index entries read for a page of 100), but this form as two ranges.
      */
     @Override
-    String after(String due, String id) {
+    protected String after(String due, String id) {
         return "(" + due + " > ? OR (" + due + " = ? AND " + id + " > ?))";
     }
 
     @Override
-    int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
+    protected int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
             throws SQLException {
         statement.setTimestamp(index, due);
         statement.setTimestamp(index + 1, due);

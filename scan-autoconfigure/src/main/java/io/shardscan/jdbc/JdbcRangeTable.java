@@ -49,8 +49,13 @@ public final class JdbcRangeTable implements RangeTable {
      *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
      */
     public JdbcRangeTable(DataSource dataSource, Duration statementTimeout) {
+        this(dataSource, statementTimeout, SqlDialect.detect(dataSource));
+    }
+
+    /** The same on a database of {@code dialect}. */
+    public JdbcRangeTable(DataSource dataSource, Duration statementTimeout, SqlDialect dialect) {
         this.dataSource = dataSource;
-        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout, dialect);
         this.jdbc = bounded.jdbc();
         this.dialect = bounded.dialect();
     }

@@ -78,11 +78,16 @@ public final class JdbcTaskStore implements TaskStore {
      * roll back together.
      */
     public JdbcTaskStore(DataSource dataSource, PlatformTransactionManager transactionManager) {
+        this(dataSource, transactionManager, SqlDialect.detect(Objects.requireNonNull(dataSource, "dataSource")));
+    }
+
+    /** The same on a database of {@code dialect}, not detected: for a database Shardscan ships no dialect for. */
+    public JdbcTaskStore(DataSource dataSource, PlatformTransactionManager transactionManager, SqlDialect dialect) {
         Objects.requireNonNull(dataSource, "dataSource");
         Objects.requireNonNull(transactionManager, "transactionManager");
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(transactionManager);
-        this.dialect = SqlDialect.detect(dataSource);
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.inspector = new TableInspector(dataSource, dialect);
         this.statements = new ConcurrentHashMap<>();
         this.archives = new ConcurrentHashMap<>();

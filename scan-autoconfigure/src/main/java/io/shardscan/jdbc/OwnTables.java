@@ -120,6 +120,18 @@ public final class OwnTables {
             boolean endpointTables,
             boolean runColumns,
             boolean rangeTables) {
+        return problems(
+                dataSource, SqlDialect.detect(dataSource), coordinatorTables, endpointTables, runColumns, rangeTables);
+    }
+
+    /** The same on a database of {@code dialect}, whose scripts the messages name. */
+    public static List<String> problems(
+            DataSource dataSource,
+            SqlDialect dialect,
+            boolean coordinatorTables,
+            boolean endpointTables,
+            boolean runColumns,
+            boolean rangeTables) {
         Map<String, Set<String>> needed = new LinkedHashMap<>();
         if (rangeTables) {
             for (String table : List.of("scan_range_cursor", "scan_range", "scan_range_failure")) {
@@ -142,7 +154,6 @@ public final class OwnTables {
         List<String> problems = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            SqlDialect dialect = SqlDialect.forProduct(metaData.getDatabaseProductName());
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
                     + " tables on embedded databases only), or scan.jdbc.flyway.enabled=true to migrate them with"
                     + " Flyway, or include io/shardscan/db/changelog/shardscan.yaml in your Liquibase changelog, or"
