@@ -26,6 +26,11 @@ import java.util.stream.Collectors;
  */
 public abstract class GeneratedShardColumnDialect extends SqlDialect {
 
+    @Override
+    protected final boolean generatesShardColumn() {
+        return true;
+    }
+
     /** The type and expression of the generated shard column, after {@code ADD COLUMN name}. */
     protected abstract String generatedColumn(TaskDefinition task);
 
@@ -43,9 +48,9 @@ public abstract class GeneratedShardColumnDialect extends SqlDialect {
      * The indexes of the table in its own schema (the connection's, when unqualified), not of a
      * table of that name in another schema or database.
      */
-    ResultSet indexInfo(DatabaseMetaData metaData, TableNames names) throws SQLException {
-        String schema = names.schema() == null ? metaData.getConnection().getSchema() : names.schema();
-        return metaData.getIndexInfo(metaData.getConnection().getCatalog(), schema, names.table(), false, false);
+    private ResultSet indexInfo(DatabaseMetaData metaData, TableNames names) throws SQLException {
+        MetadataScope scope = MetadataScope.of(this, metaData.getConnection(), names.schema(), false);
+        return metaData.getIndexInfo(scope.catalog(), scope.schema(), names.table(), false, false);
     }
 
     @Override
@@ -58,9 +63,9 @@ public abstract class GeneratedShardColumnDialect extends SqlDialect {
                 .map(MatchSql.Condition::column)
                 .toList();
         List<String> wanted = new ArrayList<>(List.of(names.status(), names.shardColumn(), names.retries()));
-        wanted.addAll(orderColumns(names));
+        wanted.addAll(SchemaDdl.orderColumns(names));
         List<String> withoutRetries = new ArrayList<>(List.of(names.status(), names.shardColumn()));
-        withoutRetries.addAll(orderColumns(names));
+        withoutRetries.addAll(SchemaDdl.orderColumns(names));
         for (Map<Integer, String> columns : indexColumns(metaData, names).values()) {
             List<String> leading = new ArrayList<>(columns.values());
             if (!leadsWithInAnyOrder(leading, match)) {
@@ -115,7 +120,8 @@ public abstract class GeneratedShardColumnDialect extends SqlDialect {
         StringBuilder match = new StringBuilder();
         names.match().configuredColumns().forEach(column -> match.append(column).append(", "));
         return List.of("CREATE INDEX "
-                + finishedIndexName(task, qualifier(names.match().configuredColumns())) + " ON "
+                + SchemaDdl.finishedIndexName(
+                        task, SchemaDdl.qualifier(names.match().configuredColumns())) + " ON "
                 + task.table() + " (" + match + task.statusColumn() + ", " + task.shardColumn() + ", "
                 + task.updatedAtColumn() + ")");
     }
@@ -149,12 +155,17 @@ public abstract class GeneratedShardColumnDialect extends SqlDialect {
     protected List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().configuredColumns().forEach(column -> match.append(column).append(", "));
+        // named after the match's columns: one index serves every task that matches on them
+        return List.of("CREATE INDEX "
+                + SchemaDdl.indexName(task, SchemaDdl.qualifier(names.match().configuredColumns())) + " ON "
+                + task.table() + " (" + match + task.statusColumn() + ", " + task.shardColumn() + ", "
+                + task.retryColumn() + ", " + SchemaDdl.orderColumns(task) + ")");
+    }
+
+    @Override
+    protected List<String> shardColumnStatements(TaskDefinition task) {
         return List.of(
-                "ALTER TABLE " + task.table() + " ADD COLUMN " + task.shardColumn() + " " + generatedColumn(task),
-                // named after the match's columns: one index serves every task that matches on them
-                "CREATE INDEX " + indexName(task, qualifier(names.match().configuredColumns())) + " ON "
-                        + task.table() + " (" + match + task.statusColumn() + ", "
-                        + task.shardColumn() + ", " + task.retryColumn() + ", " + orderColumns(task) + ")");
+                "ALTER TABLE " + task.table() + " ADD COLUMN " + task.shardColumn() + " " + generatedColumn(task));
     }
 
     /**

@@ -560,7 +560,7 @@ public final class JdbcTaskStore implements TaskStore {
         TableNames names = sql(task).names();
         FailureSql sql = FailureSql.of(task, names, dialect, dead);
         List<FailureGroup> groups = jdbc.query(
-                sql.groups(),
+                sql.groups((long) page * size),
                 (rs, n) -> new FailureGroup(
                         rs.getString(1),
                         rs.getLong(2),
@@ -568,8 +568,7 @@ public final class JdbcTaskStore implements TaskStore {
                         Objects.requireNonNull(dialect.readRowTime(rs, 4, names.updatedAtZoned())),
                         List.of(),
                         rs.getString(5)),
-                size,
-                (long) page * size);
+                size);
         if (examples == 0) {
             return groups;
         }

@@ -2,7 +2,6 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.TaskDefinition;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -98,9 +97,14 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
 
     /** MySQL calls a database a catalog: a qualified name's schema is the catalog. */
     @Override
-    protected ResultSet indexInfo(DatabaseMetaData metaData, TableNames names) throws SQLException {
-        String catalog = names.schema() == null ? metaData.getConnection().getCatalog() : names.schema();
-        return metaData.getIndexInfo(catalog, null, names.table(), false, false);
+    protected boolean schemaIsCatalog() {
+        return true;
+    }
+
+    /** Millisecond precision: a bare {@code DATETIME} drops the fraction. */
+    @Override
+    public String timestampType() {
+        return "DATETIME(3)";
     }
 
     @Override

@@ -175,7 +175,7 @@ final class PostgresDialect extends SqlDialect {
     protected boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException {
         List<String> definitions = indexDefinitions(metaData, names);
-        List<String> order = new ArrayList<>(orderColumns(names));
+        List<String> order = new ArrayList<>(SchemaDdl.orderColumns(names));
         order.set(order.size() - 1, binary(task, names, names.id()));
         String wanted = normalize(shardOf(task, names.shardKey()) + "," + String.join(",", order));
         List<String> pending = new ArrayList<>();
@@ -285,14 +285,15 @@ final class PostgresDialect extends SqlDialect {
         String columns = " ON " + task.table() + " (" + shardOf(task, task.shardKeyColumn()) + ", "
                 + orderColumns(task, names) + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
         // each task with a match has indexes of its own, named after it: their predicates differ
-        String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
-        String pendingIndex = "CREATE INDEX " + indexName(task, qualifier) + columns;
+        String qualifier = SchemaDdl.qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
+        String pendingIndex = "CREATE INDEX " + SchemaDdl.indexName(task, qualifier) + columns;
         if (!task.retryRules().retries()) {
             return List.of(pendingIndex);
         }
         return List.of(
                 pendingIndex,
-                "CREATE INDEX " + retryIndexName(task, qualifier) + columns + " AND " + task.retryColumn() + " > 0");
+                "CREATE INDEX " + SchemaDdl.retryIndexName(task, qualifier) + columns + " AND " + task.retryColumn()
+                        + " > 0");
     }
 
     /**
@@ -306,8 +307,8 @@ final class PostgresDialect extends SqlDialect {
     protected List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
-        String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
-        return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
+        String qualifier = SchemaDdl.qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
+        return List.of("CREATE INDEX " + SchemaDdl.finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
                 + shardOf(task, task.shardKeyColumn()) + ", " + task.updatedAtColumn() + ") WHERE "
                 + task.statusColumn() + " <> " + task.pendingStatus() + match);
     }

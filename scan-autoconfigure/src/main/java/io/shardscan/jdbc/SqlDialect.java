@@ -17,7 +17,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.jdbc.DatabaseDriver;
@@ -170,6 +169,54 @@ public abstract class SqlDialect {
      */
     protected String keysetId(TaskDefinition task, TableNames names) {
         return quote(names.id());
+    }
+
+    /**
+     * {@code select} limited to its first {@code rows} rows, those its ORDER BY, when it has one, puts
+     * first: {@code rows} is a bind parameter ({@code ?}) or a whole-number literal, and the result
+     * binds the same parameters in the same order. A clause the caller adds after it (a row lock)
+     * follows the result. Here {@code select LIMIT rows}, as PostgreSQL, MySQL, MariaDB and H2 spell
+     * it; a database without {@code LIMIT} writes {@code FETCH FIRST} or {@code TOP}.
+     */
+    protected String limit(String select, String rows) {
+        return select + " LIMIT " + rows;
+    }
+
+    /**
+     * As {@link #limit(String, String)}, after the first {@code offset} rows, a literal; for 0, the
+     * same as without. Here {@code select LIMIT rows OFFSET offset}.
+     */
+    protected String limit(String select, String rows, long offset) {
+        return offset == 0 ? limit(select, rows) : limit(select, rows) + " OFFSET " + offset;
+    }
+
+    /**
+     * Whether JDBC's metadata calls a schema a catalog: MySQL's and MariaDB's, where {@code db.table}
+     * names a database, which {@link DatabaseMetaData} takes and reports as the catalog, and no
+     * schema. Then a table's qualifier is looked up as the catalog, and the metadata names no schema
+     * for its columns. Here false: the qualifier is the schema, in the connection's catalog.
+     */
+    protected boolean schemaIsCatalog() {
+        return false;
+    }
+
+    /**
+     * The DDL type of a timestamp column without time zone, to the millisecond at least: the type of
+     * Shardscan's own timestamp columns (its migration scripts write the same), and of the columns
+     * that the startup checks ask a user to add. Here {@code TIMESTAMP}.
+     */
+    public String timestampType() {
+        return "TIMESTAMP";
+    }
+
+    /**
+     * Whether a row's shard lives in a generated column of the table ({@code shard-column}), which
+     * the fetch compares and its index holds, rather than in the expression {@link #shardOf} that
+     * every statement computes and an expression index holds: for a database that cannot index an
+     * expression over only the pending rows. Here false: a shard column the table may have is ignored.
+     */
+    protected boolean generatesShardColumn() {
+        return false;
     }
 
     /**
@@ -370,13 +417,13 @@ public abstract class SqlDialect {
 
     /**
      * A row's shard computed from its shard key {@code key} (a column or an expression), as Java
-     * computes it: {@link #shardOf(String, int)} for a whole-number key, the hash of {@link
+     * computes it: {@link SchemaDdl#shardOf} for a whole-number key, the hash of {@link
      * io.shardscan.core.TextKeys} for a text or UUID key.
      */
     protected String shardOf(TaskDefinition task, String key) {
         return task.shardKeyType() == KeyType.TEXT
                 ? "MOD(" + textKeyHash(key) + ", " + task.shards() + ")"
-                : shardOf(key, task.shards());
+                : SchemaDdl.shardOf(key, task.shards());
     }
 
     /**
@@ -385,15 +432,6 @@ public abstract class SqlDialect {
      * generated column (MySQL, H2).
      */
     protected abstract String textKeyHash(String key);
-
-    /**
-     * A row's shard computed from its shard key, as {@link TaskDefinition#shardOf} computes it: never
-     * negative, also for a negative key, whose plain {@code MOD} (-5 for -5) names a shard no node
-     * fetches. Every index, generated column and fetch spells it with this, so that they agree.
-     */
-    static String shardOf(String key, int shards) {
-        return "MOD(MOD(" + key + ", " + shards + ") + " + shards + ", " + shards + ")";
-    }
 
     /**
      * The statements that replace what a version before {@link #shardOf} left keyed by a plain
@@ -440,50 +478,19 @@ public abstract class SqlDialect {
             throws SQLException;
 
     /**
-     * The statements that create that index, and the column it needs, as a user would run them;
-     * the task's match comes from {@code names}.
+     * The statements that create that index (or indexes), as a user would run them, named by {@link
+     * SchemaDdl#indexName}; the task's match comes from {@code names}, its conditions as {@link
+     * MatchSql#ddl()} writes them. The shard column an index may need comes from {@link
+     * #shardColumnStatements}, before these.
      */
     protected abstract List<String> scanIndexStatements(TaskDefinition task, TableNames names);
 
-    /** The index's name for a table, e.g. {@code tb_order_scan_idx}, or {@code tb_order_due_idx} with a due-at column. */
-    static String indexName(TaskDefinition task) {
-        return indexName(task, "");
-    }
-
     /**
-     * The index's name with {@code qualifier} after the table, which tells apart the indexes of
-     * tasks that share the table through their match, e.g. {@code tb_order_vip_scan_idx}.
+     * The statements that add the shard column the scan index needs, where the shard lives in a
+     * generated column ({@link #generatesShardColumn}), as a user would run them; here none.
      */
-    static String indexName(TaskDefinition task, String qualifier) {
-        return bareTable(task) + qualifier + (task.delayed() ? "_due_idx" : "_scan_idx");
-    }
-
-    /** The name of the index over failed pending rows, e.g. {@code tb_order_retry_idx} ({@code tb_order_due_retry_idx} with a due-at column). */
-    static String retryIndexName(TaskDefinition task) {
-        return retryIndexName(task, "");
-    }
-
-    /** The name of the index over failed pending rows with a qualifier, as {@link #indexName(TaskDefinition, String)}. */
-    static String retryIndexName(TaskDefinition task, String qualifier) {
-        return bareTable(task) + qualifier + (task.delayed() ? "_due_retry_idx" : "_retry_idx");
-    }
-
-    /** {@code _} and the words of {@code words} joined by {@code _}, as a name may hold them; empty for none. */
-    static String qualifier(List<String> words) {
-        return words.stream().map(w -> "_" + w.replaceAll("[^A-Za-z0-9_]", "_")).collect(Collectors.joining());
-    }
-
-    /**
-     * The columns the index orders a shard's pending rows by, as the task names them: the id, or
-     * with a due-at column the due time, then the id, so that a fetch reads only due rows.
-     */
-    static String orderColumns(TaskDefinition task) {
-        return task.delayed() ? task.dueAtColumn() + ", " + task.idColumn() : task.idColumn();
-    }
-
-    /** The same as the database spells the columns, without a space. */
-    static List<String> orderColumns(TableNames names) {
-        return names.dueAt() == null ? List.of(names.id()) : List.of(names.dueAt(), names.id());
+    protected List<String> shardColumnStatements(TaskDefinition task) {
+        return List.of();
     }
 
     /**
@@ -531,14 +538,5 @@ public abstract class SqlDialect {
                     default -> "";
                 };
         return name + size + unsigned;
-    }
-
-    /** The name of the index over finished rows with a qualifier, as {@link #indexName(TaskDefinition, String)}, e.g. {@code tb_order_finished_idx}. */
-    static String finishedIndexName(TaskDefinition task, String qualifier) {
-        return bareTable(task) + qualifier + "_finished_idx";
-    }
-
-    private static String bareTable(TaskDefinition task) {
-        return task.table().substring(task.table().indexOf('.') + 1);
     }
 }
