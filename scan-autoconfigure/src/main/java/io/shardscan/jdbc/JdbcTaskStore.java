@@ -54,6 +54,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
+    private final Commits commits;
     private final SqlDialect dialect;
     private final TableInspector inspector;
     private final Map<String, TaskSql> statements;
@@ -87,6 +88,7 @@ public final class JdbcTaskStore implements TaskStore {
         Objects.requireNonNull(transactionManager, "transactionManager");
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(transactionManager);
+        this.commits = new Commits(dataSource, transactions);
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.inspector = new TableInspector(dataSource, dialect);
         this.statements = new ConcurrentHashMap<>();
@@ -99,6 +101,7 @@ public final class JdbcTaskStore implements TaskStore {
     private JdbcTaskStore(JdbcTaskStore unbounded, JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.transactions = unbounded.transactions;
+        this.commits = unbounded.commits;
         this.dialect = unbounded.dialect;
         this.inspector = unbounded.inspector;
         this.statements = unbounded.statements;
@@ -297,7 +300,7 @@ public final class JdbcTaskStore implements TaskStore {
     private long raiseFence(TaskDefinition task, int shard, String owner) {
         String inOne = dialect.raiseFence();
         Long epoch = inOne != null
-                ? jdbc.queryForObject(inOne, Long.class, task.name(), shard, owner)
+                ? commits.write(() -> jdbc.queryForObject(inOne, Long.class, task.name(), shard, owner))
                 : transactions.execute(status -> {
                     FENCE.write(
                             jdbc,
@@ -331,7 +334,7 @@ public final class JdbcTaskStore implements TaskStore {
                 && batch.run() == 0
                 && batch.failed().isEmpty()
                 && batch.dead().isEmpty()) {
-            return Rerun.onDeadlock(() -> markDoneFenced(task, sql, batch));
+            return Rerun.onDeadlock(() -> commits.write(() -> markDoneFenced(task, sql, batch)));
         }
         Boolean written = Rerun.onDeadlock(() -> transactions.execute(status -> {
             boolean holds = batch.run() == 0
@@ -506,7 +509,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public int requeueDead(TaskDefinition task) {
-        return jdbc.update(sql(task).requeueDead());
+        return commits.write(() -> jdbc.update(sql(task).requeueDead()));
     }
 
     @Override
@@ -519,14 +522,16 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
         Object[] values = {paused ? 1 : 0, by, Timestamp.from(at), task.name()};
-        if (jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values) > 0) {
+        String update = "UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?";
+        if (commits.write(() -> jdbc.update(update, values)) > 0) {
             return;
         }
         try {
-            jdbc.update("INSERT INTO scan_task (paused, changed_by, changed_at, task) VALUES (?, ?, ?, ?)", values);
+            commits.write(() -> jdbc.update(
+                    "INSERT INTO scan_task (paused, changed_by, changed_at, task) VALUES (?, ?, ?, ?)", values));
         } catch (DuplicateKeyException e) {
             // another node inserted it first: set it as asked
-            jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values);
+            commits.write(() -> jdbc.update(update, values));
         }
     }
 
@@ -599,7 +604,7 @@ public final class JdbcTaskStore implements TaskStore {
     public int requeue(TaskDefinition task, Requeue which) {
         TableNames names = sql(task).names();
         FailureSql sql = FailureSql.of(task, names, dialect, which.dead());
-        return jdbc.update(sql.requeue(which), ps -> {
+        return commits.write(() -> jdbc.update(sql.requeue(which), ps -> {
             int index = 1;
             for (Object id : which.ids()) {
                 dialect.bindId(ps, index++, id, names);
@@ -607,7 +612,7 @@ public final class JdbcTaskStore implements TaskStore {
             if (which.ids().isEmpty() && which.byError() && which.error() != null) {
                 ps.setString(index, FailureGroup.keyOf(which.error()));
             }
-        });
+        }));
     }
 
     private static final class WorkFailed extends RuntimeException {
