@@ -22,6 +22,7 @@ import io.shardscan.jdbc.JdbcRangeLedger;
 import io.shardscan.jdbc.JdbcRangeTable;
 import io.shardscan.jdbc.JdbcTaskRuns;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.jdbc.SqlDialect;
 import io.shardscan.redis.RedisEndpointBans;
 import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.redis.RedisShardCoordinator;
@@ -170,7 +171,10 @@ public class ScanAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ScanFlywayInitializer scanFlywayInitializer(
-                ScanDatabase database, ScanProperties properties, ResourceLoader resourceLoader) {
+                ScanDatabase database,
+                ObjectProvider<SqlDialect> dialect,
+                ScanProperties properties,
+                ResourceLoader resourceLoader) {
             if (!ClassUtils.isPresent(FLYWAY, resourceLoader.getClassLoader())) {
                 throw new InvalidTaskException("scan.jdbc.flyway.enabled is true, but Flyway is not on the class"
                         + " path: add org.flywaydb:flyway-core and the module of your database"
@@ -178,6 +182,7 @@ public class ScanAutoConfiguration {
             }
             return new ScanFlywayInitializer(
                     database.dataSource(),
+                    dialect.getObject(),
                     properties.getJdbc().getFlyway().getTable(),
                     resourceLoader.getClassLoader());
         }
@@ -203,6 +208,18 @@ public class ScanAutoConfiguration {
         return ScanDatabase.choose(scanDataSource, dataSource, beans);
     }
 
+    /**
+     * The dialect of the database Shardscan runs on, detected from its product name when a bean
+     * needs it; an application's own {@link SqlDialect} bean replaces it (for a database Shardscan
+     * ships no dialect for, or one whose product name detection does not know).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Lazy
+    SqlDialect scanSqlDialect(ScanDatabase database) {
+        return SqlDialect.detect(database.dataSource());
+    }
+
     @Bean
     @ConditionalOnMissingBean
     ScanClock scanClock() {
@@ -213,17 +230,20 @@ public class ScanAutoConfiguration {
     @ConditionalOnMissingBean
     TaskStore scanTaskStore(
             ScanDatabase database,
+            SqlDialect dialect,
             @ScanTransactionManager ObjectProvider<PlatformTransactionManager> scanTransactionManager,
             ObjectProvider<PlatformTransactionManager> transactionManager) {
         return new JdbcTaskStore(
                 database.dataSource(),
-                ScanTransactions.choose(database.dataSource(), scanTransactionManager, transactionManager));
+                ScanTransactions.choose(database.dataSource(), scanTransactionManager, transactionManager),
+                dialect);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    ShardCoordinator scanShardCoordinator(ScanProperties properties, ScanDatabase database, ScanClock clock) {
-        return ScanCoordinators.create(properties, database.dataSource(), clock);
+    ShardCoordinator scanShardCoordinator(
+            ScanProperties properties, ScanDatabase database, ObjectProvider<SqlDialect> dialect, ScanClock clock) {
+        return ScanCoordinators.create(properties, database.dataSource(), dialect::getObject, clock);
     }
 
     /** How wake-ups reach other nodes without Redis: PostgreSQL LISTEN/NOTIFY, or none on other databases. */
@@ -240,8 +260,8 @@ public class ScanAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Lazy
-    RangeCursor scanRangeCursor(ScanDatabase database, ScanEngineBuilder engine) {
-        return new JdbcRangeCursor(database.dataSource(), engine.settings().statementTimeout());
+    RangeCursor scanRangeCursor(ScanDatabase database, SqlDialect dialect, ScanEngineBuilder engine) {
+        return new JdbcRangeCursor(database.dataSource(), engine.settings().statementTimeout(), dialect);
     }
 
     /**
@@ -253,31 +273,34 @@ public class ScanAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Lazy
-    RangeStores scanRangeStores(ScanDatabase database, RangeCursor cursor, ScanEngineBuilder engine) {
+    RangeStores scanRangeStores(
+            ScanDatabase database, SqlDialect dialect, RangeCursor cursor, ScanEngineBuilder engine) {
         Duration timeout = engine.settings().statementTimeout();
         return new RangeStores(
-                new JdbcTaskRuns(database.dataSource(), timeout),
+                new JdbcTaskRuns(database.dataSource(), timeout, dialect),
                 cursor,
-                new JdbcRangeLedger(database.dataSource(), timeout),
-                new JdbcRangeTable(database.dataSource(), timeout),
-                new JdbcRangeFailures(database.dataSource(), timeout));
+                new JdbcRangeLedger(database.dataSource(), timeout, dialect),
+                new JdbcRangeTable(database.dataSource(), timeout, dialect),
+                new JdbcRangeFailures(database.dataSource(), timeout, dialect));
     }
 
     /** The level-2 endpoint blacklist in the database, when Redis does not hold it. */
     @Bean
     @ConditionalOnMissingBean
-    EndpointBans scanEndpointBans(ScanDatabase database) {
-        return new JdbcEndpointBans(database.dataSource());
+    EndpointBans scanEndpointBans(ScanDatabase database, SqlDialect dialect) {
+        return new JdbcEndpointBans(database.dataSource(), dialect);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    ScanSchemaInitializer scanSchemaInitializer(ScanDatabase database, ScanProperties properties) {
+    ScanSchemaInitializer scanSchemaInitializer(
+            ScanDatabase database, ObjectProvider<SqlDialect> dialect, ScanProperties properties) {
         ScanProperties.Jdbc jdbc = properties.getJdbc();
         // with Flyway on, its migration alone creates the tables
         return new ScanSchemaInitializer(
                 database.dataSource(),
-                jdbc.getFlyway().isEnabled() ? DatabaseInitializationMode.NEVER : jdbc.getInitializeSchema());
+                jdbc.getFlyway().isEnabled() ? DatabaseInitializationMode.NEVER : jdbc.getInitializeSchema(),
+                dialect::getObject);
     }
 
     @Bean
@@ -333,6 +356,7 @@ public class ScanAutoConfiguration {
             ConfigurableEnvironment environment,
             ScanEngineBuilder builder,
             ObjectProvider<RangeStores> rangeStores,
+            ObjectProvider<SqlDialect> dialect,
             WakeChannel wakeChannel) {
         // the engine's lines go to the application's logging, which outlives java.util.logging at shutdown
         ScanLogging.use(CommonsSystemLogger::new);
@@ -348,6 +372,7 @@ public class ScanAutoConfiguration {
                         store,
                         coordinator,
                         database.dataSource(),
+                        dialect::getObject,
                         clock,
                         rangeStores::getObject)
                 .wakeThrough(wakeChannel);

@@ -5,8 +5,10 @@ import io.shardscan.core.ScanClock;
 import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.SqlDialect;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /** Picks the shard coordinator that {@code scan.coordinator}, {@code scan.node-index} and {@code scan.node-count} ask for. */
@@ -47,14 +49,16 @@ final class ScanCoordinators {
         };
     }
 
-    static ShardCoordinator create(ScanProperties properties, DataSource dataSource, ScanClock clock) {
+    /** The coordinator the properties ask for; {@code dialect} is asked for only by the JDBC coordinator. */
+    static ShardCoordinator create(
+            ScanProperties properties, DataSource dataSource, Supplier<SqlDialect> dialect, ScanClock clock) {
         return switch (properties.getCoordinator()) {
             case STATIC -> staticCoordinator(properties, clock);
-            case JDBC -> new JdbcShardCoordinator(dataSource);
+            case JDBC -> new JdbcShardCoordinator(dataSource, dialect.get());
             case AUTO ->
                 properties.getNodeCount() != null
                         ? staticCoordinator(properties, clock)
-                        : new JdbcShardCoordinator(dataSource);
+                        : new JdbcShardCoordinator(dataSource, dialect.get());
             case REDIS ->
                 throw new InvalidTaskException("scan.coordinator=redis needs Spring Data Redis with Lettuce and"
                         + " Spring Boot's Redis connection details: add spring-boot-starter-data-redis and set"

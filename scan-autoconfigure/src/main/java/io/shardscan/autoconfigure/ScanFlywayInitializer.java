@@ -18,11 +18,19 @@ import org.springframework.beans.factory.InitializingBean;
 public class ScanFlywayInitializer implements InitializingBean {
 
     private final DataSource dataSource;
+    private final SqlDialect dialect;
     private final String table;
     private final @Nullable ClassLoader classLoader;
 
     public ScanFlywayInitializer(DataSource dataSource, String table, @Nullable ClassLoader classLoader) {
+        this(dataSource, SqlDialect.detect(dataSource), table, classLoader);
+    }
+
+    /** The migrations of {@code dialect}'s folder, recorded in {@code table}. */
+    public ScanFlywayInitializer(
+            DataSource dataSource, SqlDialect dialect, String table, @Nullable ClassLoader classLoader) {
         this.dataSource = dataSource;
+        this.dialect = dialect;
         this.table = table;
         this.classLoader = classLoader;
     }
@@ -31,7 +39,7 @@ public class ScanFlywayInitializer implements InitializingBean {
     public void afterPropertiesSet() {
         Flyway.configure(classLoader)
                 .dataSource(dataSource)
-                .locations("classpath:" + OwnSchema.folder(SqlDialect.detect(dataSource)))
+                .locations("classpath:" + OwnSchema.folder(dialect))
                 .table(table)
                 // the application's tables are there already, so Flyway must start the history below
                 // V1 rather than take the schema as at V1 (its default baseline), which would skip V1

@@ -3,6 +3,7 @@ package io.shardscan.autoconfigure;
 import io.shardscan.jdbc.OwnSchema;
 import io.shardscan.jdbc.SqlDialect;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -19,17 +20,21 @@ import org.springframework.boot.sql.init.DatabaseInitializationSettings;
 public class ScanSchemaInitializer extends DataSourceScriptDatabaseInitializer {
 
     public ScanSchemaInitializer(DataSource dataSource, DatabaseInitializationMode mode) {
-        super(dataSource, settings(dataSource, mode));
+        this(dataSource, mode, () -> SqlDialect.detect(dataSource));
     }
 
-    private static DatabaseInitializationSettings settings(DataSource dataSource, DatabaseInitializationMode mode) {
+    /** The same with the scripts of {@code dialect}'s folder, asked for only when a mode other than never runs them. */
+    public ScanSchemaInitializer(DataSource dataSource, DatabaseInitializationMode mode, Supplier<SqlDialect> dialect) {
+        super(dataSource, settings(mode, dialect));
+    }
+
+    private static DatabaseInitializationSettings settings(
+            DatabaseInitializationMode mode, Supplier<SqlDialect> dialect) {
         DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
         settings.setMode(mode);
         // with NEVER nothing runs, so do not open a connection to detect the dialect
         settings.setSchemaLocations(
-                mode == DatabaseInitializationMode.NEVER
-                        ? List.of()
-                        : OwnSchema.scriptLocations(SqlDialect.detect(dataSource)));
+                mode == DatabaseInitializationMode.NEVER ? List.of() : OwnSchema.scriptLocations(dialect.get()));
         return settings;
     }
 }

@@ -11,6 +11,7 @@ import io.shardscan.core.TaskStore;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.jdbc.OwnTables;
+import io.shardscan.jdbc.SqlDialect;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +101,7 @@ final class ScanStartupChecks {
     record WrittenLevel2(@Nullable String window, @Nullable String ban) {}
 
     /**
-     * The checked engine.
+     * The checked engine; {@code dialect} is asked for only when Shardscan's own tables are checked.
      *
      * @throws InvalidTaskException listing every problem found
      */
@@ -112,6 +113,7 @@ final class ScanStartupChecks {
             TaskStore store,
             ShardCoordinator coordinator,
             DataSource dataSource,
+            Supplier<SqlDialect> dialect,
             ScanClock clock,
             Supplier<RangeStores> rangeStores) {
         UnknownScanProperties.Found unknown = UnknownScanProperties.find(environment);
@@ -146,6 +148,7 @@ final class ScanStartupChecks {
                 || rangeTables) {
             problems.addAll(OwnTables.problems(
                     dataSource,
+                    dialect.get(),
                     coordinator instanceof JdbcShardCoordinator,
                     endpointTables,
                     runColumns && store instanceof JdbcTaskStore,

@@ -47,11 +47,14 @@ record ArchiveSql(String select, @Nullable String insert, String delete) {
 
     private static String select(TaskDefinition task, TableNames names, SqlDialect dialect) {
         Archive archive = task.archive();
-        return "SELECT " + dialect.quote(names.id()) + " FROM " + names.qualified(dialect) + " WHERE "
-                + finished(task, names, dialect) + " AND " + dialect.shardCondition(task, names) + " AND "
-                + dialect.quote(names.updatedAt()) + " <= "
-                + dialect.rowClockMinus(names.updatedAtZoned(), archive.after().toMillis())
-                + " LIMIT ? FOR UPDATE";
+        return dialect.limit(
+                        "SELECT " + dialect.quote(names.id()) + " FROM " + names.qualified(dialect) + " WHERE "
+                                + finished(task, names, dialect) + " AND " + dialect.shardCondition(task, names)
+                                + " AND " + dialect.quote(names.updatedAt()) + " <= "
+                                + dialect.rowClockMinus(
+                                        names.updatedAtZoned(), archive.after().toMillis()),
+                        "?")
+                + " FOR UPDATE";
     }
 
     private static String finished(TaskDefinition task, TableNames names, SqlDialect dialect) {

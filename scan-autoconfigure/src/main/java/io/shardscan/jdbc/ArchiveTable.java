@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -70,6 +69,7 @@ final class ArchiveTable {
         String configured = archive.table();
         Map<String, TableInspector.ColumnInfo> target = TableInspector.columns(
                 metaData,
+                dialect,
                 configured.contains(".") ? configured.substring(0, configured.indexOf('.')) : null,
                 configured.substring(configured.indexOf('.') + 1));
         if (target.isEmpty()) {
@@ -122,10 +122,10 @@ final class ArchiveTable {
         String qualified = (configured.contains(".") && any.schema() != null ? dialect.quote(any.schema()) + "." : "")
                 + dialect.quote(any.table());
         if (configured.contains(".") && any.schema() == null) {
-            // MySQL: the schema part names the database, which the metadata reports as the catalog
+            // a schema that is a catalog (MySQL's database): the metadata reports no schema for the columns
             qualified = dialect.quote(configured.substring(0, configured.indexOf('.'))) + "." + qualified;
         }
-        List<String> warnings = keyedOnId(metaData, any, configured, task.idColumn())
+        List<String> warnings = keyedOnId(metaData, dialect, any, configured, task.idColumn())
                 ? List.of()
                 : List.of("archive table " + configured + " (" + property + ") has no primary key or unique key on "
                         + task.idColumn() + ", so nothing refuses a row archived twice (that no row is doubled"
@@ -140,18 +140,18 @@ final class ArchiveTable {
 
     /** Whether the archive table has a primary key or unique index on the id column alone. */
     private static boolean keyedOnId(
-            DatabaseMetaData metaData, TableInspector.ColumnInfo any, String configured, String idColumn)
+            DatabaseMetaData metaData,
+            SqlDialect dialect,
+            TableInspector.ColumnInfo any,
+            String configured,
+            String idColumn)
             throws SQLException {
-        boolean mysql =
-                metaData.getDatabaseProductName().toLowerCase(Locale.ROOT).matches(".*(mysql|mariadb).*");
-        String qualifier = configured.contains(".") ? configured.substring(0, configured.indexOf('.')) : null;
-        // MySQL calls a database a catalog
-        String catalog = mysql
-                ? (qualifier != null ? qualifier : metaData.getConnection().getCatalog())
-                : null;
-        String schema = mysql ? null : any.schema();
+        String qualifier = any.schema() != null
+                ? any.schema()
+                : configured.contains(".") ? configured.substring(0, configured.indexOf('.')) : null;
+        MetadataScope scope = MetadataScope.of(dialect, metaData.getConnection(), qualifier, true);
         Map<String, List<String>> uniqueIndexes = new HashMap<>();
-        try (ResultSet rs = metaData.getIndexInfo(catalog, schema, any.table(), true, false)) {
+        try (ResultSet rs = metaData.getIndexInfo(scope.catalog(), scope.schema(), any.table(), true, false)) {
             while (rs.next()) {
                 String index = rs.getString("INDEX_NAME");
                 String column = rs.getString("COLUMN_NAME");

@@ -24,7 +24,7 @@ final class BoundedJdbc {
     private final SqlDialect dialect;
     private final Duration timeout;
 
-    BoundedJdbc(DataSource dataSource, Duration timeout) {
+    BoundedJdbc(DataSource dataSource, Duration timeout, SqlDialect dialect) {
         Objects.requireNonNull(dataSource, "dataSource");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("a statement timeout must be positive (was " + timeout + ")");
@@ -32,7 +32,7 @@ final class BoundedJdbc {
         this.jdbc = new JdbcTemplate(dataSource);
         this.jdbc.setQueryTimeout(seconds(timeout));
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        this.dialect = SqlDialect.detect(dataSource);
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.timeout = timeout;
     }
 

@@ -10,7 +10,14 @@ import java.util.Collections;
  * bound. Only the task's match is selected. Stateless.
  */
 record FailureSql(
-        String table, String state, String id, String lastError, String pattern, String updatedAt, String requeue) {
+        String table,
+        String state,
+        String id,
+        String lastError,
+        String pattern,
+        String updatedAt,
+        String requeue,
+        SqlDialect dialect) {
 
     /** The statements for the task's dead rows ({@code dead}) or its pending rows that failed before. */
     static FailureSql of(TaskDefinition task, TableNames names, SqlDialect dialect, boolean dead) {
@@ -29,23 +36,29 @@ record FailureSql(
                 dialect.failureGroupKey(dialect.quote(names.lastError())),
                 updatedAt,
                 "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
-                        + updatedAt + " = " + dialect.rowClock(names.updatedAtZoned()) + " WHERE " + state);
+                        + updatedAt + " = " + dialect.rowClock(names.updatedAtZoned()) + " WHERE " + state,
+                dialect);
     }
 
     /**
-     * Parameters: the limit, the offset. Columns: last error with digit runs as {@code #}, rows, first
-     * and last update, one original last error.
+     * The groups after the first {@code offset}. Parameter: the limit. Columns: last error with digit
+     * runs as {@code #}, rows, first and last update, one original last error.
      */
-    String groups() {
-        return "SELECT " + pattern + ", COUNT(*), MIN(" + updatedAt + "), MAX(" + updatedAt + "), MIN(" + lastError
-                + ") FROM " + table + " WHERE " + state + " GROUP BY " + pattern + " ORDER BY COUNT(*) DESC, MAX("
-                + updatedAt + ") DESC LIMIT ? OFFSET ?";
+    String groups(long offset) {
+        return dialect.limit(
+                "SELECT " + pattern + ", COUNT(*), MIN(" + updatedAt + "), MAX(" + updatedAt + "), MIN(" + lastError
+                        + ") FROM " + table + " WHERE " + state + " GROUP BY " + pattern
+                        + " ORDER BY COUNT(*) DESC, MAX(" + updatedAt + ") DESC",
+                "?",
+                offset);
     }
 
     /** Parameters: the group's error (digit runs as {@code #}) unless {@code nullError}, then the limit. */
     String examples(boolean nullError) {
-        return "SELECT " + id + " FROM " + table + " WHERE " + state + " AND " + errorIs(nullError) + " ORDER BY " + id
-                + " LIMIT ?";
+        return dialect.limit(
+                "SELECT " + id + " FROM " + table + " WHERE " + state + " AND " + errorIs(nullError) + " ORDER BY "
+                        + id,
+                "?");
     }
 
     /** One row of the task by id, every column. Parameter: the id. */

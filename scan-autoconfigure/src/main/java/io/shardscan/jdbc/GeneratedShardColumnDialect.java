@@ -24,10 +24,15 @@ import java.util.stream.Collectors;
  * With a due-at column the due time comes before the id, so a fetch stops at the first row not
  * yet due.
  */
-abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MySqlDialect, H2Dialect {
+public abstract class GeneratedShardColumnDialect extends SqlDialect {
+
+    @Override
+    protected final boolean generatesShardColumn() {
+        return true;
+    }
 
     /** The type and expression of the generated shard column, after {@code ADD COLUMN name}. */
-    abstract String generatedColumn(TaskDefinition task);
+    protected abstract String generatedColumn(TaskDefinition task);
 
     /** Whether the generated shard column gives rows the task's shards: see {@link ShardColumnCheck}. */
     @Override
@@ -37,19 +42,20 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     /** The statement that gives the existing shard column the expression of {@link #generatedColumn}. */
-    abstract String redefineShardColumn(TaskDefinition task);
+    protected abstract String redefineShardColumn(TaskDefinition task);
 
     /**
      * The indexes of the table in its own schema (the connection's, when unqualified), not of a
      * table of that name in another schema or database.
      */
-    ResultSet indexInfo(DatabaseMetaData metaData, TableNames names) throws SQLException {
-        String schema = names.schema() == null ? metaData.getConnection().getSchema() : names.schema();
-        return metaData.getIndexInfo(metaData.getConnection().getCatalog(), schema, names.table(), false, false);
+    private ResultSet indexInfo(DatabaseMetaData metaData, TableNames names) throws SQLException {
+        MetadataScope scope = MetadataScope.of(this, metaData.getConnection(), names.schema(), false);
+        return metaData.getIndexInfo(scope.catalog(), scope.schema(), names.table(), false, false);
     }
 
     @Override
-    boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
+    protected boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
         if (names.shardColumn() == null) {
             return false;
         }
@@ -57,9 +63,9 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
                 .map(MatchSql.Condition::column)
                 .toList();
         List<String> wanted = new ArrayList<>(List.of(names.status(), names.shardColumn(), names.retries()));
-        wanted.addAll(orderColumns(names));
+        wanted.addAll(SchemaDdl.orderColumns(names));
         List<String> withoutRetries = new ArrayList<>(List.of(names.status(), names.shardColumn()));
-        withoutRetries.addAll(orderColumns(names));
+        withoutRetries.addAll(SchemaDdl.orderColumns(names));
         for (Map<Integer, String> columns : indexColumns(metaData, names).values()) {
             List<String> leading = new ArrayList<>(columns.values());
             if (!leadsWithInAnyOrder(leading, match)) {
@@ -90,7 +96,8 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
      * never pending rows.
      */
     @Override
-    boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
+    protected boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
         if (names.shardColumn() == null) {
             return false;
         }
@@ -109,11 +116,12 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     @Override
-    List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
+    protected List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().configuredColumns().forEach(column -> match.append(column).append(", "));
         return List.of("CREATE INDEX "
-                + finishedIndexName(task, qualifier(names.match().configuredColumns())) + " ON "
+                + SchemaDdl.finishedIndexName(
+                        task, SchemaDdl.qualifier(names.match().configuredColumns())) + " ON "
                 + task.table() + " (" + match + task.statusColumn() + ", " + task.shardColumn() + ", "
                 + task.updatedAtColumn() + ")");
     }
@@ -144,15 +152,20 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
     }
 
     @Override
-    List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
+    protected List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().configuredColumns().forEach(column -> match.append(column).append(", "));
+        // named after the match's columns: one index serves every task that matches on them
+        return List.of("CREATE INDEX "
+                + SchemaDdl.indexName(task, SchemaDdl.qualifier(names.match().configuredColumns())) + " ON "
+                + task.table() + " (" + match + task.statusColumn() + ", " + task.shardColumn() + ", "
+                + task.retryColumn() + ", " + SchemaDdl.orderColumns(task) + ")");
+    }
+
+    @Override
+    protected List<String> shardColumnStatements(TaskDefinition task) {
         return List.of(
-                "ALTER TABLE " + task.table() + " ADD COLUMN " + task.shardColumn() + " " + generatedColumn(task),
-                // named after the match's columns: one index serves every task that matches on them
-                "CREATE INDEX " + indexName(task, qualifier(names.match().configuredColumns())) + " ON "
-                        + task.table() + " (" + match + task.statusColumn() + ", "
-                        + task.shardColumn() + ", " + task.retryColumn() + ", " + orderColumns(task) + ")");
+                "ALTER TABLE " + task.table() + " ADD COLUMN " + task.shardColumn() + " " + generatedColumn(task));
     }
 
     /**
@@ -160,12 +173,12 @@ abstract sealed class GeneratedShardColumnDialect extends SqlDialect permits MyS
      * (measured: 1 350 index entries read for a page of 100), but this form as two ranges.
      */
     @Override
-    String after(String due, String id) {
+    protected String after(String due, String id) {
         return "(" + due + " > ? OR (" + due + " = ? AND " + id + " > ?))";
     }
 
     @Override
-    int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
+    protected int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
             throws SQLException {
         statement.setTimestamp(index, due);
         statement.setTimestamp(index + 1, due);

@@ -19,25 +19,25 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     }
 
     @Override
-    String shareLock() {
+    protected String shareLock() {
         // H2 has no shared row lock; an exclusive one serializes this node's write-backs of a shard
         return " FOR UPDATE";
     }
 
     @Override
-    String insertUnlessPresent(String table, String columns, String values) {
+    protected String insertUnlessPresent(String table, String columns, String values) {
         // H2 knows ON CONFLICT only in its PostgreSQL mode; the caller checks first and catches the
         // duplicate key of a race, which H2 does not log
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")";
     }
 
     @Override
-    String nowPlusMillis() {
+    protected String nowPlusMillis() {
         return "DATEADD(MILLISECOND, ?, LOCALTIMESTAMP)";
     }
 
     @Override
-    String now() {
+    protected String now() {
         return "LOCALTIMESTAMP";
     }
 
@@ -46,7 +46,7 @@ final class H2Dialect extends GeneratedShardColumnDialect {
      * {@code CURRENT_TIMESTAMP AT TIME ZONE 'UTC'} to a {@code TIMESTAMP} in the session's zone again.
      */
     @Override
-    String rowClock(boolean zoned) {
+    protected String rowClock(boolean zoned) {
         return zoned
                 ? "CURRENT_TIMESTAMP"
                 : "DATEADD(SECOND, -(EXTRACT(TIMEZONE_HOUR FROM CURRENT_TIMESTAMP) * 3600"
@@ -54,24 +54,24 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     }
 
     @Override
-    String rowClockMinus(boolean zoned, long millis) {
+    protected String rowClockMinus(boolean zoned, long millis) {
         return millis == 0 ? rowClock(zoned) : "DATEADD(MILLISECOND, " + (-millis) + ", " + rowClock(zoned) + ")";
     }
 
     @Override
-    String textKeyHash(String key) {
+    protected String textKeyHash(String key) {
         // a BINARY(4) casts to INT big-endian, signed: the mask makes it unsigned
         return "BITAND(CAST(CAST(SUBSTRING(HASH('MD5', CAST(" + key + " AS VARCHAR)) FROM 1 FOR 4) AS INT) AS BIGINT),"
                 + " 4294967295)";
     }
 
     @Override
-    String generatedColumn(TaskDefinition task) {
+    protected String generatedColumn(TaskDefinition task) {
         return "INT GENERATED ALWAYS AS (" + shardOf(task, task.shardKeyColumn()) + ")";
     }
 
     @Override
-    String redefineShardColumn(TaskDefinition task) {
+    protected String redefineShardColumn(TaskDefinition task) {
         return "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.shardColumn() + " " + generatedColumn(task);
     }
 
@@ -80,7 +80,7 @@ final class H2Dialect extends GeneratedShardColumnDialect {
      * plain columns, filled from the scanned table), then the primary key.
      */
     @Override
-    List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
+    protected List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
         List<String> statements = new ArrayList<>();
         statements.add("CREATE TABLE " + archiveTable + " AS SELECT * FROM " + task.table() + " WITH NO DATA");
         statements.addAll(addPrimaryKeyStatements(archiveTable, task.idColumn()));
@@ -88,7 +88,7 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     }
 
     @Override
-    List<String> addPrimaryKeyStatements(String table, String idColumn) {
+    protected List<String> addPrimaryKeyStatements(String table, String idColumn) {
         // H2 adds a primary key only to a column that is NOT NULL already
         return List.of(
                 "ALTER TABLE " + table + " ALTER COLUMN " + idColumn + " SET NOT NULL",

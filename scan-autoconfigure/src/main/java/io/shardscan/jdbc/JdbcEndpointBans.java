@@ -24,9 +24,14 @@ public final class JdbcEndpointBans implements EndpointBans {
     private final SqlDialect dialect;
 
     public JdbcEndpointBans(DataSource dataSource) {
+        this(dataSource, SqlDialect.detect(dataSource));
+    }
+
+    /** The blacklist in the tables of {@code dataSource}, a database of {@code dialect}. */
+    public JdbcEndpointBans(DataSource dataSource, SqlDialect dialect) {
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        this.dialect = SqlDialect.detect(dataSource);
+        this.dialect = java.util.Objects.requireNonNull(dialect, "dialect");
     }
 
     /**

@@ -26,7 +26,12 @@ public final class JdbcRangeFailures implements RangeFailures {
      *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
      */
     public JdbcRangeFailures(DataSource dataSource, Duration statementTimeout) {
-        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this(dataSource, statementTimeout, SqlDialect.detect(dataSource));
+    }
+
+    /** The same on a database of {@code dialect}. */
+    public JdbcRangeFailures(DataSource dataSource, Duration statementTimeout, SqlDialect dialect) {
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout, dialect);
         this.jdbc = bounded.jdbc();
         this.dialect = bounded.dialect();
     }

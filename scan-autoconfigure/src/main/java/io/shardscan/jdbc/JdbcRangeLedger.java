@@ -40,7 +40,12 @@ public final class JdbcRangeLedger implements RangeLedger {
      *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
      */
     public JdbcRangeLedger(DataSource dataSource, Duration statementTimeout) {
-        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this(dataSource, statementTimeout, SqlDialect.detect(dataSource));
+    }
+
+    /** The same on a database of {@code dialect}. */
+    public JdbcRangeLedger(DataSource dataSource, Duration statementTimeout, SqlDialect dialect) {
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout, dialect);
         this.jdbc = bounded.jdbc();
         this.dialect = bounded.dialect();
         this.transactions = bounded.transactions();

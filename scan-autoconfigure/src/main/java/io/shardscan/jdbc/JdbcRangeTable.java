@@ -49,8 +49,13 @@ public final class JdbcRangeTable implements RangeTable {
      *     {@link io.shardscan.core.EngineSettings#statementTimeout()}
      */
     public JdbcRangeTable(DataSource dataSource, Duration statementTimeout) {
+        this(dataSource, statementTimeout, SqlDialect.detect(dataSource));
+    }
+
+    /** The same on a database of {@code dialect}. */
+    public JdbcRangeTable(DataSource dataSource, Duration statementTimeout, SqlDialect dialect) {
         this.dataSource = dataSource;
-        this.bounded = new BoundedJdbc(dataSource, statementTimeout);
+        this.bounded = new BoundedJdbc(dataSource, statementTimeout, dialect);
         this.jdbc = bounded.jdbc();
         this.dialect = bounded.dialect();
     }
@@ -60,7 +65,7 @@ public final class JdbcRangeTable implements RangeTable {
         return bounded.on(
                 task.definition().table(),
                 () -> jdbc.query(
-                        pages.getOrDefault(task.name(), pageSql(task, "*")),
+                        pages.getOrDefault(task.name(), pageSql(task, dialect, "*")),
                         (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
                         after,
                         last,
@@ -68,14 +73,16 @@ public final class JdbcRangeTable implements RangeTable {
     }
 
     /** The page's statement, of every column: after, last and limit as parameters, a range of the id's index. */
-    static String pageSql(RangeTask task) {
-        return pageSql(task, "*");
+    static String pageSql(RangeTask task, SqlDialect dialect) {
+        return pageSql(task, dialect, "*");
     }
 
-    private static String pageSql(RangeTask task, String select) {
+    private static String pageSql(RangeTask task, SqlDialect dialect, String select) {
         String id = task.definition().idColumn();
-        return "SELECT " + select + " FROM " + task.definition().table() + " WHERE " + id + " > ? AND " + id
-                + " <= ? ORDER BY " + id + " LIMIT ?";
+        return dialect.limit(
+                "SELECT " + select + " FROM " + task.definition().table() + " WHERE " + id + " > ? AND " + id
+                        + " <= ? ORDER BY " + id,
+                "?");
     }
 
     @Override
@@ -122,7 +129,7 @@ public final class JdbcRangeTable implements RangeTable {
         String id = task.definition().idColumn();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            Map<String, TableInspector.ColumnInfo> columns = TableInspector.columns(metaData, schema, table);
+            Map<String, TableInspector.ColumnInfo> columns = TableInspector.columns(metaData, dialect, schema, table);
             if (columns.isEmpty()) {
                 return new SchemaReport(false, List.of(), false, List.of(), null);
             }
@@ -140,13 +147,15 @@ public final class JdbcRangeTable implements RangeTable {
                 problems.add("id-column " + column.name() + " of " + qualified + " is " + column.typeName()
                         + "; range mode needs a whole-number id column (BIGINT), ranges are of ids");
             }
-            boolean indexed = leadsAnIndex(metaData, column);
+            boolean indexed =
+                    leadsAnIndex(metaData, dialect, column.schema() != null ? column.schema() : schema, column);
             RowColumns reads = task.definition().rowColumns();
             // a handler type that names its columns gets only those (and the id), as a status task's fetch
             pages.put(
                     task.name(),
                     pageSql(
                             task,
+                            dialect,
                             reads.all()
                                     ? "*"
                                     // as the database spells them, quoted as a status task's fetch quotes them
@@ -174,10 +183,11 @@ public final class JdbcRangeTable implements RangeTable {
     }
 
     /** Whether an index (the primary key's included) has the column first, so a range of ids is a range of it. */
-    private static boolean leadsAnIndex(DatabaseMetaData metaData, TableInspector.ColumnInfo column)
+    private static boolean leadsAnIndex(
+            DatabaseMetaData metaData, SqlDialect dialect, @Nullable String qualifier, TableInspector.ColumnInfo column)
             throws SQLException {
-        String catalog = metaData.getConnection().getCatalog();
-        try (ResultSet rs = metaData.getIndexInfo(catalog, column.schema(), column.table(), false, true)) {
+        MetadataScope scope = MetadataScope.of(dialect, metaData.getConnection(), qualifier, true);
+        try (ResultSet rs = metaData.getIndexInfo(scope.catalog(), scope.schema(), column.table(), false, true)) {
             while (rs.next()) {
                 if (rs.getShort("ORDINAL_POSITION") == 1
                         && column.name().equalsIgnoreCase(rs.getString("COLUMN_NAME"))) {

@@ -37,8 +37,13 @@ public final class JdbcShardCoordinator implements ShardCoordinator, AutoCloseab
     private final KeptConnection renewals;
 
     public JdbcShardCoordinator(DataSource dataSource) {
+        this(dataSource, SqlDialect.detect(dataSource));
+    }
+
+    /** Leases in the tables of {@code dataSource}, a database of {@code dialect}. */
+    public JdbcShardCoordinator(DataSource dataSource, SqlDialect dialect) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.dialect = SqlDialect.detect(dataSource);
+        this.dialect = java.util.Objects.requireNonNull(dialect, "dialect");
         this.renewals = new KeptConnection(dataSource);
     }
 

@@ -19,10 +19,12 @@ final class JdbcTaskAdmin implements TaskAdmin {
     private final JdbcTemplate jdbc;
     private final JdbcTaskStatements statements;
     private final SqlDialect dialect;
+    private final Commits commits;
 
-    JdbcTaskAdmin(JdbcTemplate jdbc, JdbcTaskStatements statements) {
+    JdbcTaskAdmin(JdbcTemplate jdbc, JdbcTaskStatements statements, Commits commits) {
         this.jdbc = jdbc;
         this.statements = statements;
+        this.commits = commits;
         this.dialect = statements.dialect();
     }
 
@@ -97,7 +99,7 @@ final class JdbcTaskAdmin implements TaskAdmin {
 
     @Override
     public int requeueDead(TaskDefinition task) {
-        return jdbc.update(statements.sql(task).requeueDead());
+        return commits.write(() -> jdbc.update(statements.sql(task).requeueDead()));
     }
 
     @Override
@@ -109,7 +111,7 @@ final class JdbcTaskAdmin implements TaskAdmin {
         TableNames names = statements.sql(task).names();
         FailureSql sql = FailureSql.of(task, names, dialect, dead);
         List<FailureGroup> groups = jdbc.query(
-                sql.groups(),
+                sql.groups((long) page * size),
                 (rs, n) -> new FailureGroup(
                         rs.getString(1),
                         rs.getLong(2),
@@ -117,8 +119,7 @@ final class JdbcTaskAdmin implements TaskAdmin {
                         Objects.requireNonNull(dialect.readRowTime(rs, 4, names.updatedAtZoned())),
                         List.of(),
                         rs.getString(5)),
-                size,
-                (long) page * size);
+                size);
         if (examples == 0) {
             return groups;
         }
@@ -150,7 +151,7 @@ final class JdbcTaskAdmin implements TaskAdmin {
     public int requeue(TaskDefinition task, Requeue which) {
         TableNames names = statements.sql(task).names();
         FailureSql sql = FailureSql.of(task, names, dialect, which.dead());
-        return jdbc.update(sql.requeue(which), ps -> {
+        return commits.write(() -> jdbc.update(sql.requeue(which), ps -> {
             int index = 1;
             for (Object id : which.ids()) {
                 dialect.bindId(ps, index++, id, names);
@@ -158,6 +159,6 @@ final class JdbcTaskAdmin implements TaskAdmin {
             if (which.ids().isEmpty() && which.byError() && which.error() != null) {
                 ps.setString(index, FailureGroup.keyOf(which.error()));
             }
-        });
+        }));
     }
 }

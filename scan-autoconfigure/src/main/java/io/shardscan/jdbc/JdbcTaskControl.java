@@ -13,10 +13,12 @@ final class JdbcTaskControl implements TaskControl {
 
     private final JdbcTemplate jdbc;
     private final JdbcTaskStatements statements;
+    private final Commits commits;
 
-    JdbcTaskControl(JdbcTemplate jdbc, JdbcTaskStatements statements) {
+    JdbcTaskControl(JdbcTemplate jdbc, JdbcTaskStatements statements, Commits commits) {
         this.jdbc = jdbc;
         this.statements = statements;
+        this.commits = commits;
     }
 
     @Override
@@ -29,14 +31,16 @@ final class JdbcTaskControl implements TaskControl {
     @Override
     public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
         Object[] values = {paused ? 1 : 0, by, Timestamp.from(at), task.name()};
-        if (jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values) > 0) {
+        String update = "UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?";
+        if (commits.write(() -> jdbc.update(update, values)) > 0) {
             return;
         }
         try {
-            jdbc.update("INSERT INTO scan_task (paused, changed_by, changed_at, task) VALUES (?, ?, ?, ?)", values);
+            commits.write(() -> jdbc.update(
+                    "INSERT INTO scan_task (paused, changed_by, changed_at, task) VALUES (?, ?, ?, ?)", values));
         } catch (DuplicateKeyException e) {
             // another node inserted it first: set it as asked
-            jdbc.update("UPDATE scan_task SET paused = ?, changed_by = ?, changed_at = ? WHERE task = ?", values);
+            commits.write(() -> jdbc.update(update, values));
         }
     }
 

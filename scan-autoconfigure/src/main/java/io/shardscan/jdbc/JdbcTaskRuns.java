@@ -52,7 +52,12 @@ public final class JdbcTaskRuns implements TaskRuns {
      * {@code statementTimeout} (a range task's runs: {@link io.shardscan.core.EngineSettings#statementTimeout()}).
      */
     public JdbcTaskRuns(DataSource dataSource, java.time.Duration statementTimeout) {
-        this(new BoundedJdbc(dataSource, statementTimeout));
+        this(dataSource, statementTimeout, SqlDialect.detect(dataSource));
+    }
+
+    /** The same on a database of {@code dialect}, which tells the driver's timeouts apart. */
+    public JdbcTaskRuns(DataSource dataSource, java.time.Duration statementTimeout, SqlDialect dialect) {
+        this(new BoundedJdbc(dataSource, statementTimeout, dialect));
     }
 
     private JdbcTaskRuns(BoundedJdbc bounded) {

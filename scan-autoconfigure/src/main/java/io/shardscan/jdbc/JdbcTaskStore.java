@@ -38,6 +38,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
+    private final Commits commits;
     private final SqlDialect dialect;
     private final JdbcTaskStatements statements;
     private final RowReader reader;
@@ -63,16 +64,22 @@ public final class JdbcTaskStore implements TaskStore {
      * roll back together.
      */
     public JdbcTaskStore(DataSource dataSource, PlatformTransactionManager transactionManager) {
+        this(dataSource, transactionManager, SqlDialect.detect(Objects.requireNonNull(dataSource, "dataSource")));
+    }
+
+    /** The same on a database of {@code dialect}, not detected: for a database Shardscan ships no dialect for. */
+    public JdbcTaskStore(DataSource dataSource, PlatformTransactionManager transactionManager, SqlDialect dialect) {
         Objects.requireNonNull(dataSource, "dataSource");
         Objects.requireNonNull(transactionManager, "transactionManager");
         this.jdbc = new JdbcTemplate(dataSource);
         this.transactions = new TransactionTemplate(transactionManager);
-        this.dialect = SqlDialect.detect(dataSource);
+        this.commits = new Commits(dataSource, transactions);
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.statements = new JdbcTaskStatements(dataSource, dialect);
         this.reader = new RowReader();
         this.runs = new JdbcTaskRuns(jdbc, transactions);
-        this.admin = new JdbcTaskAdmin(jdbc, statements);
-        this.control = new JdbcTaskControl(jdbc, statements);
+        this.admin = new JdbcTaskAdmin(jdbc, statements, commits);
+        this.control = new JdbcTaskControl(jdbc, statements, commits);
         this.fetches = new JdbcFetch(jdbc, statements, reader);
     }
 
@@ -80,12 +87,13 @@ public final class JdbcTaskStore implements TaskStore {
     private JdbcTaskStore(JdbcTaskStore unbounded, JdbcTemplate jdbc) {
         this.jdbc = jdbc;
         this.transactions = unbounded.transactions;
+        this.commits = unbounded.commits;
         this.dialect = unbounded.dialect;
         this.statements = unbounded.statements;
         this.reader = unbounded.reader;
         this.runs = new JdbcTaskRuns(jdbc, transactions);
-        this.admin = new JdbcTaskAdmin(jdbc, statements);
-        this.control = new JdbcTaskControl(jdbc, statements);
+        this.admin = new JdbcTaskAdmin(jdbc, statements, commits);
+        this.control = new JdbcTaskControl(jdbc, statements, commits);
         this.fetches = new JdbcFetch(jdbc, statements, reader);
     }
 
@@ -175,7 +183,7 @@ public final class JdbcTaskStore implements TaskStore {
     private long raiseFence(TaskDefinition task, int shard, String owner) {
         String inOne = dialect.raiseFence();
         Long epoch = inOne != null
-                ? jdbc.queryForObject(inOne, Long.class, task.name(), shard, owner)
+                ? commits.write(() -> jdbc.queryForObject(inOne, Long.class, task.name(), shard, owner))
                 : transactions.execute(status -> {
                     FENCE.write(
                             jdbc,
@@ -206,7 +214,7 @@ public final class JdbcTaskStore implements TaskStore {
         TaskSql sql = statements.sql(task);
         // batch.at() is the node's clock: the statements stamp the rows with the database's
         if (dialect.fencesInOneStatement() && batch.doneOnly()) {
-            return Rerun.onDeadlock(() -> markDoneFenced(task, sql, batch));
+            return Rerun.onDeadlock(() -> commits.write(() -> markDoneFenced(task, sql, batch)));
         }
         Boolean written = Rerun.onDeadlock(() -> transactions.execute(status -> {
             boolean holds = batch.run() == 0

@@ -11,9 +11,9 @@ import java.util.List;
  *
  * @param conditions in the order configured; empty when the task takes every row of its table
  */
-record MatchSql(List<Condition> conditions) {
+public record MatchSql(List<Condition> conditions) {
 
-    MatchSql {
+    public MatchSql {
         conditions = List.copyOf(conditions);
     }
 
@@ -24,14 +24,14 @@ record MatchSql(List<Condition> conditions) {
      * @param configured the column as the configuration writes it, for the statements shown to users
      * @param literals the values as SQL literals; empty for {@code IS NULL}
      */
-    record Condition(String column, String configured, List<String> literals) {
+    public record Condition(String column, String configured, List<String> literals) {
 
-        Condition {
+        public Condition {
             literals = List.copyOf(literals);
         }
 
-        /** The condition on the column written as {@code name}. */
-        String on(String name) {
+        /** The condition on the column written as {@code name}: {@code = literal}, {@code IN (...)} or {@code IS NULL}. */
+        public String on(String name) {
             if (literals.isEmpty()) {
                 return name + " IS NULL";
             }
@@ -60,12 +60,12 @@ record MatchSql(List<Condition> conditions) {
     }
 
     /** The conditions with the configured names, as an index's DDL writes them. */
-    List<String> ddl() {
+    public List<String> ddl() {
         return conditions.stream().map(c -> c.on(c.configured())).toList();
     }
 
     /** The configured names of the match's columns. */
-    List<String> configuredColumns() {
+    public List<String> configuredColumns() {
         return conditions.stream().map(Condition::configured).toList();
     }
 }

@@ -2,7 +2,6 @@ package io.shardscan.jdbc;
 
 import io.shardscan.core.TaskDefinition;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,18 +26,18 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * an SQLTimeoutException.
      */
     @Override
-    boolean cancelledByTimeout(SQLException e) {
+    protected boolean cancelledByTimeout(SQLException e) {
         return super.cancelledByTimeout(e) || e.getErrorCode() == 1969 || e.getErrorCode() == 1317;
     }
 
     @Override
-    String quote(String identifier) {
+    protected String quote(String identifier) {
         return '`' + identifier + '`';
     }
 
     /** MySQL alters a column's nullability and default only by restating its type. */
     @Override
-    List<String> retryColumnNotNull(TaskDefinition task, String type) {
+    protected List<String> retryColumnNotNull(TaskDefinition task, String type) {
         return List.of(
                 nullRetriesToZero(task),
                 "ALTER TABLE " + task.table() + " MODIFY COLUMN " + task.retryColumn() + " " + type
@@ -46,13 +45,13 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
     }
 
     @Override
-    String anyOf(int count) {
+    protected String anyOf(int count) {
         // MySQL has no array parameters: an IN list of the page's ids
         return " IN (" + "?, ".repeat(count - 1) + "?)";
     }
 
     @Override
-    void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
+    protected void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
         for (int i = 0; i < ids.size(); i++) {
             bindId(statement, index + i, ids.get(i), names);
         }
@@ -64,7 +63,8 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * ids cannot follow, and MariaDB's {@code UUID} type orders a time-based UUID by its time fields.
      */
     @Override
-    List<String> textIdProblems(Connection connection, TaskDefinition task, TableNames names) throws SQLException {
+    protected List<String> textIdProblems(Connection connection, TaskDefinition task, TableNames names)
+            throws SQLException {
         String schema = names.schema() == null ? connection.getCatalog() : names.schema();
         try (PreparedStatement statement = connection.prepareStatement("SELECT DATA_TYPE, COLUMN_TYPE,"
                 + " CHARACTER_SET_NAME, COLLATION_NAME, IS_NULLABLE FROM information_schema.COLUMNS"
@@ -97,18 +97,23 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
 
     /** MySQL calls a database a catalog: a qualified name's schema is the catalog. */
     @Override
-    ResultSet indexInfo(DatabaseMetaData metaData, TableNames names) throws SQLException {
-        String catalog = names.schema() == null ? metaData.getConnection().getCatalog() : names.schema();
-        return metaData.getIndexInfo(catalog, null, names.table(), false, false);
+    protected boolean schemaIsCatalog() {
+        return true;
+    }
+
+    /** Millisecond precision: a bare {@code DATETIME} drops the fraction. */
+    @Override
+    public String timestampType() {
+        return "DATETIME(3)";
     }
 
     @Override
-    String shareLock() {
+    protected String shareLock() {
         return " LOCK IN SHARE MODE";
     }
 
     @Override
-    String insertUnlessPresent(String table, String columns, String values) {
+    protected String insertUnlessPresent(String table, String columns, String values) {
         // not INSERT IGNORE: that would also turn a too long value into a silent truncation
         String firstColumn = columns.split(",")[0].trim();
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON DUPLICATE KEY UPDATE "
@@ -121,7 +126,7 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * Callers insert only values that fit their columns, so IGNORE truncates nothing.
      */
     @Override
-    String insertCountingNew(String table, String columns, String values) {
+    protected String insertCountingNew(String table, String columns, String values) {
         return "INSERT IGNORE INTO " + table + " (" + columns + ") VALUES (" + values + ")";
     }
 
@@ -135,17 +140,17 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * deprecates: the updates bind their values again.
      */
     @Override
-    String upsert(String table, String key, String columns, String values, String updates) {
+    protected String upsert(String table, String key, String columns, String values, String updates) {
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON DUPLICATE KEY UPDATE " + updates;
     }
 
     @Override
-    String nowPlusMillis() {
+    protected String nowPlusMillis() {
         return "TIMESTAMPADD(MICROSECOND, ? * 1000, NOW(3))";
     }
 
     @Override
-    String now() {
+    protected String now() {
         return "NOW(3)";
     }
 
@@ -155,13 +160,13 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * session's zone, so the millisecond count is the instant whatever the two zones.
      */
     @Override
-    String selectNow(String column) {
+    protected String selectNow(String column) {
         return "ROUND(UNIX_TIMESTAMP(" + column + ") * 1000)";
     }
 
     @Override
     @Nullable
-    Instant readNow(ResultSet rs, int index) throws SQLException {
+    protected Instant readNow(ResultSet rs, int index) throws SQLException {
         long millis = rs.getLong(index);
         return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
     }
@@ -173,7 +178,7 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * wrote due in 15 minutes would otherwise run 8 hours and 15 minutes later.
      */
     @Override
-    String dueBound(long delayMillis, ZoneOffset jvmOffset) {
+    protected String dueBound(long delayMillis, ZoneOffset jvmOffset) {
         long shiftMillis = jvmOffset.getTotalSeconds() * 1000L - delayMillis;
         return shiftMillis == 0
                 ? "UTC_TIMESTAMP(3)"
@@ -186,19 +191,19 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * the engine writes and compares as written.
      */
     @Override
-    String rowClock(boolean zoned) {
+    protected String rowClock(boolean zoned) {
         return "UTC_TIMESTAMP(3)";
     }
 
     @Override
-    String rowClockMinus(boolean zoned, long millis) {
+    protected String rowClockMinus(boolean zoned, long millis) {
         return millis == 0 ? rowClock(zoned) : "TIMESTAMPADD(MICROSECOND, " + (-millis * 1000) + ", UTC_TIMESTAMP(3))";
     }
 
     /** The global zone, or the operating system's when it is {@code SYSTEM}. */
     @Override
     @Nullable
-    String serverZone(Connection connection) throws SQLException {
+    protected String serverZone(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("SELECT @@global.time_zone, @@system_time_zone")) {
             if (!rs.next()) {
@@ -217,23 +222,23 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
      * rows are still fetched, at the tier's next poll).
      */
     @Override
-    String textKeyHash(String key) {
+    protected String textKeyHash(String key) {
         return "CAST(CONV(SUBSTRING(MD5(RTRIM(" + key + ")), 1, 8), 16, 10) AS UNSIGNED)";
     }
 
     @Override
-    String generatedColumn(TaskDefinition task) {
+    protected String generatedColumn(TaskDefinition task) {
         return "INT AS (" + shardOf(task, task.shardKeyColumn()) + ") STORED";
     }
 
     @Override
-    String redefineShardColumn(TaskDefinition task) {
+    protected String redefineShardColumn(TaskDefinition task) {
         return "ALTER TABLE " + task.table() + " MODIFY COLUMN " + task.shardColumn() + " " + generatedColumn(task);
     }
 
     /** The same columns, generated columns and indexes, the primary key among them. */
     @Override
-    List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
+    protected List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
         return List.of("CREATE TABLE " + archiveTable + " LIKE " + task.table());
     }
 }

@@ -120,6 +120,18 @@ public final class OwnTables {
             boolean endpointTables,
             boolean runColumns,
             boolean rangeTables) {
+        return problems(
+                dataSource, SqlDialect.detect(dataSource), coordinatorTables, endpointTables, runColumns, rangeTables);
+    }
+
+    /** The same on a database of {@code dialect}, whose scripts the messages name. */
+    public static List<String> problems(
+            DataSource dataSource,
+            SqlDialect dialect,
+            boolean coordinatorTables,
+            boolean endpointTables,
+            boolean runColumns,
+            boolean rangeTables) {
         Map<String, Set<String>> needed = new LinkedHashMap<>();
         if (rangeTables) {
             for (String table : List.of("scan_range_cursor", "scan_range", "scan_range_failure")) {
@@ -142,14 +154,13 @@ public final class OwnTables {
         List<String> problems = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
-            SqlDialect dialect = SqlDialect.forProduct(metaData.getDatabaseProductName());
             String fix = ": set scan.jdbc.initialize-schema=always (the default, embedded, creates Shardscan's"
                     + " tables on embedded databases only), or scan.jdbc.flyway.enabled=true to migrate them with"
                     + " Flyway, or include io/shardscan/db/changelog/shardscan.yaml in your Liquibase changelog, or"
                     + " apply the scripts in " + OwnSchema.folder(dialect) + " from the scan-autoconfigure jar with"
                     + " your migration tool";
             needed.forEach((table, columns) -> {
-                List<String> present = columns(metaData, table);
+                List<String> present = columns(metaData, dialect, table);
                 // a user who never set up a blacklist needs to know why this table is asked for
                 String why = ENDPOINTS.containsKey(table)
                         ? " (it holds the endpoint blacklist of tasks with an endpoint-column when no Redis is"
@@ -165,7 +176,7 @@ public final class OwnTables {
                         .toList();
                 if (!missing.isEmpty()) {
                     problems.add("Shardscan's table " + table + " lacks column " + String.join(", ", missing)
-                            + " (an older schema)" + why + fix + addColumns(table, missing, dialect.name()));
+                            + " (an older schema)" + why + fix + addColumns(table, missing, dialect));
                 }
             });
         } catch (SQLException e) {
@@ -184,28 +195,24 @@ public final class OwnTables {
      * The statements that add the missing columns of a table from before they were added (runs, member
      * counters); empty for other columns.
      */
-    private static String addColumns(String table, List<String> missing, String dialect) {
+    private static String addColumns(String table, List<String> missing, SqlDialect dialect) {
         Map<String, String> types = ADDED_COLUMNS.getOrDefault(table, Map.of());
         List<String> statements = missing.stream()
                 .filter(types::containsKey)
                 .map(c -> "ALTER TABLE " + table + " ADD COLUMN " + c + " "
-                        + types.get(c).replace("TIMESTAMP", dialect.equals("mysql") ? "DATETIME(3)" : "TIMESTAMP")
+                        + types.get(c).replace("TIMESTAMP", dialect.timestampType())
                         + ";")
                 .toList();
         return statements.isEmpty() ? "" : "; or add them: " + String.join(" ", statements);
     }
 
     /** The lower-case column names of a table in the connection's schema, empty when it is missing. */
-    private static List<String> columns(DatabaseMetaData metaData, String table) {
+    private static List<String> columns(DatabaseMetaData metaData, SqlDialect dialect, String table) {
         try {
-            Connection connection = metaData.getConnection();
-            boolean mysql =
-                    metaData.getDatabaseProductName().toLowerCase(Locale.ROOT).matches(".*(mysql|mariadb).*");
+            MetadataScope scope = MetadataScope.of(dialect, metaData.getConnection(), null, false);
             for (String spelling : List.of(table, table.toUpperCase(Locale.ROOT))) {
                 List<String> columns = new ArrayList<>();
-                try (ResultSet rs = mysql
-                        ? metaData.getColumns(connection.getCatalog(), null, spelling, null)
-                        : metaData.getColumns(connection.getCatalog(), connection.getSchema(), spelling, null)) {
+                try (ResultSet rs = metaData.getColumns(scope.catalog(), scope.schema(), spelling, null)) {
                     while (rs.next()) {
                         columns.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
                     }

@@ -30,13 +30,13 @@ final class PostgresDialect extends SqlDialect {
 
     /** The driver cancels a statement past its query timeout as if the user did: SQLState 57014, no SQLTimeoutException. */
     @Override
-    boolean cancelledByTimeout(SQLException e) {
+    protected boolean cancelledByTimeout(SQLException e) {
         return super.cancelledByTimeout(e) || "57014".equals(e.getSQLState());
     }
 
     /** PostgreSQL replaces the first match only without the {@code g} flag. */
     @Override
-    String replaceAll(String expression, String pattern) {
+    protected String replaceAll(String expression, String pattern) {
         return "regexp_replace(" + expression + ", '" + pattern + "', '#', 'g')";
     }
 
@@ -46,12 +46,12 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    String nowPlusMillis() {
+    protected String nowPlusMillis() {
         return "(LOCALTIMESTAMP + ? * INTERVAL '1 millisecond')";
     }
 
     @Override
-    String now() {
+    protected String now() {
         return "LOCALTIMESTAMP";
     }
 
@@ -61,12 +61,12 @@ final class PostgresDialect extends SqlDialect {
      * failed after a long call would be stamped before it, and rest that much less.
      */
     @Override
-    String rowClock(boolean zoned) {
+    protected String rowClock(boolean zoned) {
         return zoned ? "statement_timestamp()" : "(statement_timestamp() AT TIME ZONE 'UTC')";
     }
 
     @Override
-    boolean updatesInWith() {
+    protected boolean updatesInWith() {
         return true;
     }
 
@@ -79,7 +79,7 @@ final class PostgresDialect extends SqlDialect {
      */
     @Override
     @Nullable
-    String serverZone(Connection connection) throws SQLException {
+    protected String serverZone(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("SELECT s.setconfig FROM pg_db_role_setting s"
                         + " WHERE s.setdatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))"
@@ -106,7 +106,7 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    boolean sessionInJvmZone() {
+    protected boolean sessionInJvmZone() {
         return true;
     }
 
@@ -115,7 +115,7 @@ final class PostgresDialect extends SqlDialect {
      * form of {@code createArrayOf} was a fifth of a write-back's CPU (measured with JFR).
      */
     @Override
-    void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
+    protected void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
         if (!ids.isEmpty() && !(ids.get(0) instanceof Long)) {
             Object[] values = ids.stream().map(id -> idValue(id, names)).toArray();
             statement.setArray(
@@ -135,7 +135,7 @@ final class PostgresDialect extends SqlDialect {
      * follow. A UUID orders by its bytes already and takes no collation.
      */
     @Override
-    String keysetId(TaskDefinition task, TableNames names) {
+    protected String keysetId(TaskDefinition task, TableNames names) {
         return binary(task, names, quote(names.id()));
     }
 
@@ -150,7 +150,7 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    boolean fencesInOneStatement() {
+    protected boolean fencesInOneStatement() {
         return true;
     }
 
@@ -160,21 +160,22 @@ final class PostgresDialect extends SqlDialect {
      * made claiming 32 shards take seconds on a loaded machine while the rounds competed for the CPU.
      */
     @Override
-    String textKeyHash(String key) {
+    protected String textKeyHash(String key) {
         // md5 and the casts are immutable, so an index can hold it; bit(32) to bigint is unsigned
         return "('x' || SUBSTR(MD5(" + key + "::TEXT), 1, 8))::BIT(32)::BIGINT";
     }
 
     @Override
-    String raiseFence() {
+    protected String raiseFence() {
         return "INSERT INTO scan_fence (task, shard, epoch, owner) VALUES (?, ?, 1, ?) ON CONFLICT (task, shard)"
                 + " DO UPDATE SET epoch = scan_fence.epoch + 1, owner = EXCLUDED.owner RETURNING epoch";
     }
 
     @Override
-    boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
+    protected boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
         List<String> definitions = indexDefinitions(metaData, names);
-        List<String> order = new ArrayList<>(orderColumns(names));
+        List<String> order = new ArrayList<>(SchemaDdl.orderColumns(names));
         order.set(order.size() - 1, binary(task, names, names.id()));
         String wanted = normalize(shardOf(task, names.shardKey()) + "," + String.join(",", order));
         List<String> pending = new ArrayList<>();
@@ -189,7 +190,7 @@ final class PostgresDialect extends SqlDialect {
 
     /** A DROP INDEX for each index of the table whose key is the plain {@code mod(key, N)}. */
     @Override
-    List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+    protected List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException {
         String plain = normalize("mod(" + names.shardKey() + "," + task.shards() + "),");
         List<String> drops = new ArrayList<>();
@@ -278,20 +279,21 @@ final class PostgresDialect extends SqlDialect {
      * A task's match is part of both predicates, so each task on a shared table reads only its rows.
      */
     @Override
-    List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
+    protected List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
         String columns = " ON " + task.table() + " (" + shardOf(task, task.shardKeyColumn()) + ", "
                 + orderColumns(task, names) + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
         // each task with a match has indexes of its own, named after it: their predicates differ
-        String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
-        String pendingIndex = "CREATE INDEX " + indexName(task, qualifier) + columns;
+        String qualifier = SchemaDdl.qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
+        String pendingIndex = "CREATE INDEX " + SchemaDdl.indexName(task, qualifier) + columns;
         if (!task.retryRules().retries()) {
             return List.of(pendingIndex);
         }
         return List.of(
                 pendingIndex,
-                "CREATE INDEX " + retryIndexName(task, qualifier) + columns + " AND " + task.retryColumn() + " > 0");
+                "CREATE INDEX " + SchemaDdl.retryIndexName(task, qualifier) + columns + " AND " + task.retryColumn()
+                        + " > 0");
     }
 
     /**
@@ -302,18 +304,19 @@ final class PostgresDialect extends SqlDialect {
      * A task's match is part of the predicate, as in its scan index.
      */
     @Override
-    List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
+    protected List<String> archiveIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
-        String qualifier = qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
-        return List.of("CREATE INDEX " + finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
+        String qualifier = SchemaDdl.qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
+        return List.of("CREATE INDEX " + SchemaDdl.finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
                 + shardOf(task, task.shardKeyColumn()) + ", " + task.updatedAtColumn() + ") WHERE "
                 + task.statusColumn() + " <> " + task.pendingStatus() + match);
     }
 
     /** An index as {@link #archiveIndexStatements} prints it, or one over done rows only when dead ones stay. */
     @Override
-    boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException {
+    protected boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
         String wanted = normalize(shardOf(task, names.shardKey()) + "," + names.updatedAt());
         List<String> finished = new ArrayList<>(List.of(names.status() + " <> " + task.pendingStatus()));
         List<String> done = new ArrayList<>(List.of(names.status() + " = " + task.doneStatus()));
@@ -327,7 +330,7 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
+    protected List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
         return List.of(
                 "CREATE TABLE " + archiveTable + " (LIKE " + task.table() + ", PRIMARY KEY (" + task.idColumn() + "))");
     }

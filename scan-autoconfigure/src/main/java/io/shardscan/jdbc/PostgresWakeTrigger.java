@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -14,6 +15,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * transaction. Shardscan never creates it: the startup check prints its DDL when it is missing.
  */
 public final class PostgresWakeTrigger {
+
+    /** The trigger runs on PostgreSQL alone, so its function spells a row's shard as PostgreSQL's dialect does. */
+    private static final SqlDialect POSTGRESQL =
+            java.util.Objects.requireNonNull(SqlDialect.forDriver(DatabaseDriver.POSTGRESQL));
 
     private PostgresWakeTrigger() {}
 
@@ -29,7 +34,7 @@ public final class PostgresWakeTrigger {
         return List.of(
                 "CREATE OR REPLACE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
                         + " PERFORM pg_notify('" + PostgresWakeChannel.CHANNEL + "', '" + task.name() + ":' || "
-                        + new PostgresDialect().shardOf(task, "NEW." + task.shardKeyColumn())
+                        + POSTGRESQL.shardOf(task, "NEW." + task.shardKeyColumn())
                         + "); RETURN NULL; END $$",
                 "CREATE TRIGGER " + name + " AFTER INSERT ON " + task.table() + " FOR EACH ROW WHEN (NEW."
                         + task.statusColumn() + " = " + task.pendingStatus() + ") EXECUTE PROCEDURE " + name + "()");

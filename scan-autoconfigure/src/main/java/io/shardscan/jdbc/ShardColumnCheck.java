@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 final class ShardColumnCheck {
 
     /**
-     * {@code MOD(MOD(key, N) + N, N)} ({@link SqlDialect#shardOf}) and the plain {@code MOD(key, N)},
+     * {@code MOD(MOD(key, N) + N, N)} ({@link SchemaDdl#shardOf}) and the plain {@code MOD(key, N)},
      * as the databases print them back once spaces, quotes and parentheses are gone: H2 as written
      * ({@code modmoduser_id,64+64,64}), MariaDB with the operator ({@code user_idmod64+64mod64}),
      * MySQL with {@code %}.
@@ -174,9 +174,11 @@ final class ShardColumnCheck {
             String column,
             String condition)
             throws SQLException {
-        String sql = "SELECT 1 FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(names.status()) + " = "
-                + task.pendingStatus() + names.match().and(dialect) + " AND " + dialect.quote(column) + condition
-                + " LIMIT 1";
+        String sql = dialect.limit(
+                "SELECT 1 FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(names.status()) + " = "
+                        + task.pendingStatus() + names.match().and(dialect) + " AND " + dialect.quote(column)
+                        + condition,
+                "1");
         try (Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery(sql)) {
             return rs.next();

@@ -17,45 +17,79 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.jdbc.DatabaseDriver;
 
 /**
- * What differs between databases: quoting, the database's own clock, how a row finds its shard
- * and which index keeps that fetch a range scan. Stateless.
+ * What differs between databases: quoting, the database's own clock, how a row finds its shard,
+ * which index keeps that fetch a range scan, and the clauses each spells its own way (a limit, a
+ * shared row lock, an upsert). One subclass per database: PostgreSQL, MySQL and MariaDB, H2 ship
+ * with Shardscan and {@link #detect} finds them from the database's product name as Spring Boot's
+ * {@link DatabaseDriver} reads it; an application on another database defines its own subclass as a
+ * bean, which the auto-configuration uses instead of detecting one.
+ *
+ * <p>A subclass implements the abstract hooks ({@link #name()}, the clock, the text key hash, the
+ * scan, archive and archive-table DDL and their checks); every other protected hook has a default
+ * in PostgreSQL's spelling, which is standard SQL where there is one, and a subclass overrides it
+ * where its database differs. Hooks return SQL fragments that the stores paste into their
+ * statements: identifiers come quoted by {@link #quote}, values are bind parameters unless a hook
+ * says that it writes a literal. A few hooks take types of this package that stay internal
+ * ({@code checkShards}, {@code columnType}, {@code addColumnStatement}): their defaults serve every
+ * database with standard DDL. Stateless: one instance serves every store of an application from any
+ * thread, and a subclass must be so too.
  */
-public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardColumnDialect {
+public abstract class SqlDialect {
 
     /**
-     * The dialect of the database behind {@code dataSource}.
+     * The dialect of the database behind {@code dataSource}, found from its product name ({@link
+     * DatabaseMetaData#getDatabaseProductName()}) as {@link DatabaseDriver#fromProductName} reads it;
+     * needs {@code spring-boot-jdbc} on the class path, as every Spring Boot JDBC application has.
      *
-     * @throws IllegalStateException for a database other than PostgreSQL, MySQL, MariaDB or H2
+     * @throws IllegalStateException when the database cannot be reached, or is one Shardscan ships no
+     *     dialect for (see {@link #forDriver})
      */
     public static SqlDialect detect(DataSource dataSource) {
+        String product;
         try (Connection connection = dataSource.getConnection()) {
-            return forProduct(connection.getMetaData().getDatabaseProductName());
+            product = connection.getMetaData().getDatabaseProductName();
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot reach the database to detect its dialect: " + e.getMessage(), e);
         }
+        return forProduct(product);
     }
 
+    /** The dialect of the database whose metadata names it {@code product}. */
     static SqlDialect forProduct(String product) {
-        String name = product.toLowerCase(Locale.ROOT);
-        if (name.contains("postgres")) {
-            return new PostgresDialect();
+        SqlDialect dialect = forDriver(DatabaseDriver.fromProductName(product));
+        if (dialect == null) {
+            throw new IllegalStateException("Database '" + product + "' is not supported: Shardscan runs on"
+                    + " PostgreSQL, MySQL, MariaDB and H2; for another database, define a bean of a SqlDialect"
+                    + " subclass of your own (io.shardscan.jdbc.SqlDialect)");
         }
-        if (name.contains("mysql") || name.contains("mariadb")) {
-            return new MySqlDialect();
-        }
-        if (name.equals("h2")) {
-            return new H2Dialect();
-        }
-        throw new IllegalStateException("Database '" + product + "' is not supported: Shardscan runs on PostgreSQL,"
-                + " MySQL, MariaDB and H2");
+        return dialect;
     }
 
-    /** The short name used in script names: {@code postgresql}, {@code mysql}, {@code h2}. */
+    /**
+     * The dialect Shardscan ships for {@code driver}: a new database's dialect adds its case here.
+     * An application whose database reports a product name Spring Boot does not know, but speaks
+     * one of these, defines a bean of {@code SqlDialect.forDriver(DatabaseDriver.POSTGRESQL)}, say.
+     *
+     * @return {@code null} for a database without a dialect of Shardscan's
+     */
+    public static @Nullable SqlDialect forDriver(DatabaseDriver driver) {
+        return switch (driver) {
+            case POSTGRESQL -> new PostgresDialect();
+            case MYSQL, MARIADB -> new MySqlDialect();
+            case H2 -> new H2Dialect();
+            default -> null;
+        };
+    }
+
+    /**
+     * The database's short name, in lower case: {@code postgresql}, {@code mysql}, {@code h2}, as
+     * {@link DatabaseDriver#getId()} spells it; also the default {@link #migrationFolder()}.
+     */
     public abstract String name();
 
     /**
@@ -71,7 +105,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     }
 
     /** {@code expression} with every match of {@code pattern} replaced by {@code #}: every one, on H2, MySQL 8 and MariaDB. */
-    String replaceAll(String expression, String pattern) {
+    protected String replaceAll(String expression, String pattern) {
         return "REGEXP_REPLACE(" + expression + ", '" + pattern + "', '#')";
     }
 
@@ -79,7 +113,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * Whether {@code e} is a statement cancelled by its query timeout ({@code Statement.setQueryTimeout}):
      * here a {@link java.sql.SQLTimeoutException}, as H2's and MariaDB's drivers throw.
      */
-    boolean cancelledByTimeout(SQLException e) {
+    protected boolean cancelledByTimeout(SQLException e) {
         return e instanceof java.sql.SQLTimeoutException;
     }
 
@@ -89,7 +123,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     }
 
     /** Quotes an identifier exactly as the database reports it. */
-    String quote(String identifier) {
+    protected String quote(String identifier) {
         return '"' + identifier + '"';
     }
 
@@ -97,7 +131,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * The condition that matches any of {@code count} ids, after the column: one array parameter
      * here, so that a page's rows are marked done by one statement.
      */
-    String anyOf(int count) {
+    protected String anyOf(int count) {
         return " = ANY(?)";
     }
 
@@ -105,7 +139,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * Binds the ids that {@link #anyOf(int)} asks for, from parameter {@code index} on: {@code Long}s, or
      * the text of text or UUID ids ({@link io.shardscan.core.Row#idValue()}).
      */
-    void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
+    protected void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
         String type = ids.isEmpty() || ids.get(0) instanceof Long ? "BIGINT" : names.idUuid() ? "UUID" : "VARCHAR";
         Object[] values = new Object[ids.size()];
         for (int i = 0; i < values.length; i++) {
@@ -115,7 +149,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     }
 
     /** Binds one id, a {@code Long} or the text of a text or UUID id, at {@code index}. */
-    void bindId(PreparedStatement statement, int index, Object id, TableNames names) throws SQLException {
+    protected void bindId(PreparedStatement statement, int index, Object id, TableNames names) throws SQLException {
         if (id instanceof Long value) {
             statement.setLong(index, value);
         } else {
@@ -124,7 +158,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
     }
 
     /** An id as the driver binds it: a UUID column's as a {@code UUID}, any other as given. */
-    static Object idValue(Object id, TableNames names) {
+    protected static Object idValue(Object id, TableNames names) {
         if (!(id instanceof String text) || !names.idUuid()) {
             return id;
         }
@@ -141,7 +175,8 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * Why a text or UUID id column cannot be paged in the engine's order of ids (see {@link #keysetId}),
      * with the fix; empty when it can, as here.
      */
-    List<String> textIdProblems(Connection connection, TaskDefinition task, TableNames names) throws SQLException {
+    protected List<String> textIdProblems(Connection connection, TaskDefinition task, TableNames names)
+            throws SQLException {
         return List.of();
     }
 
@@ -150,15 +185,63 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * the engine compares ids in ({@link io.shardscan.core.KeyType#TEXT}). Here the column as it is: H2
      * compares text so, and MySQL's text id column must have a binary collation (its startup check).
      */
-    String keysetId(TaskDefinition task, TableNames names) {
+    protected String keysetId(TaskDefinition task, TableNames names) {
         return quote(names.id());
+    }
+
+    /**
+     * {@code select} limited to its first {@code rows} rows, those its ORDER BY, when it has one, puts
+     * first: {@code rows} is a bind parameter ({@code ?}) or a whole-number literal, and the result
+     * binds the same parameters in the same order. A clause the caller adds after it (a row lock)
+     * follows the result. Here {@code select LIMIT rows}, as PostgreSQL, MySQL, MariaDB and H2 spell
+     * it; a database without {@code LIMIT} writes {@code FETCH FIRST} or {@code TOP}.
+     */
+    protected String limit(String select, String rows) {
+        return select + " LIMIT " + rows;
+    }
+
+    /**
+     * As {@link #limit(String, String)}, after the first {@code offset} rows, a literal; for 0, the
+     * same as without. Here {@code select LIMIT rows OFFSET offset}.
+     */
+    protected String limit(String select, String rows, long offset) {
+        return offset == 0 ? limit(select, rows) : limit(select, rows) + " OFFSET " + offset;
+    }
+
+    /**
+     * Whether JDBC's metadata calls a schema a catalog: MySQL's and MariaDB's, where {@code db.table}
+     * names a database, which {@link DatabaseMetaData} takes and reports as the catalog, and no
+     * schema. Then a table's qualifier is looked up as the catalog, and the metadata names no schema
+     * for its columns. Here false: the qualifier is the schema, in the connection's catalog.
+     */
+    protected boolean schemaIsCatalog() {
+        return false;
+    }
+
+    /**
+     * The DDL type of a timestamp column without time zone, to the millisecond at least: the type of
+     * Shardscan's own timestamp columns (its migration scripts write the same), and of the columns
+     * that the startup checks ask a user to add. Here {@code TIMESTAMP}.
+     */
+    public String timestampType() {
+        return "TIMESTAMP";
+    }
+
+    /**
+     * Whether a row's shard lives in a generated column of the table ({@code shard-column}), which
+     * the fetch compares and its index holds, rather than in the expression {@link #shardOf} that
+     * every statement computes and an expression index holds: for a database that cannot index an
+     * expression over only the pending rows. Here false: a shard column the table may have is ignored.
+     */
+    protected boolean generatesShardColumn() {
+        return false;
     }
 
     /**
      * Whether an UPDATE may lock the fence row in its own sub-select, so that a page of done rows
      * is written and fenced by one statement without an explicit transaction.
      */
-    boolean fencesInOneStatement() {
+    protected boolean fencesInOneStatement() {
         return false;
     }
 
@@ -170,7 +253,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * then it reads the epoch back).
      */
     @Nullable
-    String raiseFence() {
+    protected String raiseFence() {
         return null;
     }
 
@@ -188,7 +271,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      *     another node inserted the row meanwhile
      */
     @Nullable
-    String upsert(String table, String key, String columns, String values, String updates) {
+    protected String upsert(String table, String key, String columns, String values, String updates) {
         return null;
     }
 
@@ -196,7 +279,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * The clause that takes a shared row lock in a SELECT: write-backs of one owner share the fence
      * row, while a new owner's fence update waits for them to commit.
      */
-    String shareLock() {
+    protected String shareLock() {
         return " FOR SHARE";
     }
 
@@ -204,7 +287,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * Whether a SELECT may start with {@code WITH name AS (UPDATE … RETURNING …)}, so that several
      * changes and reads are one statement (PostgreSQL's data-modifying {@code WITH}).
      */
-    boolean updatesInWith() {
+    protected boolean updatesInWith() {
         return false;
     }
 
@@ -213,7 +296,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * error, when a row with the same primary key exists: two nodes claiming a shard's first lease
      * at the same moment must not make the driver log a duplicate key (MariaDB's logs a WARN).
      */
-    String insertUnlessPresent(String table, String columns, String values) {
+    protected String insertUnlessPresent(String table, String columns, String values) {
         return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT DO NOTHING";
     }
 
@@ -221,15 +304,15 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * An insert as {@link #insertUnlessPresent} whose update count tells whether it inserted: 1 for a
      * new row, 0 (or a duplicate key exception) for a present one.
      */
-    String insertCountingNew(String table, String columns, String values) {
+    protected String insertCountingNew(String table, String columns, String values) {
         return insertUnlessPresent(table, columns, values);
     }
 
     /** The database's current time plus the milliseconds bound to one parameter. */
-    abstract String nowPlusMillis();
+    protected abstract String nowPlusMillis();
 
     /** The database's current time. */
-    abstract String now();
+    protected abstract String now();
 
     /**
      * The database's clock as the engine stamps a row's last update with it: for a zone-less column
@@ -238,12 +321,12 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * of failed rows, the archive's cutoff and the backlog's ages compare with the same expression, so
      * no node's clock ever takes part in a row's rest.
      */
-    String rowClock(boolean zoned) {
+    protected String rowClock(boolean zoned) {
         return zoned ? "CURRENT_TIMESTAMP" : "(CURRENT_TIMESTAMP AT TIME ZONE 'UTC')";
     }
 
     /** {@link #rowClock} less {@code millis}, a validated number written as a literal, without parameters. */
-    String rowClockMinus(boolean zoned, long millis) {
+    protected String rowClockMinus(boolean zoned, long millis) {
         return millis == 0 ? rowClock(zoned) : "(" + rowClock(zoned) + " - INTERVAL '" + millis + " milliseconds')";
     }
 
@@ -252,7 +335,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * one as UTC; {@code null} when the column is.
      */
     @Nullable
-    Instant readRowTime(ResultSet rs, int index, boolean zoned) throws SQLException {
+    protected Instant readRowTime(ResultSet rs, int index, boolean zoned) throws SQLException {
         if (zoned) {
             OffsetDateTime value = rs.getObject(index, OffsetDateTime.class);
             return value == null ? null : value.toInstant();
@@ -266,13 +349,13 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * that {@link #readNow} reads as the instant it is: the column itself where {@link #now()} is in
      * the JVM's zone ({@link #sessionInJvmZone}).
      */
-    String selectNow(String column) {
+    protected String selectNow(String column) {
         return column;
     }
 
     /** Reads a {@link #selectNow} item; {@code null} when the column is. */
     @Nullable
-    Instant readNow(ResultSet rs, int index) throws SQLException {
+    protected Instant readNow(ResultSet rs, int index) throws SQLException {
         Timestamp value = rs.getTimestamp(index);
         return value == null ? null : value.toInstant();
     }
@@ -285,7 +368,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      *     (H2) or it cannot tell
      */
     @Nullable
-    String serverZone(Connection connection) throws SQLException {
+    protected String serverZone(Connection connection) throws SQLException {
         return null;
     }
 
@@ -293,7 +376,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * Whether the driver sets the session's zone to the JVM's (PgJDBC), so that {@link #now()} is
      * zone-less in the JVM's zone, rather than in the database's (MariaDB's and MySQL's drivers).
      */
-    boolean sessionInJvmZone() {
+    protected boolean sessionInJvmZone() {
         return false;
     }
 
@@ -306,7 +389,7 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * (PgJDBC sets the session's zone to the JVM's) and H2 (it runs in the JVM). The delay is a
      * validated number, written as a literal.
      */
-    String dueBound(long delayMillis, ZoneOffset jvmOffset) {
+    protected String dueBound(long delayMillis, ZoneOffset jvmOffset) {
         return delayMillis == 0 ? now() : nowPlusMillis().replace("?", "(" + (-delayMillis) + ")");
     }
 
@@ -322,12 +405,12 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * The keyset condition "after this due time and id", in the due index's order, with the
      * parameters {@link #bindAfter} binds. PostgreSQL reads a row comparison as one index range.
      */
-    String after(String due, String id) {
+    protected String after(String due, String id) {
         return "(" + due + ", " + id + ") > (?, ?)";
     }
 
     /** Binds the parameters of {@link #after} from {@code index} on; returns the next index. */
-    int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
+    protected int bindAfter(PreparedStatement statement, int index, Timestamp due, Object id, TableNames names)
             throws SQLException {
         statement.setTimestamp(index, due);
         bindId(statement, index + 1, id, names);
@@ -338,12 +421,12 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * The condition that selects one shard's rows, with one parameter for the shard, given the
      * table's resolved names; {@code shardColumn} is {@code null} when the table has none.
      */
-    String shardCondition(TaskDefinition task, TableNames names) {
+    protected String shardCondition(TaskDefinition task, TableNames names) {
         return shardExpression(task, names) + " = ?";
     }
 
     /** A row's shard, as the index has it; {@code NULL} for a row whose shard key is NULL. */
-    String shardExpression(TaskDefinition task, TableNames names) {
+    protected String shardExpression(TaskDefinition task, TableNames names) {
         if (names.shardColumn() != null) {
             return quote(names.shardColumn());
         }
@@ -352,13 +435,13 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
 
     /**
      * A row's shard computed from its shard key {@code key} (a column or an expression), as Java
-     * computes it: {@link #shardOf(String, int)} for a whole-number key, the hash of {@link
+     * computes it: {@link SchemaDdl#shardOf} for a whole-number key, the hash of {@link
      * io.shardscan.core.TextKeys} for a text or UUID key.
      */
-    String shardOf(TaskDefinition task, String key) {
+    protected String shardOf(TaskDefinition task, String key) {
         return task.shardKeyType() == KeyType.TEXT
                 ? "MOD(" + textKeyHash(key) + ", " + task.shards() + ")"
-                : shardOf(key, task.shards());
+                : SchemaDdl.shardOf(key, task.shards());
     }
 
     /**
@@ -366,23 +449,14 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      * io.shardscan.core.TextKeys}); an expression the database can index (PostgreSQL) or store in a
      * generated column (MySQL, H2).
      */
-    abstract String textKeyHash(String key);
-
-    /**
-     * A row's shard computed from its shard key, as {@link TaskDefinition#shardOf} computes it: never
-     * negative, also for a negative key, whose plain {@code MOD} (-5 for -5) names a shard no node
-     * fetches. Every index, generated column and fetch spells it with this, so that they agree.
-     */
-    static String shardOf(String key, int shards) {
-        return "MOD(MOD(" + key + ", " + shards + ") + " + shards + ", " + shards + ")";
-    }
+    protected abstract String textKeyHash(String key);
 
     /**
      * The statements that replace what a version before {@link #shardOf} left keyed by a plain
      * {@code MOD(key, N)}, which puts a row with a negative key in a negative shard that no node
      * fetches; empty when nothing of that kind is there.
      */
-    List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+    protected List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException {
         return List.of();
     }
@@ -406,82 +480,52 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
      *
      * @param type the column's type as the metadata names it
      */
-    List<String> retryColumnNotNull(TaskDefinition task, String type) {
+    protected List<String> retryColumnNotNull(TaskDefinition task, String type) {
         String alter = "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.retryColumn();
         return List.of(nullRetriesToZero(task), alter + " SET DEFAULT 0", alter + " SET NOT NULL");
     }
 
     /** The {@code UPDATE} that gives the rows whose retry count is NULL a count of 0. */
-    static String nullRetriesToZero(TaskDefinition task) {
+    protected static String nullRetriesToZero(TaskDefinition task) {
         return "UPDATE " + task.table() + " SET " + task.retryColumn() + " = 0 WHERE " + task.retryColumn()
                 + " IS NULL";
     }
 
     /** Whether the index that keeps the pending-row fetch a range scan exists. */
-    abstract boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names) throws SQLException;
+    protected abstract boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException;
 
     /**
-     * The statements that create that index, and the column it needs, as a user would run them;
-     * the task's match comes from {@code names}.
+     * The statements that create that index (or indexes), as a user would run them, named by {@link
+     * SchemaDdl#indexName}; the task's match comes from {@code names}, its conditions as {@link
+     * MatchSql#ddl()} writes them. The shard column an index may need comes from {@link
+     * #shardColumnStatements}, before these.
      */
-    abstract List<String> scanIndexStatements(TaskDefinition task, TableNames names);
-
-    /** The index's name for a table, e.g. {@code tb_order_scan_idx}, or {@code tb_order_due_idx} with a due-at column. */
-    static String indexName(TaskDefinition task) {
-        return indexName(task, "");
-    }
+    protected abstract List<String> scanIndexStatements(TaskDefinition task, TableNames names);
 
     /**
-     * The index's name with {@code qualifier} after the table, which tells apart the indexes of
-     * tasks that share the table through their match, e.g. {@code tb_order_vip_scan_idx}.
+     * The statements that add the shard column the scan index needs, where the shard lives in a
+     * generated column ({@link #generatesShardColumn}), as a user would run them; here none.
      */
-    static String indexName(TaskDefinition task, String qualifier) {
-        return bareTable(task) + qualifier + (task.delayed() ? "_due_idx" : "_scan_idx");
-    }
-
-    /** The name of the index over failed pending rows, e.g. {@code tb_order_retry_idx} ({@code tb_order_due_retry_idx} with a due-at column). */
-    static String retryIndexName(TaskDefinition task) {
-        return retryIndexName(task, "");
-    }
-
-    /** The name of the index over failed pending rows with a qualifier, as {@link #indexName(TaskDefinition, String)}. */
-    static String retryIndexName(TaskDefinition task, String qualifier) {
-        return bareTable(task) + qualifier + (task.delayed() ? "_due_retry_idx" : "_retry_idx");
-    }
-
-    /** {@code _} and the words of {@code words} joined by {@code _}, as a name may hold them; empty for none. */
-    static String qualifier(List<String> words) {
-        return words.stream().map(w -> "_" + w.replaceAll("[^A-Za-z0-9_]", "_")).collect(Collectors.joining());
-    }
-
-    /**
-     * The columns the index orders a shard's pending rows by, as the task names them: the id, or
-     * with a due-at column the due time, then the id, so that a fetch reads only due rows.
-     */
-    static String orderColumns(TaskDefinition task) {
-        return task.delayed() ? task.dueAtColumn() + ", " + task.idColumn() : task.idColumn();
-    }
-
-    /** The same as the database spells the columns, without a space. */
-    static List<String> orderColumns(TableNames names) {
-        return names.dueAt() == null ? List.of(names.id()) : List.of(names.dueAt(), names.id());
+    protected List<String> shardColumnStatements(TaskDefinition task) {
+        return List.of();
     }
 
     /**
      * Whether the index exists through which an archive batch reads one shard's finished rows by
      * their last update, so that it reads only rows it moves.
      */
-    abstract boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+    protected abstract boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException;
 
     /** The statements that create that index, as a user would run them; the task's match comes from {@code names}. */
-    abstract List<String> archiveIndexStatements(TaskDefinition task, TableNames names);
+    protected abstract List<String> archiveIndexStatements(TaskDefinition task, TableNames names);
 
     /** The statements that create an archive table with the scanned table's columns and primary key. */
-    abstract List<String> archiveTableStatements(TaskDefinition task, String archiveTable);
+    protected abstract List<String> archiveTableStatements(TaskDefinition task, String archiveTable);
 
     /** The statements that give {@code table} a primary key on {@code idColumn}. */
-    List<String> addPrimaryKeyStatements(String table, String idColumn) {
+    protected List<String> addPrimaryKeyStatements(String table, String idColumn) {
         return List.of("ALTER TABLE " + table + " ADD PRIMARY KEY (" + idColumn + ")");
     }
 
@@ -512,14 +556,5 @@ public abstract sealed class SqlDialect permits PostgresDialect, GeneratedShardC
                     default -> "";
                 };
         return name + size + unsigned;
-    }
-
-    /** The name of the index over finished rows with a qualifier, as {@link #indexName(TaskDefinition, String)}, e.g. {@code tb_order_finished_idx}. */
-    static String finishedIndexName(TaskDefinition task, String qualifier) {
-        return bareTable(task) + qualifier + "_finished_idx";
-    }
-
-    private static String bareTable(TaskDefinition task) {
-        return task.table().substring(task.table().indexOf('.') + 1);
     }
 }

@@ -47,7 +47,7 @@ final class TableInspector {
                     ? task.table().substring(0, task.table().indexOf('.'))
                     : null;
             String table = task.table().substring(task.table().indexOf('.') + 1);
-            Map<String, ColumnInfo> columns = columns(metaData, schema, table);
+            Map<String, ColumnInfo> columns = columns(metaData, dialect, schema, table);
             if (columns.isEmpty()) {
                 return new Inspection(null, new SchemaReport(false, List.of(), false, List.of(), null));
             }
@@ -92,7 +92,7 @@ final class TableInspector {
                     name(columns, task.retryColumn()),
                     name(columns, task.updatedAtColumn()),
                     name(columns, task.lastErrorColumn()),
-                    dialect instanceof PostgresDialect || shardColumn == null ? null : shardColumn.name(),
+                    dialect.generatesShardColumn() && shardColumn != null ? shardColumn.name() : null,
                     lastError.size(),
                     match.sql(),
                     dueAt == null ? null : name(columns, dueAt),
@@ -145,7 +145,7 @@ final class TableInspector {
                             true,
                             List.of(),
                             indexed,
-                            indexed ? List.of() : dialect.scanIndexStatements(task, names),
+                            indexed ? List.of() : SchemaDdl.scanIndexStatements(dialect, task, names),
                             problems,
                             columnNames(columns),
                             nullShardKeys,
@@ -215,22 +215,15 @@ final class TableInspector {
     }
 
     /** Columns by lower-case name; tries the name as written, then upper and lower case, as databases fold it. */
-    static Map<String, ColumnInfo> columns(DatabaseMetaData metaData, @Nullable String schema, String table)
-            throws SQLException {
+    static Map<String, ColumnInfo> columns(
+            DatabaseMetaData metaData, SqlDialect dialect, @Nullable String schema, String table) throws SQLException {
         for (String[] spelling : spellings(schema, table)) {
             Map<String, ColumnInfo> columns = new LinkedHashMap<>();
-            boolean mysql =
-                    metaData.getDatabaseProductName().toLowerCase(Locale.ROOT).matches(".*(mysql|mariadb).*");
-            // MySQL calls a database a catalog; a schema-qualified name there names the catalog.
-            try (ResultSet rs = mysql
-                    ? metaData.getColumns(
-                            spelling[0] == null ? metaData.getConnection().getCatalog() : spelling[0],
-                            null,
-                            spelling[1],
-                            null)
-                    : metaData.getColumns(null, spelling[0], spelling[1], null)) {
+            MetadataScope scope = MetadataScope.of(dialect, metaData.getConnection(), spelling[0], true);
+            try (ResultSet rs = metaData.getColumns(scope.catalog(), scope.schema(), spelling[1], null)) {
                 while (rs.next()) {
-                    String owner = mysql ? null : rs.getString("TABLE_SCHEM");
+                    // where a schema is a catalog, a column reports none: the qualifier stays as configured
+                    String owner = dialect.schemaIsCatalog() ? null : rs.getString("TABLE_SCHEM");
                     String name = rs.getString("COLUMN_NAME");
                     columns.put(
                             name.toLowerCase(Locale.ROOT),

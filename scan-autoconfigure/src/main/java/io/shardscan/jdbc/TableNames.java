@@ -10,9 +10,10 @@ import org.jspecify.annotations.Nullable;
  * whether the updated-at column holds instants ({@code timestamptz}, {@code TIMESTAMP WITH TIME ZONE}),
  * which the engine stamps with the database's clock as they are, rather than zone-less values, which it
  * stamps with the database's clock in UTC. {@code idUuid}: whether the id column's type is the
- * database's UUID type, whose ids the store binds as {@code UUID}s.
+ * database's UUID type, whose ids the store binds as {@code UUID}s. What a {@link SqlDialect}'s hooks
+ * build their SQL from; the store resolves it once per task, at inspection. Immutable.
  */
-record TableNames(
+public record TableNames(
         @Nullable String schema,
         String table,
         String id,
@@ -63,7 +64,8 @@ record TableNames(
                 false);
     }
 
-    String qualified(SqlDialect dialect) {
+    /** The table, quoted by {@code dialect}, qualified by its schema when the task's table names one. */
+    public String qualified(SqlDialect dialect) {
         return (schema == null ? "" : dialect.quote(schema) + ".") + dialect.quote(table);
     }
 }

@@ -128,13 +128,14 @@ record TaskSql(
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())
                         + " FROM " + table + " WHERE " + pending + match + " AND " + retries + " > 0 AND "
                         + dialect.shardCondition(task, names) + " ORDER BY " + keysetId,
-                "SELECT 1 FROM " + table + " WHERE " + pending + match + " AND " + dialect.shardExpression(task, names)
-                        + " IS NOT NULL"
-                        + (due == null
-                                ? ""
-                                : " AND (" + due.isDue() + " OR (" + retries + " > 0 AND " + due.column()
-                                        + " IS NOT NULL))")
-                        + " LIMIT 1",
+                dialect.limit(
+                        "SELECT 1 FROM " + table + " WHERE " + pending + match + " AND "
+                                + dialect.shardExpression(task, names) + " IS NOT NULL"
+                                + (due == null
+                                        ? ""
+                                        : " AND (" + due.isDue() + " OR (" + retries + " > 0 AND " + due.column()
+                                                + " IS NOT NULL))"),
+                        "1"),
                 names,
                 task.rowColumns(),
                 List.copyOf(tableColumns),
@@ -228,12 +229,15 @@ record TaskSql(
             String due =
                     rested == null ? "" : min > 0 ? " AND " + rested : " AND (" + retries + " = 0 OR " + rested + ")";
             if (this.due != null) {
-                return prefix + " AND " + range + due + " AND " + this.due.isDue()
-                        + (keyset(request) ? " AND " + this.due.after() : "") + " ORDER BY "
-                        + this.due.column() + ", " + id + " LIMIT ?";
+                return dialect.limit(
+                        prefix + " AND " + range + due + " AND " + this.due.isDue()
+                                + (keyset(request) ? " AND " + this.due.after() : "") + " ORDER BY "
+                                + this.due.column() + ", " + id,
+                        "?");
             }
-            return prefix + " AND " + range + due + (keyset(request) ? " AND " + id + " > ?" : "") + " ORDER BY " + id
-                    + " LIMIT ?";
+            return dialect.limit(
+                    prefix + " AND " + range + due + (keyset(request) ? " AND " + id + " > ?" : "") + " ORDER BY " + id,
+                    "?");
         }
     }
 }

@@ -3,6 +3,10 @@ package io.shardscan.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.properties.HasModifiers;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -85,4 +89,30 @@ class LayeringTests {
             .dependOnClassesThat()
             .resideInAnyPackage("org.apache.ibatis..", "org.mybatis..")
             .because("MyBatis is optional: everything else must load without it");
+
+    private static final String SQL_DIALECT = "io.shardscan.jdbc.SqlDialect";
+
+    /** A dialect of one database: a concrete subclass of SqlDialect. */
+    private static final DescribedPredicate<JavaClass> DATABASE_DIALECT = JavaClass.Predicates.assignableTo(SQL_DIALECT)
+            .and(DescribedPredicate.not(HasModifiers.Predicates.modifier(JavaModifier.ABSTRACT)))
+            .as("are dialects of one database");
+
+    private static final DescribedPredicate<JavaClass> NOT_A_DIALECT = DescribedPredicate.not(
+                    JavaClass.Predicates.assignableTo(SQL_DIALECT))
+            .as("not a dialect");
+
+    @ArchTest
+    static final ArchRule onlyDialectsNameADatabasesDialect = noClasses()
+            .that(NOT_A_DIALECT)
+            .should()
+            .dependOnClassesThat(DATABASE_DIALECT)
+            .because("a database is one dialect class, found by SqlDialect.forDriver; the rest asks SqlDialect's"
+                    + " hooks (CONTRIBUTING.md, Adding a database)");
+
+    @ArchTest
+    static final ArchRule onlyDialectsReadTheProductName = noClasses()
+            .that(NOT_A_DIALECT)
+            .should()
+            .callMethod("java.sql.DatabaseMetaData", "getDatabaseProductName")
+            .because("which database it is is SqlDialect.detect's question alone; the rest asks the dialect");
 }

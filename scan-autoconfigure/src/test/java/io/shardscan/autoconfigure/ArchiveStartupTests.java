@@ -3,6 +3,7 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
+import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
@@ -84,8 +85,8 @@ class ArchiveStartupTests {
     void aMissingIndexOverFinishedRowsFailsUnderIndexCheckFail() {
         String url = OrderDatabase.create();
         JdbcTemplate jdbc = new JdbcTemplate(new DriverManagerDataSource(url, "sa", ""));
-        jdbc.execute(
-                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 64) + 64, 64))");
+        jdbc.execute("ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS ("
+                + SchemaDdl.shardOf("user_id", 64) + ")");
         jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
         runner(url, "sa")
                 .withPropertyValues(TASK + "archive.after=7d", TASK + "archive.to=delete", TASK + "index-check=fail")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.Tier;
+import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.testsupport.StartupProblems;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -256,7 +257,8 @@ class StartupChecksTests {
         String url = OrderDatabase.create();
         execute(
                 url,
-                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 64) + 64, 64))");
+                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS ("
+                        + SchemaDdl.shardOf("user_id", 64) + ")");
         String ddl =
                 "ALTER TABLE tb_order ALTER COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 16) + 16, 16))";
         runner(url, Handler.class).withPropertyValues(TASK + "shards=16").run(context -> assertThat(
@@ -281,7 +283,8 @@ class StartupChecksTests {
         String url = OrderDatabase.create();
         execute(
                 url,
-                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 16) + 16, 16))");
+                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS ("
+                        + SchemaDdl.shardOf("user_id", 16) + ")");
         runner(url, Handler.class).withPropertyValues(TASK + "shards=64").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(output.getOut() + output.getErr())
@@ -300,13 +303,14 @@ class StartupChecksTests {
         String url = OrderDatabase.create();
         execute(
                 url,
-                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 16) + 16, 16))");
+                "ALTER TABLE tb_order ADD COLUMN scan_shard INT GENERATED ALWAYS AS ("
+                        + SchemaDdl.shardOf("user_id", 16) + ")");
         runner(url, Handler.class).withPropertyValues(TASK + "shards=16").run(context -> {
             assertThat(context).hasNotFailed();
             execute(
                     url,
-                    "ALTER TABLE tb_order ALTER COLUMN scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, 64) + 64,"
-                            + " 64))",
+                    "ALTER TABLE tb_order ALTER COLUMN scan_shard INT GENERATED ALWAYS AS ("
+                            + SchemaDdl.shardOf("user_id", 64) + ")",
                     "INSERT INTO tb_order (order_id, user_id, status, updated_at) VALUES"
                             + " (1, 5, 0, CURRENT_TIMESTAMP), (2, 20, 0, CURRENT_TIMESTAMP), (3, 63, 0, CURRENT_TIMESTAMP)");
             ScanEngine engine = context.getBean(ScanEngine.class);

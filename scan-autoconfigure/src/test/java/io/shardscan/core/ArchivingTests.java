@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.jdbc.SchemaDdl;
+import io.shardscan.jdbc.SqlDialect;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
@@ -54,9 +56,8 @@ class ArchivingTests {
         table.jdbc().execute("DROP TABLE IF EXISTS tb_order_archive");
         // the statements the startup check prints (see docs/guides/archiving.md)
         table.jdbc().execute("CREATE TABLE tb_order_archive (LIKE tb_order, PRIMARY KEY (order_id))");
-        table.jdbc()
-                .execute("CREATE INDEX tb_order_finished_idx ON tb_order (MOD(MOD(user_id, " + SHARDS + ") + " + SHARDS
-                        + ", " + SHARDS + "), updated_at)" + " WHERE status <> 0");
+        SchemaDdl.archiveIndexStatements(SqlDialect.detect(dataSource), task(Duration.ZERO))
+                .forEach(table.jdbc()::execute);
         table.jdbc()
                 .execute("INSERT INTO tb_order (order_id, user_id, phone, status, updated_at) SELECT g, g % 1000,"
                         + " '+1555' || g, 1, LOCALTIMESTAMP - interval '2 days' FROM generate_series(1, " + DONE

@@ -12,6 +12,7 @@ import io.shardscan.actuate.ScanEndpoint;
 import io.shardscan.actuate.ScanMetrics;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -70,8 +71,7 @@ class WorkerBudgetTests {
             jdbc.execute("CREATE TABLE " + table + " (order_id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL,"
                     + " status SMALLINT NOT NULL DEFAULT 0, retry_count INT NOT NULL DEFAULT 0,"
                     + " updated_at TIMESTAMP NOT NULL, last_error VARCHAR(512), created_at TIMESTAMP NOT NULL,"
-                    + " scan_shard INT GENERATED ALWAYS AS (MOD(MOD(user_id, " + SHARDS + ") + " + SHARDS + ", "
-                    + SHARDS + ")))");
+                    + " scan_shard INT GENERATED ALWAYS AS (" + SchemaDdl.shardOf("user_id", SHARDS) + "))");
             jdbc.execute(
                     "CREATE INDEX " + table + "_scan_idx ON " + table + " (status, scan_shard, retry_count, order_id)");
         }

@@ -22,8 +22,14 @@ class MariaDbRangeStoreTests extends RangeStoreContractTests {
     void aPageIsAnIndexRangeScanOnTheId() {
         users.insertWithGaps(1, 20_000, 1);
         users.jdbc().execute("ANALYZE TABLE tb_user");
-        List<Map<String, Object>> plan =
-                users.jdbc().queryForList("EXPLAIN " + JdbcRangeTable.pageSql(task), 5_000L, 15_000L, 200);
+        List<Map<String, Object>> plan = users.jdbc()
+                .queryForList(
+                        "EXPLAIN "
+                                + JdbcRangeTable.pageSql(
+                                        task, SqlDialect.detect(users.jdbc().getDataSource())),
+                        5_000L,
+                        15_000L,
+                        200);
         assertThat(plan).singleElement().satisfies(row -> {
             assertThat(row.get("type")).isEqualTo("range");
             assertThat(row.get("key")).isEqualTo("PRIMARY");

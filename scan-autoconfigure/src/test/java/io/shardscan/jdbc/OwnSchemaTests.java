@@ -9,17 +9,20 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
- * The scripts of Shardscan's own tables: every database's folder holds the scripts {@link OwnSchema}
- * lists, in the same version order, the Liquibase changelog applies each of them, and a folder's
+ * The scripts of Shardscan's own tables: every dialect's folder is there, every folder holds the
+ * scripts {@link OwnSchema} lists, in the same version order, the Liquibase changelog applies each of them, and a folder's
  * scripts run twice in a row without an error, as {@code scan.jdbc.initialize-schema=always} runs
  * them on every start.
  */
@@ -27,7 +30,8 @@ class OwnSchemaTests {
 
     @Test
     void everyFolderHoldsTheListedScriptsInVersionOrder() throws IOException {
-        for (String folder : List.of("postgresql", "mysql")) {
+        assertThat(folders()).contains("postgresql", "mysql");
+        for (String folder : folders()) {
             Resource[] found = new PathMatchingResourcePatternResolver()
                     .getResources("classpath*:" + OwnSchema.LOCATION + "/" + folder + "/*.sql");
             List<String> names = Arrays.stream(found)
@@ -50,10 +54,21 @@ class OwnSchemaTests {
                 .map(match -> match.group(1))
                 .toList();
         assertThat(paths)
-                .containsExactlyInAnyOrderElementsOf(List.of("postgresql", "mysql").stream()
+                .containsExactlyInAnyOrderElementsOf(folders().stream()
                         .flatMap(folder -> OwnSchema.SCRIPTS.stream()
                                 .map(script -> OwnSchema.LOCATION + "/" + folder + "/" + script))
                         .toList());
+    }
+
+    /** A dialect of Shardscan's names a folder that holds the scripts: a new database's dialect needs its own, or another's. */
+    @Test
+    void everyDialectsFolderIsThere() throws IOException {
+        for (DatabaseDriver driver : DatabaseDriver.values()) {
+            SqlDialect dialect = SqlDialect.forDriver(driver);
+            if (dialect != null) {
+                assertThat(folders()).as(driver + "'s dialect").contains(dialect.migrationFolder());
+            }
+        }
     }
 
     @Test
@@ -71,6 +86,18 @@ class OwnSchemaTests {
         populator.execute(dataSource);
         populator.execute(dataSource);
         assertThat(OwnTables.problems(dataSource, true, true, true, true)).isEmpty();
+    }
+
+    /** The folders under {@link OwnSchema#LOCATION} that hold scripts: one per database, or per family of them. */
+    private static Set<String> folders() throws IOException {
+        Set<String> folders = new TreeSet<>();
+        for (Resource script : new PathMatchingResourcePatternResolver()
+                .getResources("classpath*:" + OwnSchema.LOCATION + "/*/*.sql")) {
+            String path = script.getURL().getPath();
+            String folder = path.substring(0, path.lastIndexOf('/'));
+            folders.add(folder.substring(folder.lastIndexOf('/') + 1));
+        }
+        return folders;
     }
 
     /** The version of a script named {@code V<n>__<what>.sql}. */

@@ -23,7 +23,15 @@ class PostgresRangeStoreTests extends RangeStoreContractTests {
         String plan = String.join(
                 "\n",
                 users.jdbc()
-                        .queryForList("EXPLAIN " + JdbcRangeTable.pageSql(task), String.class, 5_000L, 15_000L, 200));
+                        .queryForList(
+                                "EXPLAIN "
+                                        + JdbcRangeTable.pageSql(
+                                                task,
+                                                SqlDialect.detect(users.jdbc().getDataSource())),
+                                String.class,
+                                5_000L,
+                                15_000L,
+                                200));
         assertThat(plan)
                 .contains("Index Scan using tb_user_pkey")
                 .contains("Index Cond: ((user_id > '5000'::bigint) AND (user_id <= '15000'::bigint))")

@@ -37,10 +37,10 @@ class ShardColumnCheckTests {
                 .build();
     }
 
-    /** The expression {@link SqlDialect#shardOf} writes, and how H2, MariaDB and MySQL print it back. */
+    /** The expression {@link SchemaDdl#shardOf} writes, and how H2, MariaDB and MySQL print it back. */
     @Test
     void readsTheModulusOfEachDatabasesSpelling() {
-        assertThat(ShardColumnCheck.modulus(SqlDialect.shardOf("user_id", 64), "user_id"))
+        assertThat(ShardColumnCheck.modulus(SchemaDdl.shardOf("user_id", 64), "user_id"))
                 .isEqualTo(new ShardColumnCheck.Modulus(64, false));
         assertThat(ShardColumnCheck.modulus("MOD(MOD(\"USER_ID\", 64) + 64, 64)", "USER_ID"))
                 .isEqualTo(new ShardColumnCheck.Modulus(64, false));

@@ -3,27 +3,29 @@ package io.shardscan.testsupport;
 import io.shardscan.core.Outcome;
 import io.shardscan.core.Row;
 import io.shardscan.core.ScanContext;
+import io.shardscan.core.TaskDefinition;
+import io.shardscan.jdbc.SchemaDdl;
+import io.shardscan.jdbc.SqlDialect;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The scanned table of the tests, {@code tb_order}, with its effects table {@code effect}, created
- * with the DDL and index docs/guides/table-and-indexes.md documents for each database.
+ * with the DDL and index docs/guides/table-and-indexes.md documents for each database: the statements
+ * {@link SchemaDdl} writes, as the startup check prints them.
  */
 public final class OrderTable {
 
     private final JdbcTemplate jdbc;
-    private final String product;
+    private final SqlDialect dialect;
     private int stores;
 
     public OrderTable(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.product = jdbc.execute((java.sql.Connection c) -> c.getMetaData().getDatabaseProductName())
-                .toLowerCase(Locale.ROOT);
+        this.dialect = SqlDialect.detect(dataSource);
     }
 
     public JdbcTemplate jdbc() {
@@ -31,16 +33,16 @@ public final class OrderTable {
     }
 
     public boolean postgres() {
-        return product.contains("postgres");
+        return dialect.name().equals("postgresql");
     }
 
     private boolean isMySql() {
-        return product.contains("mysql") || product.contains("mariadb");
+        return dialect.name().equals("mysql");
     }
 
     /** Drops and creates tb_order (with the scan index when {@code indexed}) and an empty effect table. */
     public OrderTable recreate(int shards, boolean indexed) {
-        return recreate(shards, indexed, "MOD(MOD(user_id, " + shards + ") + " + shards + ", " + shards + ")");
+        return recreate(shards, indexed, SchemaDdl.shardOf("user_id", shards));
     }
 
     /**
@@ -51,27 +53,30 @@ public final class OrderTable {
         return recreate(shards, true, "MOD(user_id, " + shards + ")");
     }
 
+    /** The task the table's indexes serve: {@code shards} shards, the default tiers, due at {@code due_at} when {@code due}. */
+    private static TaskDefinition task(int shards, boolean due) {
+        return TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(shards)
+                .dueAtColumn(due ? "due_at" : null)
+                .build();
+    }
+
     private OrderTable recreate(int shards, boolean indexed, String shard) {
         stores = 0;
         jdbc.execute("DROP TABLE IF EXISTS tb_order");
         jdbc.execute("DROP TABLE IF EXISTS effect");
         jdbc.execute("CREATE TABLE tb_order (order_id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL,"
                 + " phone VARCHAR(32), status SMALLINT NOT NULL DEFAULT 0, retry_count INT NOT NULL DEFAULT 0,"
-                + " updated_at " + (isMySql() ? "DATETIME(3)" : "TIMESTAMP") + " NOT NULL, last_error VARCHAR(512))");
+                + " updated_at " + dialect.timestampType() + " NOT NULL, last_error VARCHAR(512))");
         jdbc.execute("CREATE TABLE effect (order_id BIGINT NOT NULL, user_id BIGINT NOT NULL, node VARCHAR(128),"
                 + " epoch BIGINT NOT NULL, seq BIGINT NOT NULL)");
         if (indexed) {
-            if (postgres()) {
-                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (" + shard + ", order_id) WHERE status = 0");
-                jdbc.execute("CREATE INDEX tb_order_retry_idx ON tb_order (" + shard + ", order_id)"
-                        + " WHERE status = 0 AND retry_count > 0");
-            } else {
-                String generated = product.equals("h2")
-                        ? "INT GENERATED ALWAYS AS (" + shard + ")"
-                        : "INT AS (" + shard + ") STORED";
-                jdbc.execute("ALTER TABLE tb_order ADD COLUMN scan_shard " + generated);
-                jdbc.execute("CREATE INDEX tb_order_scan_idx ON tb_order (status, scan_shard, retry_count, order_id)");
-            }
+            // a shard other than the formula's (the plain MOD of earlier builds) replaces it in the same statements
+            SchemaDdl.scanIndexStatements(dialect, task(shards, false))
+                    .forEach(statement -> jdbc.execute(statement.replace(SchemaDdl.shardOf("user_id", shards), shard)));
         }
         return this;
     }
@@ -86,15 +91,8 @@ public final class OrderTable {
     }
 
     private OrderTable dueIndex(int shards) {
-        if (postgres()) {
-            String columns = " ON tb_order (MOD(MOD(user_id, " + shards + ") + " + shards + ", " + shards
-                    + "), due_at, order_id) WHERE status = 0";
-            jdbc.execute("CREATE INDEX tb_order_due_idx" + columns);
-            jdbc.execute("CREATE INDEX tb_order_due_retry_idx" + columns + " AND retry_count > 0");
-        } else {
-            jdbc.execute(
-                    "CREATE INDEX tb_order_due_idx ON tb_order (status, scan_shard, retry_count, due_at, order_id)");
-        }
+        // the shard column, where there is one, came with the scan index
+        SchemaDdl.indexStatements(dialect, task(shards, true)).forEach(jdbc::execute);
         return this;
     }
 
@@ -111,7 +109,7 @@ public final class OrderTable {
 
     /** Adds a nullable {@code due_at} timestamp column, without an index. */
     public OrderTable withDueAtColumn() {
-        jdbc.execute("ALTER TABLE tb_order ADD COLUMN due_at " + (isMySql() ? "DATETIME(3)" : "TIMESTAMP"));
+        jdbc.execute("ALTER TABLE tb_order ADD COLUMN due_at " + dialect.timestampType());
         return this;
     }
 
@@ -261,7 +259,7 @@ public final class OrderTable {
     public OrderTable coordinationTables() {
         org.springframework.jdbc.datasource.init.ResourceDatabasePopulator populator =
                 new org.springframework.jdbc.datasource.init.ResourceDatabasePopulator();
-        io.shardscan.jdbc.OwnSchema.scriptLocations(io.shardscan.jdbc.SqlDialect.detect(jdbc.getDataSource()))
+        io.shardscan.jdbc.OwnSchema.scriptLocations(dialect)
                 .forEach(location -> populator.addScript(
                         new org.springframework.core.io.DefaultResourceLoader().getResource(location)));
         populator.execute(jdbc.getDataSource());

@@ -1,6 +1,6 @@
 package io.shardscan.testsupport;
 
-import java.util.Locale;
+import io.shardscan.jdbc.SqlDialect;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -12,12 +12,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public final class UserTable {
 
     private final JdbcTemplate jdbc;
-    private final String product;
+    private final SqlDialect dialect;
 
     public UserTable(DataSource dataSource) {
         this.jdbc = new JdbcTemplate(dataSource);
-        this.product = jdbc.execute((java.sql.Connection c) -> c.getMetaData().getDatabaseProductName())
-                .toLowerCase(Locale.ROOT);
+        this.dialect = SqlDialect.detect(dataSource);
     }
 
     public JdbcTemplate jdbc() {
@@ -78,6 +77,6 @@ public final class UserTable {
 
     /** The database's short name, as the schema scripts name it. */
     public String dialect() {
-        return product.contains("postgres") ? "postgresql" : product.equals("h2") ? "h2" : "mysql";
+        return dialect.name();
     }
 }

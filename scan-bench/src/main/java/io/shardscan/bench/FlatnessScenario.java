@@ -3,6 +3,7 @@ package io.shardscan.bench;
 import io.shardscan.core.FetchRequest;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.jdbc.SchemaDdl;
 import java.io.PrintStream;
 import java.util.Arrays;
 
@@ -38,8 +39,9 @@ final class FlatnessScenario implements Scenario {
                 "\n      ",
                 pg.jdbc()
                         .queryForList(
-                                "EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM " + Pg.TABLE + " WHERE status = 0 AND"
-                                        + " MOD(MOD(shard_key, 64) + 64, 64) = 7 AND retry_count = 0 AND id > 0 ORDER BY id LIMIT 200",
+                                "EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM " + Pg.TABLE + " WHERE status = 0 AND "
+                                        + SchemaDdl.shardOf("shard_key", Pg.SHARDS)
+                                        + " = 7 AND retry_count = 0 AND id > 0 ORDER BY id LIMIT 200",
                                 String.class));
         pg.execute("VACUUM ANALYZE " + Pg.TABLE);
         double[] vacuumed = measure(store, task);

@@ -2,7 +2,9 @@ package io.shardscan.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.shardscan.core.TaskDefinition;
 import io.shardscan.jdbc.OwnSchema;
+import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.jdbc.SqlDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -73,10 +75,16 @@ public final class Pg implements AutoCloseable {
                 Math.max(1, keys),
                 rows);
         jdbc.execute("ALTER TABLE " + TABLE + " ADD PRIMARY KEY (id)");
-        jdbc.execute("CREATE INDEX bench_task_scan_idx ON " + TABLE + " (MOD(MOD(shard_key, " + SHARDS + ") + " + SHARDS
-                + ", " + SHARDS + "), id)" + " WHERE status = 0");
-        jdbc.execute("CREATE INDEX bench_task_retry_idx ON " + TABLE + " (MOD(MOD(shard_key, " + SHARDS + ") + "
-                + SHARDS + ", " + SHARDS + "), id)" + " WHERE status = 0 AND retry_count > 0");
+        // bench_task_scan_idx and bench_task_retry_idx, as the startup check prints them
+        SchemaDdl.scanIndexStatements(
+                        SqlDialect.detect(dataSource),
+                        TaskDefinition.builder("bench")
+                                .table(TABLE)
+                                .idColumn("id")
+                                .shardKeyColumn("shard_key")
+                                .shards(SHARDS)
+                                .build())
+                .forEach(jdbc::execute);
         jdbc.execute("VACUUM ANALYZE " + TABLE);
         coordinationTables();
     }

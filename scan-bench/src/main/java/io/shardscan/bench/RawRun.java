@@ -1,5 +1,6 @@
 package io.shardscan.bench;
 
+import io.shardscan.jdbc.SchemaDdl;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -48,8 +49,8 @@ final class RawRun {
     private static void drain(Pg pg, int first, int step, AtomicLong done) throws SQLException {
         try (Connection connection = pg.dataSource().getConnection();
                 PreparedStatement select = connection.prepareStatement("SELECT id FROM " + Pg.TABLE
-                        + " WHERE status = 0 AND MOD(MOD(shard_key, " + Pg.SHARDS + ") + " + Pg.SHARDS + ", "
-                        + Pg.SHARDS + ") = ? AND id > ? ORDER BY id LIMIT "
+                        + " WHERE status = 0 AND " + SchemaDdl.shardOf("shard_key", Pg.SHARDS)
+                        + " = ? AND id > ? ORDER BY id LIMIT "
                         + PAGE);
                 PreparedStatement update = connection.prepareStatement(
                         "UPDATE " + Pg.TABLE + " SET status = 1, updated_at = LOCALTIMESTAMP WHERE id = ANY(?)")) {
