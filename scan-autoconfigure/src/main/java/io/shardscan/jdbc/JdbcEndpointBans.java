@@ -29,8 +29,10 @@ public final class JdbcEndpointBans implements EndpointBans {
 
     /** The blacklist in the tables of {@code dataSource}, a database of {@code dialect}. */
     public JdbcEndpointBans(DataSource dataSource, SqlDialect dialect) {
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        // its writes are its own, never an application's transaction's: they must commit whatever the pool's autocommit
+        DataSource own = AutoCommitDataSource.of(dataSource);
+        this.jdbc = new JdbcTemplate(own);
+        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(own));
         this.dialect = java.util.Objects.requireNonNull(dialect, "dialect");
     }
 

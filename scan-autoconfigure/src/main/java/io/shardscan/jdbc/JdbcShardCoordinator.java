@@ -42,9 +42,11 @@ public final class JdbcShardCoordinator implements ShardCoordinator, AutoCloseab
 
     /** Leases in the tables of {@code dataSource}, a database of {@code dialect}. */
     public JdbcShardCoordinator(DataSource dataSource, SqlDialect dialect) {
-        this.jdbc = new JdbcTemplate(dataSource);
+        // its writes are single statements of its own: they must commit whatever the pool's autocommit
+        DataSource own = AutoCommitDataSource.of(dataSource);
+        this.jdbc = new JdbcTemplate(own);
         this.dialect = java.util.Objects.requireNonNull(dialect, "dialect");
-        this.renewals = new KeptConnection(dataSource);
+        this.renewals = new KeptConnection(own);
     }
 
     /** Gives the connection the renewals keep back to the pool; a later renewal takes another. */

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.shardscan.core.EndpointBan;
 import io.shardscan.core.FetchRequest;
+import io.shardscan.core.Lease;
+import io.shardscan.core.Member;
 import io.shardscan.core.Requeue;
 import io.shardscan.core.Row;
 import io.shardscan.core.TaskDefinition;
@@ -12,8 +15,10 @@ import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.OrderTable;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -130,5 +135,48 @@ abstract class NoAutoCommitContractTests {
         assertThat(store.control().pausedEverywhere(task)).isFalse();
         assertThat(table.jdbc().queryForObject("SELECT paused FROM scan_task WHERE task = 'orders'", Integer.class))
                 .isZero();
+    }
+
+    /**
+     * The JDBC coordinator on the same pool: a heartbeat, a lease and its renewal are single statements of
+     * its own, which the pool would roll back; another node must see them.
+     */
+    @Test
+    void aHeartbeatALeaseAndItsRenewalCommit() {
+        JdbcShardCoordinator coordinator = new JdbcShardCoordinator(noAutoCommit);
+        JdbcShardCoordinator other = new JdbcShardCoordinator(autoCommitting());
+        try {
+            coordinator.heartbeat("orders", "node-a", Duration.ofSeconds(30));
+            Lease lease = coordinator
+                    .tryAcquire("orders", 1, "node-a", Duration.ofSeconds(30))
+                    .orElseThrow();
+            assertThat(coordinator.renew("orders", "node-a", Map.of(1, lease.epoch()), Duration.ofSeconds(30)))
+                    .containsExactly(1);
+
+            assertThat(other.heartbeat("orders", "node-b", Duration.ofSeconds(30)))
+                    .extracting(Member::node)
+                    .contains("node-a");
+            assertThat(other.leases("orders"))
+                    .filteredOn(info -> info.shard() == 1)
+                    .singleElement()
+                    .satisfies(info -> assertThat(info.owner()).isEqualTo("node-a"));
+            assertThat(other.tryAcquire("orders", 1, "node-b", Duration.ofSeconds(30)))
+                    .isEmpty();
+        } finally {
+            coordinator.close();
+            other.close();
+        }
+    }
+
+    /** The endpoint bans on the same pool: a trip and a ban written by one node count for another. */
+    @Test
+    void anEndpointTripAndBanCommit() {
+        JdbcEndpointBans bans = new JdbcEndpointBans(noAutoCommit);
+        JdbcEndpointBans other = new JdbcEndpointBans(autoCommitting());
+        assertThat(bans.trip("orders", "store-3", Duration.ofMinutes(5))).isOne();
+        assertThat(other.trip("orders", "store-3", Duration.ofMinutes(5))).isEqualTo(2);
+        assertThat(bans.ban("orders", "store-3", Duration.ofMinutes(5), "refused"))
+                .isTrue();
+        assertThat(other.bans("orders")).extracting(EndpointBan::endpoint).containsExactly("store-3");
     }
 }
