@@ -83,12 +83,15 @@ public final class JdbcTaskRuns implements TaskRuns {
         Object[] values = values(task, 1, by, at, range);
         String first = "UPDATE scan_task SET run_id = ?, " + NEW_RUN + (range == null ? NO_RANGE : NEW_RANGE)
                 + " WHERE task = ? AND run_id IS NULL";
-        if (jdbc.update(first, values) == 0 && current(task) == null) {
+        if (committed(() -> jdbc.update(first, values)) == 0 && current(task) == null) {
             try {
-                insertFirst(task, by, at, range);
+                committed(() -> {
+                    insertFirst(task, by, at, range);
+                    return 1;
+                });
             } catch (DuplicateKeyException e) {
                 // another node inserted the row first, with its run or with a pause only
-                jdbc.update(first, values);
+                committed(() -> jdbc.update(first, values));
             }
         }
         return present(task, current(task));
@@ -108,6 +111,15 @@ public final class JdbcTaskRuns implements TaskRuns {
             return current(task);
         }));
         return present(task, started);
+    }
+
+    /**
+     * One statement in a transaction, its own or the one open: it commits also where the pool's
+     * connections do not autocommit (HikariCP's {@code autoCommit=false}), which would roll it back.
+     */
+    private int committed(java.util.function.IntSupplier statement) {
+        Integer changed = transactions.execute(status -> statement.getAsInt());
+        return changed == null ? 0 : changed;
     }
 
     private static Object[] values(TaskDefinition task, long id, String by, Instant at, @Nullable RunRange range) {
@@ -163,7 +175,7 @@ public final class JdbcTaskRuns implements TaskRuns {
 
     @Override
     public boolean finish(TaskDefinition task, long run, RunCounts counts, String by, Instant at) {
-        return jdbc.update(
+        return committed(() -> jdbc.update(
                         "UPDATE scan_task SET run_state = 'DONE', run_ended_at = ?, run_ended_by = ?, run_processed = ?,"
                                 + " run_failed = ?, run_dead = ? WHERE task = ? AND run_id = ? AND run_state = 'RUNNING'",
                         Timestamp.from(at),
@@ -172,7 +184,7 @@ public final class JdbcTaskRuns implements TaskRuns {
                         counts.failed(),
                         counts.dead(),
                         task.name(),
-                        run)
+                        run))
                 == 1;
     }
 

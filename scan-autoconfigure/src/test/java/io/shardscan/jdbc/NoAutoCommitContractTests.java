@@ -10,7 +10,10 @@ import io.shardscan.core.Lease;
 import io.shardscan.core.Member;
 import io.shardscan.core.Requeue;
 import io.shardscan.core.Row;
+import io.shardscan.core.RunCounts;
 import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.TaskRun;
+import io.shardscan.core.TaskRuns;
 import io.shardscan.core.TaskStore;
 import io.shardscan.core.WriteBack;
 import io.shardscan.testsupport.JdbcEndpoint;
@@ -178,5 +181,19 @@ abstract class NoAutoCommitContractTests {
         assertThat(bans.ban("orders", "store-3", Duration.ofMinutes(5), "refused"))
                 .isTrue();
         assertThat(other.bans("orders")).extracting(EndpointBan::endpoint).containsExactly("store-3");
+    }
+
+    /** A run's start and end (run: until-empty) are single statements too: another node must see them. */
+    @Test
+    void aRunsStartAndEndCommit() {
+        TaskRuns runs = java.util.Objects.requireNonNull(store.runs());
+        TaskRun started = runs.startFirst(task, "node-a", T0, null);
+        TaskRuns other = new JdbcTaskRuns(autoCommitting());
+        assertThat(other.current(task)).isNotNull().satisfies(run -> assertThat(run.done())
+                .isFalse());
+        assertThat(runs.finish(task, started.id(), RunCounts.NONE, "node-a", T0.plusSeconds(1)))
+                .isTrue();
+        assertThat(other.current(task)).isNotNull().satisfies(run -> assertThat(run.done())
+                .isTrue());
     }
 }
