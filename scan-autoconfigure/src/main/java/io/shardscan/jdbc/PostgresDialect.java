@@ -188,6 +188,29 @@ final class PostgresDialect extends SqlDialect {
                         || definitions.stream().anyMatch(d -> covers(d, wanted, conjuncts(failed))));
     }
 
+    /** A DROP INDEX for each index of the table named as one {@link #scanIndexStatements} creates. */
+    @Override
+    protected List<String> staleIndexStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
+        Set<String> created = new HashSet<>();
+        for (String statement : scanIndexStatements(task, names)) {
+            Matcher name = INDEX_NAME.matcher(statement);
+            if (name.find()) {
+                created.add(name.group(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        List<String> drops = new ArrayList<>();
+        for (String definition : indexDefinitions(metaData, names)) {
+            Matcher name = INDEX_NAME.matcher(definition);
+            if (name.find() && created.contains(name.group(1).toLowerCase(Locale.ROOT))) {
+                // IF EXISTS: a plain-MOD index of that name is also among the shard warning's drops
+                drops.add(
+                        "DROP INDEX IF EXISTS " + (names.schema() == null ? "" : names.schema() + ".") + name.group(1));
+            }
+        }
+        return drops;
+    }
+
     /** A DROP INDEX for each index of the table whose key is the plain {@code mod(key, N)}. */
     @Override
     protected List<String> outdatedShardStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)

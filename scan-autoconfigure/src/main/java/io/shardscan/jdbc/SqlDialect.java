@@ -491,6 +491,17 @@ public abstract class SqlDialect {
                 + " IS NULL";
     }
 
+    /**
+     * The statements that drop indexes of the table which carry the names {@link #scanIndexStatements}
+     * gives but are not the ones it creates: left by an earlier configuration (another shard key, id or
+     * shard count), they would make its {@code CREATE INDEX} fail with "already exists". Called only
+     * when {@link #hasScanIndex} found the index missing; here none.
+     */
+    protected List<String> staleIndexStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
+        return List.of();
+    }
+
     /** Whether the index that keeps the pending-row fetch a range scan exists. */
     protected abstract boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException;

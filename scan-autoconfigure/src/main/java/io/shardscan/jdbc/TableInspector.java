@@ -145,7 +145,7 @@ final class TableInspector {
                             true,
                             List.of(),
                             indexed,
-                            indexed ? List.of() : SchemaDdl.scanIndexStatements(dialect, task, names),
+                            indexed ? List.of() : indexStatements(metaData, task, names),
                             problems,
                             columnNames(columns),
                             nullShardKeys,
@@ -163,6 +163,14 @@ final class TableInspector {
                             + e.getMessage(),
                     e);
         }
+    }
+
+    /** The statements that create the scan index, after those that drop a stale one of the same name. */
+    private List<String> indexStatements(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
+            throws SQLException {
+        List<String> statements = new ArrayList<>(dialect.staleIndexStatements(metaData, task, names));
+        statements.addAll(SchemaDdl.scanIndexStatements(dialect, task, names));
+        return statements;
     }
 
     /** A column as the metadata describes it; {@code jdbcType} is a {@link java.sql.Types} constant. */

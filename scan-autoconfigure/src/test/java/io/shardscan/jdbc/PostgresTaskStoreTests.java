@@ -2,6 +2,7 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.SchemaReport;
 import io.shardscan.core.TaskDefinition;
 import io.shardscan.core.Tier;
 import io.shardscan.testsupport.ServerTests;
@@ -18,6 +19,22 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
     @Override
     DataSource dataSource() {
         return TestServers.postgresDatabase("task_store");
+    }
+
+    /**
+     * An index left by an earlier configuration under the name the startup check would give the new
+     * one (a walk-through changed the shard key): the printed statements drop it first, so that they
+     * run as printed instead of failing with "already exists".
+     */
+    @Test
+    void aStaleIndexOfTheSameNameIsDroppedBeforeTheNewOneIsCreated() {
+        table.recreate(SHARDS, false);
+        table.jdbc().execute("CREATE INDEX tb_order_scan_idx ON tb_order (status)");
+        SchemaReport report = new JdbcTaskStore(dataSource()).inspect(task);
+        assertThat(report.indexPresent()).isFalse();
+        assertThat(report.indexStatements().get(0)).isEqualTo("DROP INDEX IF EXISTS tb_order_scan_idx");
+        report.indexStatements().forEach(table.jdbc()::execute);
+        assertThat(new JdbcTaskStore(dataSource()).inspect(task).indexPresent()).isTrue();
     }
 
     @Test
