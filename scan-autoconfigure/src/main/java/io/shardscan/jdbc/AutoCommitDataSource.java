@@ -12,7 +12,8 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * (HikariCP's {@code autoCommit=false}, a common setting in JPA applications) is switched to autocommit
  * while Shardscan holds it and switched back when it is closed, so that a lease, a heartbeat or a ban
  * written in one statement commits instead of being rolled back by the pool. Only for the stores that
- * never join an application's transaction (the coordinator, the endpoint bans); Spring's transactions
+ * never join an application's transaction (the coordinator, the endpoint bans, the range stores and a
+ * range task's runs); Spring's transactions
  * on it set and restore autocommit themselves. Thread-safe.
  */
 final class AutoCommitDataSource extends DelegatingDataSource {

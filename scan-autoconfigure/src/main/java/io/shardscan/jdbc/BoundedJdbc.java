@@ -26,6 +26,9 @@ final class BoundedJdbc {
 
     BoundedJdbc(DataSource dataSource, Duration timeout, SqlDialect dialect) {
         Objects.requireNonNull(dataSource, "dataSource");
+        // its stores (runs, range cursor, ledger, failures) write Shardscan's own tables and never join an
+        // application's transaction: their statements must commit whatever the pool's autocommit
+        dataSource = AutoCommitDataSource.of(dataSource);
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("a statement timeout must be positive (was " + timeout + ")");
         }

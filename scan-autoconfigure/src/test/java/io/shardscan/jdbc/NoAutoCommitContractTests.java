@@ -196,4 +196,13 @@ abstract class NoAutoCommitContractTests {
         assertThat(other.current(task)).isNotNull().satisfies(run -> assertThat(run.done())
                 .isTrue());
     }
+
+    /** A range task's shared cursor: a claim by one node moves the cursor for the next. */
+    @Test
+    void aRangeClaimCommits() {
+        JdbcRangeCursor cursor = new JdbcRangeCursor(noAutoCommit, Duration.ofSeconds(10));
+        JdbcRangeCursor other = new JdbcRangeCursor(autoCommitting(), Duration.ofSeconds(10));
+        long first = cursor.claim("orders-range", 1, 100);
+        assertThat(other.claim("orders-range", 1, 100)).isEqualTo(first + 100);
+    }
 }
