@@ -36,10 +36,12 @@ public final class JdbcTaskRuns implements TaskRuns {
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
+    private final Commits commits;
 
     JdbcTaskRuns(JdbcTemplate jdbc, TransactionTemplate transactions) {
         this.jdbc = jdbc;
         this.transactions = transactions;
+        this.commits = new Commits(java.util.Objects.requireNonNull(jdbc.getDataSource()), transactions);
     }
 
     /** The runs in the tables of {@code dataSource}. */
@@ -113,13 +115,9 @@ public final class JdbcTaskRuns implements TaskRuns {
         return present(task, started);
     }
 
-    /**
-     * One statement in a transaction, its own or the one open: it commits also where the pool's
-     * connections do not autocommit (HikariCP's {@code autoCommit=false}), which would roll it back.
-     */
+    /** One statement that commits also where the pool's connections do not autocommit ({@link Commits}). */
     private int committed(java.util.function.IntSupplier statement) {
-        Integer changed = transactions.execute(status -> statement.getAsInt());
-        return changed == null ? 0 : changed;
+        return commits.write(statement::getAsInt);
     }
 
     private static Object[] values(TaskDefinition task, long id, String by, Instant at, @Nullable RunRange range) {

@@ -197,12 +197,8 @@ abstract class NoAutoCommitContractTests {
                 .isTrue());
     }
 
-    /**
-     * A range task's shared cursor: a claim by one node moves the cursor for the next. Without the commit
-     * the second claim waits on the first one's row lock (H2), hence the timeout: a failure, not a hang.
-     */
+    /** A range task's shared cursor: a claim by one node moves the cursor for the next. */
     @Test
-    @org.junit.jupiter.api.Timeout(60)
     void aRangeClaimCommits() {
         JdbcRangeCursor cursor = new JdbcRangeCursor(noAutoCommit, Duration.ofSeconds(10));
         JdbcRangeCursor other = new JdbcRangeCursor(autoCommitting(), Duration.ofSeconds(10));
