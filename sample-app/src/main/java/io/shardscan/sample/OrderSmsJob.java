@@ -1,7 +1,7 @@
 package io.shardscan.sample;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.ScanContext;
+import io.shardscan.core.task.ScanContext;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;

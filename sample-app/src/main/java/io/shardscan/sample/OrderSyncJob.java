@@ -1,8 +1,8 @@
 package io.shardscan.sample;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.Outcome;
-import io.shardscan.core.ScanContext;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.ScanContext;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

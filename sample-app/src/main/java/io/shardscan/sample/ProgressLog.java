@@ -1,7 +1,7 @@
 package io.shardscan.sample;
 
-import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.spi.RangeSnapshot;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.shardscan.sample;
 
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.jdbc.SqlDialect;
 import java.sql.Timestamp;

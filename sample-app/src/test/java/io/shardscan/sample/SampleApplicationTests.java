@@ -3,8 +3,8 @@ package io.shardscan.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.spi.RangeSnapshot;
 import io.shardscan.testsupport.TestTime;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

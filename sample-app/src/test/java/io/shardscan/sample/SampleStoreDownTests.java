@@ -3,8 +3,8 @@ package io.shardscan.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.EndpointBan;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.spi.EndpointBan;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;

@@ -1,7 +1,7 @@
 package io.shardscan.apptests;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.ScanContext;
+import io.shardscan.core.task.ScanContext;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 

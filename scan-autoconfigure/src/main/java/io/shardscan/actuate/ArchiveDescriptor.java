@@ -1,7 +1,7 @@
 package io.shardscan.actuate;
 
-import io.shardscan.core.Archive;
 import io.shardscan.core.TaskStats;
+import io.shardscan.core.task.Archive;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,6 @@
 package io.shardscan.actuate;
 
-import io.shardscan.core.EndpointBan;
+import io.shardscan.core.spi.EndpointBan;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 

@@ -1,7 +1,7 @@
 package io.shardscan.actuate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.shardscan.core.NodeCounters;
+import io.shardscan.core.spi.NodeCounters;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 

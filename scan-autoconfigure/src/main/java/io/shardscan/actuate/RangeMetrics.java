@@ -2,8 +2,8 @@ package io.shardscan.actuate;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.spi.RangeSnapshot;
 import java.util.function.ToDoubleFunction;
 
 /**

@@ -1,10 +1,10 @@
 package io.shardscan.actuate;
 
-import io.shardscan.core.RangeFailure;
-import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.RangeView;
-import io.shardscan.core.RunRange;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.spi.RangeSnapshot;
+import io.shardscan.core.task.RunRange;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;

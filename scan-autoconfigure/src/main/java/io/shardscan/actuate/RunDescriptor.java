@@ -1,7 +1,7 @@
 package io.shardscan.actuate;
 
-import io.shardscan.core.RunMode;
-import io.shardscan.core.TaskRun;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.RunMode;
 import java.time.Duration;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;

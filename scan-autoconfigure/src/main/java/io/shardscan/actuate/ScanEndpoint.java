@@ -1,10 +1,10 @@
 package io.shardscan.actuate;
 
-import io.shardscan.core.EndpointBan;
 import io.shardscan.core.RangeView;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.spi.EndpointBan;
+import io.shardscan.core.spi.TaskRun;
 import java.lang.System.Logger.Level;
 import java.security.Principal;
 import java.util.LinkedHashMap;

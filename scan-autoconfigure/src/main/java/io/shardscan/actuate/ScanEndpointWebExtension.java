@@ -1,8 +1,8 @@
 package io.shardscan.actuate;
 
 import io.shardscan.core.RangeView;
-import io.shardscan.core.RunMode;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.task.RunMode;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.SecurityContext;

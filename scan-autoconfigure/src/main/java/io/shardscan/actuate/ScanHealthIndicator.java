@@ -1,15 +1,15 @@
 package io.shardscan.actuate;
 
 import io.shardscan.core.ForeignFence;
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.RangeSnapshot;
 import io.shardscan.core.RangeView;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.ShardCountConflict;
 import io.shardscan.core.SlowStatement;
-import io.shardscan.core.TaskRun;
 import io.shardscan.core.TaskView;
-import io.shardscan.core.UnfetchableRows;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.RangeSnapshot;
+import io.shardscan.core.spi.ShardCountConflict;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.spi.UnfetchableRows;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.shardscan.actuate;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.shardscan.core.ScanListener;
-import io.shardscan.core.Tier;
+import io.shardscan.core.task.Tier;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package io.shardscan.actuate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.shardscan.core.LeaseInfo;
+import io.shardscan.core.spi.LeaseInfo;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 

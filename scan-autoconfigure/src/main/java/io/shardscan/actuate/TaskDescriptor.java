@@ -1,11 +1,11 @@
 package io.shardscan.actuate;
 
 import io.shardscan.core.Backlog;
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.Member;
-import io.shardscan.core.ShardCountConflict;
 import io.shardscan.core.TaskStats;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.ShardCountConflict;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.shardscan.annotation;
 
-import io.shardscan.core.Row;
+import io.shardscan.core.task.Row;
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;

@@ -1,7 +1,7 @@
 package io.shardscan.annotation;
 
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.shardscan.annotation;
 
-import io.shardscan.core.Row;
+import io.shardscan.core.task.Row;
 import io.shardscan.mybatis.MybatisRowMapper;
 import org.apache.ibatis.session.SqlSessionFactory;
 import org.jspecify.annotations.Nullable;

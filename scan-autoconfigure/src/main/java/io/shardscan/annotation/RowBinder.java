@@ -1,8 +1,8 @@
 package io.shardscan.annotation;
 
-import io.shardscan.core.ColumnTimes;
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
+import io.shardscan.core.task.ColumnTimes;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
 import java.lang.reflect.Modifier;
 import java.sql.Timestamp;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.shardscan.annotation;
 
-import io.shardscan.core.Row;
+import io.shardscan.core.task.Row;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;

@@ -11,7 +11,7 @@ import java.lang.annotation.Target;
  * Exactly one method per task; the method is called from the task's worker threads, so it must be
  * thread-safe.
  *
- * <p>Supported forms, each returning {@code void} or an {@link io.shardscan.core.Outcome}
+ * <p>Supported forms, each returning {@code void} or an {@link io.shardscan.core.task.Outcome}
  * ({@code void} or {@code null} mean done, an exception fails the row):
  * <ul>
  *   <li>{@code m(T row)}
@@ -21,7 +21,7 @@ import java.lang.annotation.Target;
  * </ul>
  * {@code T} is a record (bound through its canonical constructor), a JavaBean (no-arg constructor and
  * setters), {@code Map<String, Object>} (the raw columns, a NULL one with a {@code null} value) or
- * {@link io.shardscan.core.Row}. Columns
+ * {@link io.shardscan.core.task.Row}. Columns
  * bind to components and properties by name, ignoring case and underscores ({@code user_id} binds
  * {@code userId}); values are converted with Spring's conversion service. For a record or a
  * JavaBean the task's fetch selects only the columns it names plus those the engine reads, and each

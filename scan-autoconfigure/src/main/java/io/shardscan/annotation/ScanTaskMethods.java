@@ -1,12 +1,12 @@
 package io.shardscan.annotation;
 
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.Outcome;
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
-import io.shardscan.core.ScanContext;
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
+import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.TaskHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -37,7 +37,7 @@ public final class ScanTaskMethods {
     public static final String FORMS = "supported forms, each returning void or Outcome: (T row),"
             + " (T row, ScanContext context), (List<T> rows), (List<T> rows, ScanContext context),"
             + " where T is a record, a JavaBean with a no-arg constructor and setters, Map<String, Object>"
-            + ", io.shardscan.core.Row or a MyBatis result type (when a SqlSessionFactory bean exists)";
+            + ", io.shardscan.core.task.Row or a MyBatis result type (when a SqlSessionFactory bean exists)";
 
     private ScanTaskMethods() {}
 

@@ -1,7 +1,7 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.Archive;
-import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.task.Archive;
+import io.shardscan.core.task.InvalidTaskException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;

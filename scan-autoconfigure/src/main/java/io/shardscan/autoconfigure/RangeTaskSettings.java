@@ -1,6 +1,6 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.RunMode;
+import io.shardscan.core.task.RunMode;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;

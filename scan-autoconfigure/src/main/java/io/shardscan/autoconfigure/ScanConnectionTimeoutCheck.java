@@ -2,7 +2,7 @@ package io.shardscan.autoconfigure;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.shardscan.core.EngineSettings;
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;

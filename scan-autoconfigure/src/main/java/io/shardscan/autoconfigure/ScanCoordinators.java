@@ -1,9 +1,9 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.ScanClock;
-import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.task.InvalidTaskException;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.SqlDialect;
 import java.util.Locale;

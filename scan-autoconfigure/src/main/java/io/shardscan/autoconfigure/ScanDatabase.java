@@ -1,6 +1,6 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.task.InvalidTaskException;
 import java.util.Arrays;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;

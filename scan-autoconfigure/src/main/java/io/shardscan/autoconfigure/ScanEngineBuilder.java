@@ -1,17 +1,17 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.EndpointBans;
-import io.shardscan.core.EndpointDownClassifier;
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InMemoryEndpointBans;
-import io.shardscan.core.RangeJob;
-import io.shardscan.core.RangeStores;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
-import io.shardscan.core.ShardCoordinator;
-import io.shardscan.core.TaskStore;
 import io.shardscan.core.WorkerThreads;
+import io.shardscan.core.spi.EndpointBans;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.EndpointDownClassifier;
+import io.shardscan.core.task.RangeJob;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

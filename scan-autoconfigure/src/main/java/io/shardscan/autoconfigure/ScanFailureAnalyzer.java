@@ -1,6 +1,6 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.task.InvalidTaskException;
 import java.util.List;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

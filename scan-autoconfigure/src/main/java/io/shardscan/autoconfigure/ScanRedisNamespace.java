@@ -1,6 +1,6 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.task.InvalidTaskException;
 import java.sql.DatabaseMetaData;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;

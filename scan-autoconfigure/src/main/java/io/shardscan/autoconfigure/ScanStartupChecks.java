@@ -1,13 +1,13 @@
 package io.shardscan.autoconfigure;
 
 import io.shardscan.core.EngineSettings;
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.RangeStores;
-import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.ShardCoordinator;
-import io.shardscan.core.TaskStore;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.RunMode;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.jdbc.OwnTables;

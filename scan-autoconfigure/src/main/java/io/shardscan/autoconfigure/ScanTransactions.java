@@ -1,6 +1,6 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.task.InvalidTaskException;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanWrapperImpl;

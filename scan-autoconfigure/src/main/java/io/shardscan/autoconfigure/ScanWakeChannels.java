@@ -1,6 +1,6 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.WakeChannel;
+import io.shardscan.core.spi.WakeChannel;
 import io.shardscan.jdbc.PostgresWakeChannel;
 import java.util.Collection;
 import java.util.Set;

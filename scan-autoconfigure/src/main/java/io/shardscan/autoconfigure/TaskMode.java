@@ -1,6 +1,6 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.OnExhausted;
+import io.shardscan.core.task.OnExhausted;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

@@ -1,16 +1,16 @@
 package io.shardscan.autoconfigure;
 
-import io.shardscan.core.IndexCheck;
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.KeyType;
-import io.shardscan.core.Match;
-import io.shardscan.core.MatchOverlap;
-import io.shardscan.core.OnExhausted;
-import io.shardscan.core.Ordering;
-import io.shardscan.core.RangeTask;
-import io.shardscan.core.RunMode;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.Tier;
+import io.shardscan.core.task.IndexCheck;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.Match;
+import io.shardscan.core.task.MatchOverlap;
+import io.shardscan.core.task.OnExhausted;
+import io.shardscan.core.task.Ordering;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.Tier;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -241,7 +241,7 @@ public class TaskProperties {
         return preset == null || explicitlySet.contains(property) ? value : preset;
     }
 
-    private io.shardscan.core.@Nullable EndpointRules endpoints(String name) {
+    private io.shardscan.core.task.@Nullable EndpointRules endpoints(String name) {
         if (endpointColumn == null) {
             List<String> set = new ArrayList<>(explicitlySet.stream()
                     .filter(p -> p.startsWith("slow"))
@@ -260,7 +260,7 @@ public class TaskProperties {
             }
             return null;
         }
-        return io.shardscan.core.EndpointRules.of(endpointColumn)
+        return io.shardscan.core.task.EndpointRules.of(endpointColumn)
                 .withLevel1After(
                         mode == null || mode == TaskMode.RANGE || level1.afterSet()
                                 ? level1.getAfter()

@@ -1,7 +1,7 @@
 package io.shardscan.autoconfigure;
 
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.PostgresWakeTrigger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Archive;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,10 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.BacklogCounts;
+import io.shardscan.core.spi.UnfetchableRows;
+import io.shardscan.core.task.RetryRules;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.Tier;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -133,6 +138,6 @@ public record Backlog(
                 counts.withoutShardKey(),
                 counts.outsideShards(),
                 now,
-                UnfetchableRows.of(counts));
+                counts.unfetchable());
     }
 }

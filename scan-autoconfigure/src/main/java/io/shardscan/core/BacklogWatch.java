@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.BacklogCounts;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Tier;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,5 +1,11 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.EndpointBan;
+import io.shardscan.core.spi.EndpointBans;
+import io.shardscan.core.task.EndpointRules;
+import io.shardscan.core.task.OnExhausted;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;

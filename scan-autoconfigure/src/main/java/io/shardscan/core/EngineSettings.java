@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.EndpointDownClassifier;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashMap;

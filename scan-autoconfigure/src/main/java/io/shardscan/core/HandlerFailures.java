@@ -1,5 +1,9 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.FailureGroup;
+import io.shardscan.core.task.EndpointDownClassifier;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
 import java.lang.System.Logger.Level;
 import java.util.List;
 

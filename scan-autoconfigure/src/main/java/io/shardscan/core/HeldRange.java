@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.RangeLease;
+
 /**
  * A range this node scans: its lease, and whether the heartbeat found it taken over (then the scan
  * stops before its next row and writes nothing more). Thread-safe.

@@ -1,5 +1,8 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.Tier;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -79,7 +82,7 @@ final class IdleProbe {
                 TierCursor cursor = shard.cursor(tier.index());
                 cursor.fetching();
                 cursors.add(cursor);
-                requests.add(task.rules().fetch(shard.shard, tier.tier(), null, Long.MIN_VALUE, null, 1, excluded));
+                requests.add(task.fetch(shard.shard, tier.tier(), null, Long.MIN_VALUE, null, 1, excluded));
             }
         }
         try {

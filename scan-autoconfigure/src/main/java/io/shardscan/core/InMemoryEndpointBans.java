@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.EndpointBan;
+import io.shardscan.core.spi.EndpointBans;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

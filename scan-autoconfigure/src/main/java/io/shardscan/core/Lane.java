@@ -1,5 +1,12 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.EndpointRules;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.TaskHandler;
+import io.shardscan.core.task.Tier;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;

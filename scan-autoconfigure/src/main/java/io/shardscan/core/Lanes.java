@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.EndpointRules;
+import io.shardscan.core.task.Row;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,13 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.FailureGroup;
+import io.shardscan.core.spi.Lease;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.ShardCountConflict;
+import io.shardscan.core.task.Ordering;
+import io.shardscan.core.task.Row;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -159,7 +167,7 @@ final class LeaseKeeper {
                         context.name(),
                         settings.nodeId(),
                         settings.memberTimeout(),
-                        NodeCounters.of(context.stats(), context.definition().shards()),
+                        context.stats().counters(context.definition().shards()),
                         Map.of(),
                         settings.leaseTtl());
             } finally {

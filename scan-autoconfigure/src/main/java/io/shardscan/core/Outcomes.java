@@ -1,5 +1,12 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.RetryRules;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowKey;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.Tier;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,13 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.RangeLease;
+import io.shardscan.core.spi.RangeProgress;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.RunCounts;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.RunRange;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,12 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.FailureGroup;
+import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.TaskHandler;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.function.IntFunction;

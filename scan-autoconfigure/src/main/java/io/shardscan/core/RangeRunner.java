@@ -1,5 +1,16 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.spi.RangeLease;
+import io.shardscan.core.spi.RangeProgress;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.RangeJob;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.RunRange;
+import io.shardscan.core.task.ScanContext;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;

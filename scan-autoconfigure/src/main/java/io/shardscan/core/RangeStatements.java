@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.StatementCancelledException;
 import java.lang.System.Logger.Level;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;

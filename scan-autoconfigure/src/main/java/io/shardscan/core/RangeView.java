@@ -1,5 +1,11 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.spi.RangeSnapshot;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.ScanContext;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.ShardCoordinator;
 import java.lang.System.Logger.Level;
 import java.util.Collection;
 import java.util.Set;

@@ -1,5 +1,8 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Ordering;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,15 +77,14 @@ final class Round {
             List<Row> page = task.store()
                     .fetch(
                             task.definition(),
-                            task.rules()
-                                    .fetch(
-                                            shard.shard,
-                                            cursor.tier,
-                                            cursor.afterDue,
-                                            cursor.afterId,
-                                            cursor.afterText,
-                                            limit,
-                                            endpoints == null ? List.of() : endpoints.excluded()));
+                            task.fetch(
+                                    shard.shard,
+                                    cursor.tier,
+                                    cursor.afterDue,
+                                    cursor.afterId,
+                                    cursor.afterText,
+                                    limit,
+                                    endpoints == null ? List.of() : endpoints.excluded()));
             task.stats().storeReached(true);
             if (page.isEmpty() || !shard.canDispatch(task.clock().nanos())) {
                 cursor.advance(List.of(), limit, now, List.of());
@@ -198,7 +200,7 @@ final class Round {
         WorkerBudget budget = Objects.requireNonNull(task.budget(), "a round in line needs the budget");
         TaskDefinition definition = task.definition();
         Instant oldestDue =
-                definition.maxWait() == null ? null : task.rules().oldestDue(page, definition.updatedAtColumn());
+                definition.maxWait() == null ? null : DueTimes.oldest(task.rules(), page, definition.updatedAtColumn());
         try {
             return budget.await(
                     Objects.requireNonNull(request),

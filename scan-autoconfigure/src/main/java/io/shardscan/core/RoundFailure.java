@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Tier;
 import java.time.Duration;
 
 /**

@@ -1,5 +1,8 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;

@@ -1,5 +1,11 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.RunCounts;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.spi.TaskRuns;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;

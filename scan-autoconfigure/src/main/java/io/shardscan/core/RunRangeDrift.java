@@ -1,5 +1,9 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.RunRange;
 import java.util.ArrayList;
 import java.util.List;
 

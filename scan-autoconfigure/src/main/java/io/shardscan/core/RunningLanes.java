@@ -1,5 +1,8 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.Tier;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,17 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.EndpointBans;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.WakeChannel;
+import io.shardscan.core.task.IndexCheck;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.MatchOverlap;
+import io.shardscan.core.task.RangeJob;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Collection;

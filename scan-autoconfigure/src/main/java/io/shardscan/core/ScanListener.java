@@ -1,5 +1,8 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Tier;
 import java.time.Duration;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;

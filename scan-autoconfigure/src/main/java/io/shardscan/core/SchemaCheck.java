@@ -1,5 +1,9 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.IndexCheck;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,9 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.NodeCounters;
+import io.shardscan.core.spi.ShardCountConflict;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;

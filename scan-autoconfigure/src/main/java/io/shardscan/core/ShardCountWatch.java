@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.ShardCountConflict;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,9 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.Requeue;
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TextKeys;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;

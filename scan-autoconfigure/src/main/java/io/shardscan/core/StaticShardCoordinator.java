@@ -1,5 +1,9 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.Lease;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.ShardCoordinator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

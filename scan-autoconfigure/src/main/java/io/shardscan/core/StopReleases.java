@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.ShardCoordinator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

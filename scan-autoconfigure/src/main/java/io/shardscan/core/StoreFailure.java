@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.InvalidTaskException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;

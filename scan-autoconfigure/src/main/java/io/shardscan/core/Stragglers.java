@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,5 +1,16 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.EndpointBans;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.EndpointDownClassifier;
+import io.shardscan.core.task.RetryRules;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
+import io.shardscan.core.task.Tier;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -77,9 +88,35 @@ final class TaskContext {
         return endpoints;
     }
 
-    /** What a failure means for this task and which rows its tiers fetch. */
+    /** What a failure means for this task. */
     RetryRules rules() {
         return rules;
+    }
+
+    /**
+     * The page of {@code tier} to read next in {@code shard}, after the keyset position ({@code
+     * afterText} for a text id, else {@code afterId}), leaving out the rows of {@code
+     * excludedEndpoints}. Its failed rows are due once they rested the tier's interval by the store's
+     * clock: the node's clock never takes part, so nodes whose clocks differ agree on when a row is due.
+     */
+    FetchRequest fetch(
+            int shard,
+            Tier tier,
+            @Nullable Instant afterDue,
+            long afterId,
+            @Nullable String afterText,
+            int limit,
+            List<String> excludedEndpoints) {
+        return new FetchRequest(
+                shard,
+                tier.minRetries(),
+                rules.openEnded(tier) ? Integer.MAX_VALUE : tier.maxRetries(),
+                tier.maxRetries() > 0 ? tier.interval() : null,
+                afterDue,
+                afterId,
+                afterText,
+                limit,
+                excludedEndpoints);
     }
 
     String nodeId() {

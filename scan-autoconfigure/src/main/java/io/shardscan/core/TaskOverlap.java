@@ -1,5 +1,8 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.Match;
+import io.shardscan.core.task.MatchOverlap;
+import io.shardscan.core.task.TaskDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

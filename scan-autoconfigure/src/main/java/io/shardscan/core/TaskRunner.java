@@ -1,5 +1,13 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.EndpointBans;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.ShardCountConflict;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.Ordering;
+import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.NodeCounters;
+import io.shardscan.core.spi.WriteBack;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -198,6 +200,11 @@ public final class TaskStats {
     /** Rows whose handler runs right now. */
     public long inFlight() {
         return inFlight.get();
+    }
+
+    /** The totals a node publishes with its heartbeat, with the task's shard count on this node. */
+    public NodeCounters counters(int shards) {
+        return new NodeCounters(processed(), failed(), dead(), inFlight(), shards);
     }
 
     /** Rounds whose latch did not open within the task's round timeout. */

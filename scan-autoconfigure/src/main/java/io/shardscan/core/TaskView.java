@@ -1,5 +1,17 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.BacklogCounts;
+import io.shardscan.core.spi.EndpointBan;
+import io.shardscan.core.spi.FailureGroup;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.Requeue;
+import io.shardscan.core.spi.ShardCountConflict;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.UnfetchableRows;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -152,7 +164,7 @@ public final class TaskView {
      */
     public UnfetchableRows unfetchableRows() {
         BacklogCounts last = runner.backlogWatch().last();
-        return last == null ? UnfetchableRows.NONE : UnfetchableRows.of(last);
+        return last == null ? UnfetchableRows.NONE : last.unfetchable();
     }
 
     /** Counts the backlog now, with the store's queries; callers cache it. */
@@ -166,7 +178,7 @@ public final class TaskView {
             warnOutsideShards(context.definition(), counts.outsideShards());
         }
         if (before != null) {
-            warnAppeared(context.definition(), UnfetchableRows.of(before), UnfetchableRows.of(counts));
+            warnAppeared(context.definition(), before.unfetchable(), counts.unfetchable());
         }
         // aged by the store's clock, which stamped the rows: a node whose clock is off shows true ages
         return Backlog.of(

@@ -1,5 +1,8 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.Match;
+import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.WakeChannel;
 import java.lang.System.Logger.Level;
 import java.util.BitSet;
 import java.util.Collection;

@@ -1,5 +1,17 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.RangeCommit;
+import io.shardscan.core.spi.RangeCursor;
+import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.spi.RangeFailures;
+import io.shardscan.core.spi.RangeLease;
+import io.shardscan.core.spi.RangeLedger;
+import io.shardscan.core.spi.RangeProgress;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.RangeTable;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.Row;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,15 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.spi.TaskAdmin;
+import io.shardscan.core.spi.TaskControl;
+import io.shardscan.core.spi.TaskRuns;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowKey;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

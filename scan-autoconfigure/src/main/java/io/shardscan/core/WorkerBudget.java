@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

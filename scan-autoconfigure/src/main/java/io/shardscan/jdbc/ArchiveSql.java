@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.Archive;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.Archive;
+import io.shardscan.core.task.TaskDefinition;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.StatementCancelledException;
+import io.shardscan.core.spi.StatementCancelledException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.KeyType;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.TaskDefinition;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.Row;
+import io.shardscan.core.task.Row;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.Requeue;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.Requeue;
+import io.shardscan.core.task.TaskDefinition;
 import java.util.Collections;
 
 /**
@@ -67,7 +67,7 @@ record FailureSql(
                 + names.match().and(dialect);
     }
 
-    /** Parameters: the ids, the error's group ({@link io.shardscan.core.FailureGroup#keyOf}), or nothing. */
+    /** Parameters: the ids, the error's group ({@link io.shardscan.core.spi.FailureGroup#keyOf}), or nothing. */
     String requeue(Requeue which) {
         if (!which.ids().isEmpty()) {
             return requeue + " AND " + id + " IN ("

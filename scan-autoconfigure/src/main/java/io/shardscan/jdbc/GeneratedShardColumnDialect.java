@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;

@@ -1,8 +1,8 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.Row;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -26,7 +26,7 @@ final class JdbcFetch {
         this.reader = reader;
     }
 
-    /** See {@link io.shardscan.core.TaskStore#fetch}. */
+    /** See {@link io.shardscan.core.spi.TaskStore#fetch}. */
     List<Row> fetch(TaskDefinition task, FetchRequest asked) {
         TaskSql sql = statements.sql(task);
         FetchRequest request = bindable(asked, sql.names().endpointNumeric());

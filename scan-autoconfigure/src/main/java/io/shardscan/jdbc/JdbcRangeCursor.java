@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.RangeCursor;
+import io.shardscan.core.spi.RangeCursor;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
@@ -11,7 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * A {@link RangeCursor} on the table {@code scan_range_cursor}: a claim reads the cursor and moves it
  * on with an UPDATE conditional on the value read, so of two nodes that read one value only one
  * moves it; the other reads again. Every statement is bounded by the statement timeout given at
- * construction (a {@link io.shardscan.core.StatementCancelledException} past it). Thread-safe.
+ * construction (a {@link io.shardscan.core.spi.StatementCancelledException} past it). Thread-safe.
  */
 public final class JdbcRangeCursor implements RangeCursor {
 

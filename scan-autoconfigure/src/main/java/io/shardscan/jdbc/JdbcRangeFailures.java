@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.RangeFailure;
-import io.shardscan.core.RangeFailures;
+import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.spi.RangeFailures;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +10,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * {@link RangeFailures} on the table {@code scan_range_failure}, every statement bounded by the
- * statement timeout given at construction (a {@link io.shardscan.core.StatementCancelledException}
+ * statement timeout given at construction (a {@link io.shardscan.core.spi.StatementCancelledException}
  * past it). Thread-safe.
  */
 public final class JdbcRangeFailures implements RangeFailures {

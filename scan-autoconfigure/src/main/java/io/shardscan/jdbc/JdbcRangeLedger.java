@@ -1,10 +1,10 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.RangeCommit;
-import io.shardscan.core.RangeFailure;
-import io.shardscan.core.RangeLease;
-import io.shardscan.core.RangeLedger;
-import io.shardscan.core.RangeProgress;
+import io.shardscan.core.spi.RangeCommit;
+import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.spi.RangeLease;
+import io.shardscan.core.spi.RangeLedger;
+import io.shardscan.core.spi.RangeProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the same conditional UPDATE that changes the owner, so the database issues it. Every statement is
  * bounded by the statement timeout given at construction: one that waits on a lock past it is
  * cancelled (a commit's transaction rolls back whole) and fails as a
- * {@link io.shardscan.core.StatementCancelledException} naming {@code scan_range}. Thread-safe.
+ * {@link io.shardscan.core.spi.StatementCancelledException} naming {@code scan_range}. Thread-safe.
  */
 public final class JdbcRangeLedger implements RangeLedger {
 

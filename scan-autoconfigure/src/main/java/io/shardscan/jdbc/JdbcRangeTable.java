@@ -1,10 +1,10 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.RangeTable;
-import io.shardscan.core.RangeTask;
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
-import io.shardscan.core.SchemaReport;
+import io.shardscan.core.spi.RangeTable;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -27,7 +27,7 @@ import org.springframework.jdbc.core.ResultSetExtractor;
  * A {@link RangeTable} over JDBC. The table and id column are the task's validated identifiers,
  * written unquoted, so the database folds their case as it did when the table was created. Every
  * read is bounded by the statement timeout given at construction: one that waits on a lock past it
- * is cancelled and fails as a {@link io.shardscan.core.StatementCancelledException} naming the
+ * is cancelled and fails as a {@link io.shardscan.core.spi.StatementCancelledException} naming the
  * table. Reads only; thread-safe.
  */
 public final class JdbcRangeTable implements RangeTable {

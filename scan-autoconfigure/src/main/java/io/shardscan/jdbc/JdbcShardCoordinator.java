@@ -1,11 +1,11 @@
 package io.shardscan.jdbc;
 
 import io.shardscan.core.EngineSettings;
-import io.shardscan.core.Lease;
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.Member;
-import io.shardscan.core.NodeCounters;
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.Lease;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.NodeCounters;
+import io.shardscan.core.spi.ShardCoordinator;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;

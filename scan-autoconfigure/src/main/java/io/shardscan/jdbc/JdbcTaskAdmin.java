@@ -1,10 +1,10 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.BacklogCounts;
-import io.shardscan.core.FailureGroup;
-import io.shardscan.core.Requeue;
-import io.shardscan.core.TaskAdmin;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.BacklogCounts;
+import io.shardscan.core.spi.FailureGroup;
+import io.shardscan.core.spi.Requeue;
+import io.shardscan.core.spi.TaskAdmin;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

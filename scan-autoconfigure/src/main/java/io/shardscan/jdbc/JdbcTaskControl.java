@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.TaskControl;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.TaskControl;
+import io.shardscan.core.task.TaskDefinition;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;

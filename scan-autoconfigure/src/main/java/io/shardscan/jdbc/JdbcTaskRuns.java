@@ -1,10 +1,10 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.RunCounts;
-import io.shardscan.core.RunRange;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskRun;
-import io.shardscan.core.TaskRuns;
+import io.shardscan.core.spi.RunCounts;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.spi.TaskRuns;
+import io.shardscan.core.task.RunRange;
+import io.shardscan.core.task.TaskDefinition;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;

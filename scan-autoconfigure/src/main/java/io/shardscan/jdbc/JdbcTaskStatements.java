@@ -1,8 +1,8 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.TaskDefinition;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
@@ -35,7 +35,7 @@ final class JdbcTaskStatements {
         return statements.get(task);
     }
 
-    /** Inspects the task's table (see {@link io.shardscan.core.TaskStore#inspect}) and keeps its statements. */
+    /** Inspects the task's table (see {@link io.shardscan.core.spi.TaskStore#inspect}) and keeps its statements. */
     SchemaReport inspect(TaskDefinition task) {
         TableInspector.Inspection inspection = inspector.inspect(task);
         if (inspection.names() != null) {

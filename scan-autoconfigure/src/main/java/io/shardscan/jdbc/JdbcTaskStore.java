@@ -1,16 +1,16 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.Archive;
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.Row;
-import io.shardscan.core.RowKey;
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskAdmin;
-import io.shardscan.core.TaskControl;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskRuns;
-import io.shardscan.core.TaskStore;
-import io.shardscan.core.WriteBack;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.spi.TaskAdmin;
+import io.shardscan.core.spi.TaskControl;
+import io.shardscan.core.spi.TaskRuns;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.Archive;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowKey;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.Match;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.Match;
+import io.shardscan.core.task.TaskDefinition;
 import java.math.BigInteger;
 import java.sql.Types;
 import java.util.ArrayList;

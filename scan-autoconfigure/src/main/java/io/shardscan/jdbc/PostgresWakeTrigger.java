@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import java.util.List;
 import java.util.Locale;
 import javax.sql.DataSource;

@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.Row;
-import io.shardscan.core.TextKeys;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TextKeys;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -87,7 +87,7 @@ final class RowReader {
     }
 
     /**
-     * A row's id as {@link io.shardscan.core.Row#idValue()} holds it, read at {@code index}: the text of
+     * A row's id as {@link io.shardscan.core.task.Row#idValue()} holds it, read at {@code index}: the text of
      * a text or UUID id, else a {@code Long}.
      */
     static Object id(ResultSet rs, int index) throws SQLException {

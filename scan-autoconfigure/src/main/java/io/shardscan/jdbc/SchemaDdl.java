@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -33,7 +33,7 @@ public final class SchemaDdl {
      *
      * @throws IllegalArgumentException for a task with a match: its values are written as literals of
      *     their columns' types, which only the inspection of the table knows; take that task's
-     *     statements from {@link io.shardscan.core.TaskStore#inspect}
+     *     statements from {@link io.shardscan.core.spi.TaskStore#inspect}
      */
     public static List<String> scanIndexStatements(SqlDialect dialect, TaskDefinition task) {
         return scanIndexStatements(dialect, task, configuredNames(task));

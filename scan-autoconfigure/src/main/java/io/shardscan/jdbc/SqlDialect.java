@@ -1,7 +1,7 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.KeyType;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.TaskDefinition;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -93,12 +93,12 @@ public abstract class SqlDialect {
     public abstract String name();
 
     /**
-     * {@code expression} as {@link io.shardscan.core.FailureGroup#keyOf} makes an error its group's key,
+     * {@code expression} as {@link io.shardscan.core.spi.FailureGroup#keyOf} makes an error its group's key,
      * so that errors naming a row's id or a count group together.
      */
     String failureGroupKey(String expression) {
         String key = expression;
-        for (String part : io.shardscan.core.FailureGroup.VARYING_PARTS) {
+        for (String part : io.shardscan.core.spi.FailureGroup.VARYING_PARTS) {
             key = replaceAll(key, part);
         }
         return key;
@@ -137,7 +137,7 @@ public abstract class SqlDialect {
 
     /**
      * Binds the ids that {@link #anyOf(int)} asks for, from parameter {@code index} on: {@code Long}s, or
-     * the text of text or UUID ids ({@link io.shardscan.core.Row#idValue()}).
+     * the text of text or UUID ids ({@link io.shardscan.core.task.Row#idValue()}).
      */
     protected void bindIds(PreparedStatement statement, int index, List<?> ids, TableNames names) throws SQLException {
         String type = ids.isEmpty() || ids.get(0) instanceof Long ? "BIGINT" : names.idUuid() ? "UUID" : "VARCHAR";
@@ -182,7 +182,7 @@ public abstract class SqlDialect {
 
     /**
      * The id column as the keyset orders and compares it, quoted: a text id in binary order, the order
-     * the engine compares ids in ({@link io.shardscan.core.KeyType#TEXT}). Here the column as it is: H2
+     * the engine compares ids in ({@link io.shardscan.core.task.KeyType#TEXT}). Here the column as it is: H2
      * compares text so, and MySQL's text id column must have a binary collation (its startup check).
      */
     protected String keysetId(TaskDefinition task, TableNames names) {
@@ -436,7 +436,7 @@ public abstract class SqlDialect {
     /**
      * A row's shard computed from its shard key {@code key} (a column or an expression), as Java
      * computes it: {@link SchemaDdl#shardOf} for a whole-number key, the hash of {@link
-     * io.shardscan.core.TextKeys} for a text or UUID key.
+     * io.shardscan.core.task.TextKeys} for a text or UUID key.
      */
     protected String shardOf(TaskDefinition task, String key) {
         return task.shardKeyType() == KeyType.TEXT
@@ -446,7 +446,7 @@ public abstract class SqlDialect {
 
     /**
      * The first four bytes of the MD5 of {@code key}'s text, as an unsigned number (see {@link
-     * io.shardscan.core.TextKeys}); an expression the database can index (PostgreSQL) or store in a
+     * io.shardscan.core.task.TextKeys}); an expression the database can index (PostgreSQL) or store in a
      * generated column (MySQL, H2).
      */
     protected abstract String textKeyHash(String key);

@@ -1,9 +1,9 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.KeyType;
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.UnfetchableRows;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.spi.UnfetchableRows;
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.TaskDefinition;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;

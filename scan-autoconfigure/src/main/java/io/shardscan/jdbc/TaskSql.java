@@ -1,9 +1,9 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.KeyType;
-import io.shardscan.core.RowColumns;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.RowColumns;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Collectors;

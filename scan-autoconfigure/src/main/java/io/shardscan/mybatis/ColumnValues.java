@@ -1,6 +1,6 @@
 package io.shardscan.mybatis;
 
-import io.shardscan.core.ColumnTimes;
+import io.shardscan.core.task.ColumnTimes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Timestamp;

@@ -1,6 +1,6 @@
 package io.shardscan.mybatis;
 
-import io.shardscan.core.Row;
+import io.shardscan.core.task.Row;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;

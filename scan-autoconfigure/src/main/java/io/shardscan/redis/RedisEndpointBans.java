@@ -1,7 +1,7 @@
 package io.shardscan.redis;
 
-import io.shardscan.core.EndpointBan;
-import io.shardscan.core.EndpointBans;
+import io.shardscan.core.spi.EndpointBan;
+import io.shardscan.core.spi.EndpointBans;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.shardscan.redis;
 
-import io.shardscan.core.RangeCursor;
+import io.shardscan.core.spi.RangeCursor;
 import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;

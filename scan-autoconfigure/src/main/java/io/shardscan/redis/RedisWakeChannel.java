@@ -1,6 +1,6 @@
 package io.shardscan.redis;
 
-import io.shardscan.core.WakeChannel;
+import io.shardscan.core.spi.WakeChannel;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

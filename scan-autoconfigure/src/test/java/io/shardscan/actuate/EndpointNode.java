@@ -3,8 +3,8 @@ package io.shardscan.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.ScanContext;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.task.ScanContext;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.TestServers;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.Outcome;
-import io.shardscan.core.Row;
-import io.shardscan.core.ScanContext;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.ScanContext;
 import io.shardscan.redis.RedisEndpointBans;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.JdbcEndpoint;

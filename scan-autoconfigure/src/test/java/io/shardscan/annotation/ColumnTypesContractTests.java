@@ -3,10 +3,10 @@ package io.shardscan.annotation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.IndexCheck;
-import io.shardscan.core.Row;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.task.IndexCheck;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.JdbcTaskStore;
 import java.math.BigDecimal;
 import java.util.List;

@@ -3,9 +3,9 @@ package io.shardscan.annotation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
-import io.shardscan.core.ScanContext;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
+import io.shardscan.core.task.ScanContext;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.sql.Date;

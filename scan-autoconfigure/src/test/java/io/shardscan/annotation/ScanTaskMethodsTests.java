@@ -3,11 +3,11 @@ package io.shardscan.annotation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.Outcome;
-import io.shardscan.core.Row;
-import io.shardscan.core.ScanContext;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.TaskHandler;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;

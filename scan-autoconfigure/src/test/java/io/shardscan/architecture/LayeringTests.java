@@ -11,6 +11,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 
 /** Keeps the arrows of DESIGN.md: glue → adapters → core, and no Spring in core. */
 @AnalyzeClasses(packages = "io.shardscan", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -25,6 +26,30 @@ class LayeringTests {
             .resideInAnyPackage(
                     "org.springframework..", "io.micrometer..", "org.apache.ibatis..", "io.lettuce..", "org.slf4j..")
             .because("core is plain Java; Spring lives in the glue and adapters");
+
+    @ArchTest
+    static final ArchRule theTaskModelStandsAlone = noClasses()
+            .that()
+            .resideInAPackage("io.shardscan.core.task..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.shardscan.core", "io.shardscan.core.spi..")
+            .because("core.task is the user's model (handlers, definitions, outcomes): it knows no port and no"
+                    + " engine, so a handler's author reads one package");
+
+    @ArchTest
+    static final ArchRule thePortsKnowNoEngine = noClasses()
+            .that()
+            .resideInAPackage("io.shardscan.core.spi..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.shardscan.core")
+            .because("core.spi is what an adapter's author implements: the ports and their records, over the"
+                    + " task model alone");
+
+    @ArchTest
+    static final ArchRule packagesHaveNoCycles =
+            SlicesRuleDefinition.slices().matching("io.shardscan.(**)").should().beFreeOfCycles();
 
     @ArchTest
     static final ArchRule coreImportsNoOtherLayer = noClasses()

@@ -2,10 +2,10 @@ package io.shardscan.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.IndexCheck;
-import io.shardscan.core.MatchOverlap;
-import io.shardscan.core.OnExhausted;
-import io.shardscan.core.Ordering;
+import io.shardscan.core.task.IndexCheck;
+import io.shardscan.core.task.MatchOverlap;
+import io.shardscan.core.task.OnExhausted;
+import io.shardscan.core.task.Ordering;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -157,7 +157,7 @@ class ConfigurationMetadataTests {
         assertThat(hints).containsEntry(TASK + "ordering", values(Ordering.values()));
         assertThat(hints).containsEntry(TASK + "match-overlap", values(MatchOverlap.values()));
         assertThat(hints).containsEntry(TASK + "mode", values(TaskMode.values()));
-        assertThat(hints).containsEntry(TASK + "run", values(io.shardscan.core.RunMode.values()));
+        assertThat(hints).containsEntry(TASK + "run", values(io.shardscan.core.task.RunMode.values()));
         assertThat(hints.keySet()).allSatisfy(name -> assertThat(properties).containsKey(name));
     }
 

@@ -3,8 +3,8 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.ScanClock;
-import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.JdbcEndpoint;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.testsupport.StartupProblems;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

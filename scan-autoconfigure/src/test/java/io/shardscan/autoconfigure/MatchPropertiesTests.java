@@ -3,10 +3,10 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.Match;
-import io.shardscan.core.MatchOverlap;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.Match;
+import io.shardscan.core.task.MatchOverlap;
+import io.shardscan.core.task.TaskDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

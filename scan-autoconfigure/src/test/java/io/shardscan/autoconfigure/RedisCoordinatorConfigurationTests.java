@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.testsupport.RedisServerHandle;

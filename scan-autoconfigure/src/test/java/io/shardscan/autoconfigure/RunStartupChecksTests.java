@@ -3,8 +3,8 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.RunMode;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.task.RunMode;
 import io.shardscan.testsupport.StartupProblems;
 import java.sql.Connection;
 import java.sql.DriverManager;

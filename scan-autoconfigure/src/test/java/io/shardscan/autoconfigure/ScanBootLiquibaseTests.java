@@ -3,7 +3,7 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.ScanTasks;
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.OwnTables;
 import io.shardscan.testsupport.ServerTests;

@@ -3,12 +3,12 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
-import io.shardscan.core.ScanContext;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
+import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.TaskHandler;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;

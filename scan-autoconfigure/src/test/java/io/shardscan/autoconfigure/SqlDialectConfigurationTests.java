@@ -3,8 +3,8 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskStore;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.GeneratedShardColumnDialect;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.jdbc.SqlDialect;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.Tier;
+import io.shardscan.core.task.Tier;
 import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.testsupport.StartupProblems;
 import java.sql.Connection;

@@ -3,9 +3,9 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.OnExhausted;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.OnExhausted;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,12 +3,12 @@ package io.shardscan.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shardscan.core.IndexCheck;
-import io.shardscan.core.InvalidTaskException;
-import io.shardscan.core.OnExhausted;
-import io.shardscan.core.Ordering;
-import io.shardscan.core.RangeTask;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.IndexCheck;
+import io.shardscan.core.task.InvalidTaskException;
+import io.shardscan.core.task.OnExhausted;
+import io.shardscan.core.task.Ordering;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +117,7 @@ class TaskPropertiesTests {
                 .get("ledger")
                 .toDefinition("ledger");
 
-        assertThat(definition.shardKeyType()).isEqualTo(io.shardscan.core.KeyType.TEXT);
+        assertThat(definition.shardKeyType()).isEqualTo(io.shardscan.core.task.KeyType.TEXT);
         assertThat(definition.shardKeyColumn()).isEqualTo("account_id");
     }
 

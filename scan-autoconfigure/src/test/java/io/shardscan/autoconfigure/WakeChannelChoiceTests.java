@@ -2,7 +2,7 @@ package io.shardscan.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.WakeChannel;
+import io.shardscan.core.spi.WakeChannel;
 import io.shardscan.jdbc.PostgresWakeChannel;
 import io.shardscan.redis.RedisWakeChannel;
 import io.shardscan.testsupport.JdbcEndpoint;

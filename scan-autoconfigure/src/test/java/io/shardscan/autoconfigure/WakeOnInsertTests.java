@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.InvalidTaskException;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.task.InvalidTaskException;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.LeaseTicks;

@@ -46,7 +46,7 @@ class WebStartupFailureTests {
                         "scan.tasks.orders.id-column=order_id",
                         "scan.tasks.orders.shard-key-column=user_id");
 
-        assertThatThrownBy(app::run).hasRootCauseInstanceOf(io.shardscan.core.InvalidTaskException.class);
+        assertThatThrownBy(app::run).hasRootCauseInstanceOf(io.shardscan.core.task.InvalidTaskException.class);
 
         assertThat(started).as("web servers started").isEmpty();
         assertThat(output.getOut() + output.getErr())

@@ -7,7 +7,7 @@ import io.shardscan.actuate.ScanBacklogs;
 import io.shardscan.actuate.ScanEndpoint;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

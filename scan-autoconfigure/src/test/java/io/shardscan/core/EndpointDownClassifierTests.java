@@ -2,6 +2,11 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.task.EndpointDownClassifier;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.TestServers;
 import java.net.ConnectException;

@@ -2,6 +2,8 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.task.EndpointRules;
+import io.shardscan.core.task.Row;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,6 +3,17 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.core.spi.RangeSnapshot;
+import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.RangeTable;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.RangeJob;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
+import io.shardscan.core.task.Tier;
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.RangeCursor;
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.redis.RedisRangeCursor;
 import io.shardscan.testsupport.Engines;

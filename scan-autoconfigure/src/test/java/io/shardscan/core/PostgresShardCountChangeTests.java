@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.actuate.ScanHealthIndicator;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestTime;

@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.WakeChannel;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.PostgresWakeChannel;
 import javax.sql.DataSource;

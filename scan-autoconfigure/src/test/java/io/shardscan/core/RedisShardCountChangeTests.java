@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;

@@ -1,5 +1,7 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.WakeChannel;
 import io.shardscan.redis.RedisShardCoordinator;
 import io.shardscan.redis.RedisWakeChannel;
 import io.shardscan.testsupport.RedisConnections;

@@ -2,6 +2,9 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.task.EndpointRules;
+import io.shardscan.core.task.RowColumns;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

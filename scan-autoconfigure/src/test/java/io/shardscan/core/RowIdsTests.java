@@ -3,6 +3,7 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.shardscan.core.task.TaskDefinition;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.spi.ShardAssignment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;

@@ -2,6 +2,10 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.NodeCounters;
+import io.shardscan.core.spi.ShardCountConflict;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.actuate.ScanHealthIndicator;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.task.InvalidTaskException;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;

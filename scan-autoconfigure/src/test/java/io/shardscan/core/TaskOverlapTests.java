@@ -3,6 +3,9 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.shardscan.core.task.Match;
+import io.shardscan.core.task.MatchOverlap;
+import io.shardscan.core.task.TaskDefinition;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

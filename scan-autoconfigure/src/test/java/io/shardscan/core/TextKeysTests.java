@@ -3,6 +3,9 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.shardscan.core.task.KeyType;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TextKeys;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

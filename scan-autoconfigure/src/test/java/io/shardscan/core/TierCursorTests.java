@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.task.Tier;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

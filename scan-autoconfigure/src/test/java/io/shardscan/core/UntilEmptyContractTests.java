@@ -3,6 +3,13 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.core.spi.RunCounts;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
+import io.shardscan.core.task.Tier;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;

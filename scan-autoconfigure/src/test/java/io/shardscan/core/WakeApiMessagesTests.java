@@ -3,6 +3,11 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.shardscan.core.task.RangeJob;
+import io.shardscan.core.task.RangeTask;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.CapturedLog;

@@ -3,6 +3,10 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.WakeChannel;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.NodeProcesses;

@@ -3,6 +3,14 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.EndpointDownClassifier;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.RetryRules;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
+import io.shardscan.core.task.Tier;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.TestServers;
 import java.sql.Timestamp;
@@ -108,17 +116,17 @@ class WorkerBudgetLineTests {
         Row delayed = layout.row(3, 3, 0, t.minusSeconds(50), new Object[] {Timestamp.from(t)});
         Row delayedFailed = layout.row(4, 4, 1, t.minusSeconds(5), new Object[] {Timestamp.from(t.minusSeconds(60))});
 
-        assertThat(rules.oldestDue(List.of(fresh), "UPDATED_AT")).isEqualTo(t);
-        assertThat(rules.oldestDue(List.of(fresh, failed), "updated_at"))
+        assertThat(DueTimes.oldest(rules, List.of(fresh), "UPDATED_AT")).isEqualTo(t);
+        assertThat(DueTimes.oldest(rules, List.of(fresh, failed), "updated_at"))
                 .as("failed 40 s ago, due after its tier's 30 s")
                 .isEqualTo(t.minusSeconds(10));
-        assertThat(rules.oldestDue(List.of(fresh, failed, delayed), "updated_at"))
+        assertThat(DueTimes.oldest(rules, List.of(fresh, failed, delayed), "updated_at"))
                 .as("due at its due-at column, whatever its updated_at")
                 .isEqualTo(t.minusSeconds(50));
-        assertThat(rules.oldestDue(List.of(delayedFailed), "updated_at"))
+        assertThat(DueTimes.oldest(rules, List.of(delayedFailed), "updated_at"))
                 .as("failed 60 s ago, but not due before its due time")
                 .isEqualTo(t.minusSeconds(5));
-        assertThat(rules.oldestDue(List.of(), "updated_at")).isNull();
+        assertThat(DueTimes.oldest(rules, List.of(), "updated_at")).isNull();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardscan.core.spi.WriteBack;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

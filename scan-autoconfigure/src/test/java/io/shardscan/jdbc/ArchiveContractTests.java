@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.Archive;
-import io.shardscan.core.Match;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.Archive;
+import io.shardscan.core.task.Match;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import java.time.Duration;

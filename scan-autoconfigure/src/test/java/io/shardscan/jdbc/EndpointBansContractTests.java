@@ -3,8 +3,8 @@ package io.shardscan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.EndpointBan;
-import io.shardscan.core.EndpointBans;
+import io.shardscan.core.spi.EndpointBan;
+import io.shardscan.core.spi.EndpointBans;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,10 +2,10 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.FailureGroup;
-import io.shardscan.core.Requeue;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskStore;
+import io.shardscan.core.spi.FailureGroup;
+import io.shardscan.core.spi.Requeue;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.testsupport.OrderTable;
 import java.sql.Timestamp;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.EndpointBans;
+import io.shardscan.core.spi.EndpointBans;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
 import javax.sql.DataSource;

@@ -1,8 +1,8 @@
 package io.shardscan.jdbc;
 
-import io.shardscan.core.EndpointBans;
 import io.shardscan.core.InMemoryEndpointBans;
 import io.shardscan.core.ScanClock;
+import io.shardscan.core.spi.EndpointBans;
 import java.time.Duration;
 import java.time.Instant;
 

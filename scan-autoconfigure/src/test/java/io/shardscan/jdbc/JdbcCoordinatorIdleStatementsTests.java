@@ -3,9 +3,9 @@ package io.shardscan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.Member;
-import io.shardscan.core.NodeCounters;
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.NodeCounters;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;

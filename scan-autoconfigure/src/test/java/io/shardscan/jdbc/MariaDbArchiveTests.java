@@ -2,7 +2,7 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.testsupport.JvmZoneNotTheServers;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;

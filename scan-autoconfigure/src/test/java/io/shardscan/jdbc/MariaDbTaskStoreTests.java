@@ -2,8 +2,8 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.Row;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.testsupport.JvmZoneNotTheServers;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;

@@ -3,8 +3,8 @@ package io.shardscan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;

@@ -2,9 +2,9 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.Tier;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.Tier;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.sql.SQLException;
@@ -115,7 +115,7 @@ class PostgresTaskStoreTests extends TaskStoreContractTests {
         SqlDialect dialect = SqlDialect.detect(dataSource());
         TaskSql sql = TaskSql.of(
                 task, new TableInspector(dataSource(), dialect).inspect(task).names(), dialect);
-        assertThat(sql.fetch().sql(new io.shardscan.core.FetchRequest(1, 0, 0, null, Long.MIN_VALUE, 100)))
+        assertThat(sql.fetch().sql(new io.shardscan.core.spi.FetchRequest(1, 0, 0, null, Long.MIN_VALUE, 100)))
                 .isEqualTo("SELECT * FROM \"tb_order\" WHERE \"status\" = 0 AND MOD(MOD(\"user_id\", 4) + 4, 4) = ?"
                         + " AND \"retry_count\" = 0 AND \"order_id\" > ? ORDER BY \"order_id\" LIMIT ?");
     }

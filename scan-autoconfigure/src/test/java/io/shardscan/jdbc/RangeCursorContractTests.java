@@ -2,7 +2,7 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.RangeCursor;
+import io.shardscan.core.spi.RangeCursor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -2,8 +2,8 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;

@@ -3,11 +3,11 @@ package io.shardscan.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.Lease;
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.Member;
-import io.shardscan.core.NodeCounters;
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.Lease;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.NodeCounters;
+import io.shardscan.core.spi.ShardCoordinator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

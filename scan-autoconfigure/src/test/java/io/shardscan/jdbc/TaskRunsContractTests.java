@@ -2,13 +2,13 @@ package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.RunCounts;
-import io.shardscan.core.RunMode;
-import io.shardscan.core.RunRange;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskRun;
-import io.shardscan.core.TaskRuns;
-import io.shardscan.core.WriteBack;
+import io.shardscan.core.spi.RunCounts;
+import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.spi.TaskRuns;
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.RunRange;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.testsupport.OrderTable;
 import java.sql.Timestamp;
 import java.time.Duration;

@@ -5,16 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.shardscan.core.Backlog;
-import io.shardscan.core.BacklogCounts;
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.IndexCheck;
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
-import io.shardscan.core.RowKey;
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskStore;
-import io.shardscan.core.WriteBack;
+import io.shardscan.core.spi.BacklogCounts;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.IndexCheck;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
+import io.shardscan.core.task.RowKey;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.testsupport.CountingDataSource;
 import io.shardscan.testsupport.OrderTable;
 import java.sql.Connection;
@@ -138,7 +138,7 @@ abstract class TaskStoreContractTests {
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
                 .shards(SHARDS)
-                .endpoints(io.shardscan.core.EndpointRules.of("store_code"))
+                .endpoints(io.shardscan.core.task.EndpointRules.of("store_code"))
                 .build();
         assertThat(store.inspect(codes).problems()).isEmpty();
         assertThat(store.fetch(
@@ -384,7 +384,7 @@ abstract class TaskStoreContractTests {
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
                 .shards(SHARDS)
-                .endpoints(io.shardscan.core.EndpointRules.of("store_id"))
+                .endpoints(io.shardscan.core.task.EndpointRules.of("store_id"))
                 .build();
     }
 
@@ -957,7 +957,7 @@ abstract class TaskStoreContractTests {
                 .shardKeyColumn("user_id")
                 .shards(SHARDS)
                 .dueAtColumn("due_at")
-                .match(List.of(io.shardscan.core.Match.of("phone", "+155513", "+15555", "+155517")))
+                .match(List.of(io.shardscan.core.task.Match.of("phone", "+155513", "+15555", "+155517")))
                 .build();
         JdbcTaskStore store = new JdbcTaskStore(dataSource());
         SchemaReport report = store.inspect(delayed);

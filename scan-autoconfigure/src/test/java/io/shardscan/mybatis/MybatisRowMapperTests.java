@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.Row;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.mybatis.MybatisOrders.AliasedOrder;
 import io.shardscan.mybatis.MybatisOrders.Channel;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
-import io.shardscan.core.ScanContext;
+import io.shardscan.core.task.ScanContext;
 import io.shardscan.mybatis.MybatisOrders.Channel;
 import io.shardscan.mybatis.MybatisOrders.Order;
 import io.shardscan.mybatis.MybatisOrders.OrderRecord;

@@ -3,14 +3,14 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.ShardCoordinator;
 import io.shardscan.core.StaticShardCoordinator;
-import io.shardscan.core.TaskHandler;
 import io.shardscan.core.TaskStats;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.CapturedLog;
 import io.shardscan.testsupport.CuttableCoordinator;

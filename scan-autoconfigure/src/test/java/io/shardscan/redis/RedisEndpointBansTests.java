@@ -2,7 +2,7 @@ package io.shardscan.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.EndpointBans;
+import io.shardscan.core.spi.EndpointBans;
 import io.shardscan.jdbc.EndpointBansContractTests;
 import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;

@@ -1,7 +1,7 @@
 package io.shardscan.redis;
 
 import io.shardscan.core.GracefulShutdownContractTests;
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.ServerTests;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.Member;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.spi.Member;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.ServerTests;

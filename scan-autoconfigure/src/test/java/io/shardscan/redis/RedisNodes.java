@@ -1,12 +1,12 @@
 package io.shardscan.redis;
 
-import io.shardscan.core.LeaseInfo;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
-import io.shardscan.core.ShardCoordinator;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RedisConnections;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.Tier;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.Tier;
 import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;

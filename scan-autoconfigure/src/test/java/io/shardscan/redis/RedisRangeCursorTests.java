@@ -2,7 +2,7 @@ package io.shardscan.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.RangeCursor;
+import io.shardscan.core.spi.RangeCursor;
 import io.shardscan.jdbc.RangeCursorContractTests;
 import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.Member;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
 import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.RedisServerHandle;
 import io.shardscan.testsupport.ServerTests;

@@ -1,6 +1,6 @@
 package io.shardscan.redis;
 
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.jdbc.ShardCoordinatorContractTests;
 import io.shardscan.testsupport.RedisConnections;
 import io.shardscan.testsupport.ServerTests;

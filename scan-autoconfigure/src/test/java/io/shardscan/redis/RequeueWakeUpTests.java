@@ -3,14 +3,14 @@ package io.shardscan.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.Requeue;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.ScanTasks;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskHandler;
-import io.shardscan.core.Tier;
+import io.shardscan.core.spi.Requeue;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
+import io.shardscan.core.task.Tier;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.Engines;

@@ -8,7 +8,7 @@ import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.ScanTasks;
 import io.shardscan.core.StaticShardCoordinator;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.ChaosTests;
 import io.shardscan.testsupport.OrderTable;

@@ -2,7 +2,7 @@ package io.shardscan.testsupport;
 
 import static org.awaitility.Awaitility.await;
 
-import io.shardscan.core.LeaseInfo;
+import io.shardscan.core.spi.LeaseInfo;
 import io.shardscan.redis.RedisShardCoordinator;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.shardscan.testsupport;
 
-import io.shardscan.core.Outcome;
-import io.shardscan.core.Row;
-import io.shardscan.core.ScanContext;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.jdbc.SqlDialect;
 import java.time.Instant;

@@ -1,12 +1,12 @@
 package io.shardscan.testsupport;
 
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.Row;
-import io.shardscan.core.RowKey;
-import io.shardscan.core.SchemaReport;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskStore;
-import io.shardscan.core.WriteBack;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.spi.SchemaReport;
+import io.shardscan.core.spi.TaskStore;
+import io.shardscan.core.spi.WriteBack;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowKey;
+import io.shardscan.core.task.TaskDefinition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +135,7 @@ public final class RecordingTaskStore implements TaskStore {
         return this;
     }
 
-    /** How many accepted write-backs marked each row done, by row id ({@link io.shardscan.core.Row#idValue()}). */
+    /** How many accepted write-backs marked each row done, by row id ({@link io.shardscan.core.task.Row#idValue()}). */
     public Map<Object, Integer> writtenDone() {
         Map<Object, Integer> counts = new java.util.HashMap<>();
         writtenDone.forEach((id, count) -> counts.put(id, count.get()));
@@ -143,17 +143,17 @@ public final class RecordingTaskStore implements TaskStore {
     }
 
     @Override
-    public io.shardscan.core.TaskRuns runs() {
+    public io.shardscan.core.spi.TaskRuns runs() {
         return store.runs();
     }
 
     @Override
-    public io.shardscan.core.TaskAdmin admin() {
+    public io.shardscan.core.spi.TaskAdmin admin() {
         return store.admin();
     }
 
     @Override
-    public io.shardscan.core.TaskControl control() {
+    public io.shardscan.core.spi.TaskControl control() {
         return store.control();
     }
 

@@ -1,7 +1,7 @@
 package io.shardscan.testsupport;
 
 import io.shardscan.core.ScanListener;
-import io.shardscan.core.Tier;
+import io.shardscan.core.task.Tier;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

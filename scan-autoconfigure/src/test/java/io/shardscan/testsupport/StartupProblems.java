@@ -2,7 +2,7 @@ package io.shardscan.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.InvalidTaskException;
+import io.shardscan.core.task.InvalidTaskException;
 import java.util.List;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 

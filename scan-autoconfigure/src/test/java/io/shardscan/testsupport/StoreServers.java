@@ -1,9 +1,9 @@
 package io.shardscan.testsupport;
 
 import com.sun.net.httpserver.HttpServer;
-import io.shardscan.core.Outcome;
-import io.shardscan.core.Row;
-import io.shardscan.core.ScanContext;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.ScanContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

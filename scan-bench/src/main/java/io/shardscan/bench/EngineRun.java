@@ -1,7 +1,7 @@
 package io.shardscan.bench;
 
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.TaskHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.shardscan.bench;
 
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.redis.RedisShardCoordinator;
 import java.io.PrintStream;
 import java.time.Duration;

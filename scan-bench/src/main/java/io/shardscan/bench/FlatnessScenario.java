@@ -1,7 +1,7 @@
 package io.shardscan.bench;
 
-import io.shardscan.core.FetchRequest;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.spi.FetchRequest;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.jdbc.SchemaDdl;
 import java.io.PrintStream;

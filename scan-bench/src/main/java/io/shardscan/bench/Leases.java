@@ -1,7 +1,7 @@
 package io.shardscan.bench;
 
-import io.shardscan.core.LeaseInfo;
-import io.shardscan.core.ShardCoordinator;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.ShardCoordinator;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;

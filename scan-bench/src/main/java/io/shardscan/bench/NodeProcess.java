@@ -3,7 +3,7 @@ package io.shardscan.bench;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.redis.RedisShardCoordinator;
 import java.io.IOException;
 import java.util.ArrayList;

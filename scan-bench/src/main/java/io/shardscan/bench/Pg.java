@@ -2,7 +2,7 @@ package io.shardscan.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.shardscan.core.TaskDefinition;
+import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.jdbc.OwnSchema;
 import io.shardscan.jdbc.SchemaDdl;
 import io.shardscan.jdbc.SqlDialect;

@@ -1,7 +1,7 @@
 package io.shardscan.bench;
 
-import io.shardscan.core.RangeJob;
 import io.shardscan.core.ScanEngine;
+import io.shardscan.core.task.RangeJob;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.shardscan.bench;
 
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.ShardCoordinator;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.redis.RedisShardCoordinator;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.shardscan.bench;
 
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.TaskHandler;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

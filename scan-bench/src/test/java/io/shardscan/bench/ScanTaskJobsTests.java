@@ -2,11 +2,11 @@ package io.shardscan.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.shardscan.core.Row;
-import io.shardscan.core.RowColumns;
-import io.shardscan.core.ScanContext;
 import io.shardscan.core.ScanEngine;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.task.Row;
+import io.shardscan.core.task.RowColumns;
+import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.TaskHandler;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package io.shardscan.dashboard;
 
 import io.shardscan.actuate.ScanEndpointWebExtension.Refusal;
-import io.shardscan.core.FailureGroup;
-import io.shardscan.core.Requeue;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.spi.FailureGroup;
+import io.shardscan.core.spi.Requeue;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.System.Logger.Level;
 import java.security.Principal;

@@ -1,6 +1,6 @@
 package io.shardscan.dashboard;
 
-import io.shardscan.core.FailureGroup;
+import io.shardscan.core.spi.FailureGroup;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

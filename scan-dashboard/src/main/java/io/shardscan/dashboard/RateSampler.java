@@ -1,10 +1,10 @@
 package io.shardscan.dashboard;
 
 import io.shardscan.actuate.Periodic;
-import io.shardscan.core.Member;
-import io.shardscan.core.NodeCounters;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.TaskView;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.NodeCounters;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

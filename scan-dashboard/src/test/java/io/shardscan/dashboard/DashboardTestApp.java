@@ -1,8 +1,8 @@
 package io.shardscan.dashboard;
 
 import io.shardscan.annotation.ScanTask;
-import io.shardscan.core.Outcome;
-import io.shardscan.core.ScanContext;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.ScanContext;
 import io.shardscan.testsupport.JdbcEndpoint;
 import io.shardscan.testsupport.TestServers;
 import java.util.Map;

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
-import io.shardscan.core.Outcome;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
-import io.shardscan.core.ShardCoordinator;
-import io.shardscan.core.TaskDefinition;
-import io.shardscan.core.TaskHandler;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.testsupport.CuttableCoordinator;
 import io.shardscan.testsupport.Engines;

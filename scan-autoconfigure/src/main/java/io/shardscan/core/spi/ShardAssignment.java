@@ -1,0 +1,134 @@
+package io.shardscan.core.spi;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rendezvous hashing with bounded load, sticky to the current leases: each of k live members gets
+ * ⌊N/k⌋ or ⌈N/k⌉ shards; a member keeps the shards it holds up to its share (the ones it scores
+ * highest), and only the rest (free, held by a dead member, or shed by a member over its share) go
+ * to members under their share, by descending rendezvous score. So a join or leave moves exactly
+ * the shards it must. The result depends only on the member set and the current owners, so every
+ * node that reads the same leases computes the same assignment. Stateless and thread-safe.
+ */
+public final class ShardAssignment {
+
+    private ShardAssignment() {}
+
+    /**
+     * Assigns {@code shards} shards to {@code members} from scratch.
+     *
+     * @return shard index to member, one entry per shard; all {@code null} when there are no members
+     */
+    public static String[] assign(List<String> members, int shards) {
+        return assign(members, new String[shards]);
+    }
+
+    /**
+     * Assigns shards to {@code members}, moving as few as possible away from {@code current}.
+     *
+     * @param current shard index to its current owner, {@code null} for a free shard
+     * @return shard index to member, one entry per shard; all {@code null} when there are no members
+     */
+    public static String[] assign(List<String> members, String[] current) {
+        int shards = current.length;
+        String[] owners = new String[shards];
+        if (members.isEmpty()) {
+            return owners;
+        }
+        List<String> nodes = members.stream().distinct().sorted().toList();
+        Map<String, Integer> capacity = capacities(nodes, current);
+        Map<String, Integer> load = new HashMap<>();
+        for (String node : nodes) {
+            List<Integer> held = new ArrayList<>();
+            for (int shard = 0; shard < shards; shard++) {
+                if (node.equals(current[shard])) {
+                    held.add(shard);
+                }
+            }
+            long hash = fnv1a(node);
+            held.sort(Comparator.comparingLong((Integer s) -> score(hash, s)).reversed());
+            held.stream().limit(capacity.get(node)).forEach(s -> owners[s] = node);
+            load.put(node, Math.min(held.size(), capacity.get(node)));
+        }
+        List<long[]> pairs = new ArrayList<>();
+        for (int shard = 0; shard < shards; shard++) {
+            if (owners[shard] != null) {
+                continue;
+            }
+            for (int n = 0; n < nodes.size(); n++) {
+                pairs.add(new long[] {score(fnv1a(nodes.get(n)), shard), shard, n});
+            }
+        }
+        pairs.sort(Comparator.<long[]>comparingLong(p -> p[0]).reversed().thenComparingLong(p -> p[1]));
+        for (long[] pair : pairs) {
+            int shard = (int) pair[1];
+            String node = nodes.get((int) pair[2]);
+            if (owners[shard] == null && load.get(node) < capacity.get(node)) {
+                owners[shard] = node;
+                load.merge(node, 1, Integer::sum);
+            }
+        }
+        return owners;
+    }
+
+    /** ⌈N/k⌉ for the N mod k members that hold the most shards now (ties by id), ⌊N/k⌋ for the rest. */
+    private static Map<String, Integer> capacities(List<String> nodes, String[] current) {
+        Map<String, Integer> held = new HashMap<>();
+        nodes.forEach(n -> held.put(n, 0));
+        for (String owner : current) {
+            if (owner != null && held.containsKey(owner)) {
+                held.merge(owner, 1, Integer::sum);
+            }
+        }
+        List<String> byHeld = new ArrayList<>(nodes);
+        byHeld.sort(Comparator.comparing((String n) -> held.get(n)).reversed().thenComparing(n -> n));
+        int base = current.length / nodes.size();
+        int extra = current.length % nodes.size();
+        Map<String, Integer> capacity = new HashMap<>();
+        for (int i = 0; i < byHeld.size(); i++) {
+            capacity.put(byHeld.get(i), base + (i < extra ? 1 : 0));
+        }
+        return capacity;
+    }
+
+    /** The shards {@code node} is assigned among {@code members} given the current owners, ascending. */
+    public static List<Integer> shardsOf(String node, List<String> members, String[] current) {
+        String[] owners = assign(members, current);
+        List<Integer> mine = new ArrayList<>();
+        for (int shard = 0; shard < owners.length; shard++) {
+            if (node.equals(owners[shard])) {
+                mine.add(shard);
+            }
+        }
+        return mine;
+    }
+
+    /** Shard counts per member, for logs and tests. */
+    public static Map<String, Integer> loads(String[] owners) {
+        Map<String, Integer> loads = new HashMap<>();
+        Arrays.stream(owners).filter(o -> o != null).forEach(o -> loads.merge(o, 1, Integer::sum));
+        return loads;
+    }
+
+    private static long score(long nodeHash, int shard) {
+        long z = nodeHash ^ (shard * 0x9E3779B97F4A7C15L);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return (z ^ (z >>> 31)) >>> 1;
+    }
+
+    private static long fnv1a(String text) {
+        long hash = 0xcbf29ce484222325L;
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            hash ^= b & 0xff;
+            hash *= 0x100000001b3L;
+        }
+        return hash;
+    }
+}

@@ -1,0 +1,83 @@
+package io.shardscan.core.task;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A task in range mode (seed 002): its table is read by id ranges claimed from a shared cursor and
+ * is never written; only a numeric id column is needed. The {@link TaskDefinition} gives the name,
+ * table, id column, page size, workers, commit interval and the tiers whose retry counts bound the
+ * in-place retries of a failing row. Immutable.
+ *
+ * @param definition the task's table, paging, workers and tiers
+ * @param rangeSize how many ids one claim of the cursor covers
+ * @param stallTimeout how long a range's position may stand still before another node takes it over
+ * @param run whether the task ends once it covered the ids found at start, or follows new ids
+ * @param followGrace with {@link RunMode#FOLLOW}: how long after the table showed a higher id a lower
+ *     one may still commit and be run (a transaction that took its id early and committed late); a
+ *     range counts as done only once the table's ids passed its end at least this long ago
+ */
+public record RangeTask(
+        TaskDefinition definition, long rangeSize, Duration stallTimeout, RunMode run, Duration followGrace) {
+
+    /** The default number of ids per range. */
+    public static final long DEFAULT_RANGE_SIZE = 10_000;
+
+    /** The default stall timeout, seed 002's five minutes. */
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(5);
+
+    /**
+     * The default follow grace: far longer than the commit of an ordinary transaction, short enough
+     * that a range whose ids were passed holds its worker only that long.
+     */
+    public static final Duration DEFAULT_FOLLOW_GRACE = Duration.ofSeconds(5);
+
+    public RangeTask {
+        Objects.requireNonNull(definition, "definition");
+        Objects.requireNonNull(stallTimeout, "stallTimeout");
+        Objects.requireNonNull(run, "run");
+        Objects.requireNonNull(followGrace, "followGrace");
+        if (run != RunMode.ONCE && run != RunMode.FOLLOW) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".run is " + run.property()
+                    + ", which a range task does not have: once (cover the ids found at start, then end) or follow"
+                    + " (then keep running new ids)");
+        }
+        if (rangeSize < 1) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".range-size must be at least 1 (was "
+                    + rangeSize + "): the ids one claim covers, e.g. 10000");
+        }
+        if (stallTimeout.isNegative() || stallTimeout.isZero()) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".stall-timeout must be a positive"
+                    + " duration (was " + stallTimeout + "), e.g. 5m");
+        }
+        if (followGrace.isNegative()) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".follow-grace must not be negative"
+                    + " (was " + followGrace + "), e.g. 5s; 0s runs no id that commits after a higher one was read");
+        }
+    }
+
+    /** A range task with the {@linkplain #DEFAULT_FOLLOW_GRACE default follow grace}. */
+    public RangeTask(TaskDefinition definition, long rangeSize, Duration stallTimeout, RunMode run) {
+        this(definition, rangeSize, stallTimeout, run, DEFAULT_FOLLOW_GRACE);
+    }
+
+    /** This task with another definition (the same name), every range setting kept. */
+    public RangeTask withDefinition(TaskDefinition definition) {
+        return new RangeTask(definition, rangeSize, stallTimeout, run, followGrace);
+    }
+
+    /** The task's name. */
+    public String name() {
+        return definition.name();
+    }
+
+    /** How many times a failing row is tried again at once before it is recorded as failed. */
+    public int inPlaceRetries() {
+        return definition.retryRules().inPlaceRetries();
+    }
+
+    /** How long a worker with nothing to claim, or a tail range with no new row, waits before it looks again. */
+    public Duration idleInterval() {
+        return definition.tiers().get(0).interval();
+    }
+}

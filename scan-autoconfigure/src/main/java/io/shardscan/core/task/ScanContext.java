@@ -1,0 +1,33 @@
+package io.shardscan.core.task;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a handler call runs: which task, which shard under which lease epoch, which attempt.
+ * Handlers that write elsewhere can fence their own writes with {@link #epoch()}. Immutable.
+ *
+ * @param task the task name
+ * @param node this node's id
+ * @param shard the logical shard of the rows; for a range task ({@code mode: range}), the range's index
+ *     in its run (its first id less the run's lowest id, divided by the range size), {@code -1} for a
+ *     failed row run again by a requeue
+ * @param epoch the lease epoch of this node on the shard; greater than any earlier owner's. For a range
+ *     task, the range's epoch, issued by the database when this node opened (1) or took over the range;
+ *     {@code 0} for a requeued row
+ * @param attempt 1 for a row that never failed, retries + 1 otherwise (the first row's, for a batch)
+ * @param endpoint the row's receiver, from the task's endpoint column; {@code null} without one or
+ *     when the column is NULL
+ */
+public record ScanContext(
+        String task,
+        String node,
+        int shard,
+        long epoch,
+        int attempt,
+        @Nullable String endpoint) {
+
+    /** A context without an endpoint. */
+    public ScanContext(String task, String node, int shard, long epoch, int attempt) {
+        this(task, node, shard, epoch, attempt, null);
+    }
+}
