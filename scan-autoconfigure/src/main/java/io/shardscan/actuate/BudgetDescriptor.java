@@ -31,10 +31,10 @@ public record BudgetDescriptor(
     static BudgetDescriptor of(TaskView task) {
         TaskStats stats = task.stats();
         return new BudgetDescriptor(
-                task.definition().priority(),
-                task.definition().maxWait() == null
+                task.definition().rounds().priority(),
+                task.definition().rounds().maxWait() == null
                         ? null
-                        : task.definition().maxWait().toString(),
+                        : task.definition().rounds().maxWait().toString(),
                 task.workersHeld(),
                 stats.roundsWaiting(),
                 task.longestBudgetWait().toMillis(),

@@ -101,8 +101,9 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
                 details.put(
                         "abandonedThreadsCause",
                         abandoned + " worker threads are stuck in handler calls that ran past scan.tasks." + name
-                                + ".handler-timeout (" + task.definition().handlerTimeout() + ") or round-timeout ("
-                                + task.definition().roundTimeout() + ") and ignore interrupts; their rows were"
+                                + ".handler-timeout ("
+                                + task.definition().rounds().handlerTimeout() + ") or round-timeout ("
+                                + task.definition().rounds().timeout() + ") and ignore interrupts; their rows were"
                                 + " recorded failed and their workers replaced. Find what blocks them in a thread"
                                 + " dump (threads scan-" + name + "-worker-*) and give that call a timeout of its own");
             }

@@ -84,7 +84,7 @@ final class EndpointBlacklist {
         this.task = definition.name();
         this.rules = definition.endpoints();
         this.skipCountsAsFailure = definition.onExhausted() == OnExhausted.DEAD;
-        this.slowSlots = rules.slowSlots(definition.workers());
+        this.slowSlots = rules.slowSlots(definition.rounds().workers());
         this.pass = definition.tiers().get(0).interval();
         this.clock = clock;
         this.listener = listener;

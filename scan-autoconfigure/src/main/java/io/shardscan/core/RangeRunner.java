@@ -73,7 +73,7 @@ final class RangeRunner {
         control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.control = control;
         this.workers = Executors.newFixedThreadPool(
-                task.definition().workers(),
+                task.definition().rounds().workers(),
                 settings.workerThreads().factory(task.name(), "scan-" + task.name() + "-range-worker-"));
     }
 
@@ -112,7 +112,7 @@ final class RangeRunner {
                         + range.rangeSize() + " ids, cursor " + stores.cursor().kind());
         warnIfDrifted(run);
         control.scheduleWithFixedDelay(this::tick, 0, settings.renewInterval().toMillis(), TimeUnit.MILLISECONDS);
-        for (int i = 0; i < task.definition().workers(); i++) {
+        for (int i = 0; i < task.definition().rounds().workers(); i++) {
             workers.execute(this::work);
         }
     }

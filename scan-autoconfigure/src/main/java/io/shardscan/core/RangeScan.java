@@ -90,7 +90,7 @@ final class RangeScan {
         lastCommitNanos = clock.nanos();
         UnsettledIds unsettled = new UnsettledIds(lease.position());
         long committed = 0;
-        int pageSize = task.definition().pageSize();
+        int pageSize = task.definition().rounds().pageSize();
         while (running.getAsBoolean() && !held.lost()) {
             long bound = bound(lease);
             long from = unsettled.from(position, bound);
@@ -117,7 +117,7 @@ final class RangeScan {
                 handled += rows.size();
                 next = to;
                 if (clock.nanos() - lastCommitNanos
-                        >= task.definition().commitInterval().toNanos()) {
+                        >= task.definition().rounds().commitInterval().toNanos()) {
                     long written = commit(held, false);
                     if (written < 0) {
                         return committed;

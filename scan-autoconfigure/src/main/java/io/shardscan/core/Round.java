@@ -71,7 +71,7 @@ final class Round {
             // the fetch, and the snapshot still leaves that row out
             Stragglers.Snapshot straggling = shard.stragglers().snapshot();
             Instant now = task.clock().now();
-            int limit = task.definition().pageSize();
+            int limit = task.definition().rounds().pageSize();
             EndpointBlacklist endpoints = task.endpoints();
             cursor.fetching();
             List<Row> page = task.store()
@@ -199,12 +199,13 @@ final class Round {
     private int awaitWorkers(List<Row> page) {
         WorkerBudget budget = Objects.requireNonNull(task.budget(), "a round in line needs the budget");
         TaskDefinition definition = task.definition();
-        Instant oldestDue =
-                definition.maxWait() == null ? null : DueTimes.oldest(task.rules(), page, definition.updatedAtColumn());
+        Instant oldestDue = definition.rounds().maxWait() == null
+                ? null
+                : DueTimes.oldest(task.rules(), page, definition.columns().updatedAt());
         try {
             return budget.await(
                     Objects.requireNonNull(request),
-                    Math.min(definition.workers(), page.size()),
+                    Math.min(definition.rounds().workers(), page.size()),
                     oldestDue,
                     () -> task.dispatching()
                             && shard.state() == OwnedShard.State.BUSY

@@ -48,13 +48,13 @@ final class RowIds {
      *     look like
      */
     static Object parse(TaskDefinition task, @Nullable Object given) {
-        if (task.idType() == KeyType.TEXT) {
+        if (task.columns().idType() == KeyType.TEXT) {
             if (given instanceof UUID || (given instanceof CharSequence text && !text.isEmpty())) {
                 return given.toString();
             }
-            throw new IllegalArgumentException(
-                    "Row id " + given + " is not an id of task " + task.name() + ": its ids are"
-                            + " the text or UUIDs of column " + task.idColumn() + " (id-type: text): give one as text");
+            throw new IllegalArgumentException("Row id " + given + " is not an id of task " + task.name()
+                    + ": its ids are" + " the text or UUIDs of column "
+                    + task.columns().id() + " (id-type: text): give one as text");
         }
         return whole(task, given);
     }
@@ -89,7 +89,7 @@ final class RowIds {
     private static IllegalArgumentException notAnId(TaskDefinition task, @Nullable Object given) {
         String shown = given instanceof CharSequence ? "'" + given + "'" : String.valueOf(given);
         return new IllegalArgumentException("Row id " + shown + " is not an id of task " + task.name()
-                + ": its ids are the whole numbers of column " + task.idColumn() + ", " + Long.MIN_VALUE + " to "
+                + ": its ids are the whole numbers of column " + task.columns().id() + ", " + Long.MIN_VALUE + " to "
                 + Long.MAX_VALUE + ", e.g. \"9007199254740993\": give them as text, as JavaScript rounds a number"
                 + " above " + MAX_EXACT_DOUBLE + " to another row's id");
     }

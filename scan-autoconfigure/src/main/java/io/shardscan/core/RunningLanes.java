@@ -93,8 +93,8 @@ final class RunningLanes {
 
     private boolean await(boolean mayDetach) {
         TaskDefinition definition = task.definition();
-        long commitEvery = definition.commitInterval().toNanos();
-        long roundDeadline = started + definition.roundTimeout().toNanos();
+        long commitEvery = definition.rounds().commitInterval().toNanos();
+        long roundDeadline = started + definition.rounds().timeout().toNanos();
         long nextFlush = task.clock().nanos() + commitEvery;
         try {
             while (true) {
@@ -108,7 +108,8 @@ final class RunningLanes {
                 }
                 long until = Math.min(nextFlush, roundDeadline);
                 for (Lane lane : lanes) {
-                    until = Math.min(until, lane.callDeadline(definition.handlerTimeout()));
+                    until = Math.min(
+                            until, lane.callDeadline(definition.rounds().handlerTimeout()));
                     long slow = lane.slowDeadline();
                     if (mayDetach && slow - now > 0) {
                         until = Math.min(until, slow);
@@ -117,7 +118,7 @@ final class RunningLanes {
                 latch.awaitChange(seen, Math.max(0, until - now));
                 now = task.clock().nanos();
                 for (Lane lane : lanes) {
-                    lane.abandonIfOverdue(now, definition.handlerTimeout());
+                    lane.abandonIfOverdue(now, definition.rounds().handlerTimeout());
                 }
                 if (now - roundDeadline >= 0) {
                     giveUp();
@@ -167,11 +168,11 @@ final class RunningLanes {
         log.log(
                 Level.WARNING,
                 "Task " + task.name() + " shard " + shard.shard + ": round still running after "
-                        + task.definition().roundTimeout() + " (scan.tasks." + task.name() + ".round-timeout);"
+                        + task.definition().rounds().timeout() + " (scan.tasks." + task.name() + ".round-timeout);"
                         + " what finished is written back, rows still in handlers are recorded failed and the"
                         + " rest stay pending; the shard goes on");
         lanes.forEach(lane -> lane.abandon("round timed out after "
-                + task.definition().roundTimeout() + " (scan.tasks." + task.name() + ".round-timeout)"));
+                + task.definition().rounds().timeout() + " (scan.tasks." + task.name() + ".round-timeout)"));
     }
 
     /** A commit during the round: a failure is logged and the outcomes are written with the next one. */

@@ -121,7 +121,7 @@ public final class ScanEngine {
 
     /** Priorities and max-wait rank the rounds waiting for the node's budget; without one they change nothing. */
     private static void warnWithoutBudget(TaskDefinition task, @Nullable WorkerBudget budget) {
-        if (budget == null && (task.priority() != 0 || task.maxWait() != null)) {
+        if (budget == null && (task.rounds().priority() != 0 || task.rounds().maxWait() != null)) {
             log.log(
                     Level.WARNING,
                     "scan.tasks." + task.name() + ".priority and max-wait decide which task gets free workers of"

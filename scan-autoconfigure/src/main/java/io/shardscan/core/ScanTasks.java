@@ -66,9 +66,9 @@ public final class ScanTasks {
         if (shardKey == null) {
             TaskDefinition definition = engine.task(task).definition();
             throw new NullPointerException("wake(\"" + task + "\", shardKey) got a null shardKey: pass the row's "
-                    + definition.shardKeyColumn() + " (the task's shard-key-column) as a Long or Integer, or call"
+                    + definition.columns().shardKey() + " (the task's shard-key-column) as a Long or Integer, or call"
                     + " wakeRow(\"" + task + "\", id) when it is the id column; a row whose "
-                    + definition.shardKeyColumn() + " is NULL has no shard and is never fetched");
+                    + definition.columns().shardKey() + " is NULL has no shard and is never fetched");
         }
         wake(task, List.of(shardKey));
     }

@@ -34,15 +34,15 @@ final class SchemaCheck {
     /** The property that names {@code column}, e.g. {@code retry-column}; {@code *-column} when none of them does. */
     private static String propertyOf(TaskDefinition task, String column) {
         java.util.Map<String, String> properties = new java.util.LinkedHashMap<>();
-        properties.put("id-column", task.idColumn());
-        properties.put("shard-key-column", task.shardKeyColumn());
-        properties.put("status-column", task.statusColumn());
-        properties.put("retry-column", task.retryColumn());
-        properties.put("updated-at-column", task.updatedAtColumn());
-        properties.put("last-error-column", task.lastErrorColumn());
-        properties.put("shard-column", task.shardColumn());
+        properties.put("id-column", task.columns().id());
+        properties.put("shard-key-column", task.columns().shardKey());
+        properties.put("status-column", task.columns().status());
+        properties.put("retry-column", task.columns().retry());
+        properties.put("updated-at-column", task.columns().updatedAt());
+        properties.put("last-error-column", task.columns().lastError());
+        properties.put("shard-column", task.columns().shard());
         properties.put("endpoint-column", task.endpointColumn());
-        properties.put("due-at-column", task.dueAtColumn());
+        properties.put("due-at-column", task.columns().dueAt());
         return properties.entrySet().stream()
                 .filter(entry -> column.equalsIgnoreCase(entry.getValue()))
                 .map(java.util.Map.Entry::getKey)
@@ -56,9 +56,10 @@ final class SchemaCheck {
             return List.of(property + ".table '" + task.table() + "' does not exist: create it or point " + property
                     + ".table at the table to scan");
         }
-        if (task.delayed() && report.missingColumns().equals(List.of(task.dueAtColumn()))) {
+        if (task.delayed()
+                && report.missingColumns().equals(List.of(task.columns().dueAt()))) {
             return List.of(property + ".due-at-column: table " + task.table() + " has no column "
-                    + task.dueAtColumn() + " (its columns: " + String.join(", ", report.columns())
+                    + task.columns().dueAt() + " (its columns: " + String.join(", ", report.columns())
                     + "): add the timestamp column that says when a row is due, or point " + property
                     + ".due-at-column at it");
         }
@@ -81,9 +82,11 @@ final class SchemaCheck {
             log.log(
                     Level.WARNING,
                     property + ": " + report.nullShardKeys() + " pending rows of " + task.table()
-                            + " have a NULL shard key (" + task.shardKeyColumn() + "); no shard fetches them."
-                            + " Give them a key (e.g. UPDATE " + task.table() + " SET " + task.shardKeyColumn()
-                            + " = " + task.idColumn() + " WHERE " + task.shardKeyColumn()
+                            + " have a NULL shard key (" + task.columns().shardKey() + "); no shard fetches them."
+                            + " Give them a key (e.g. UPDATE " + task.table() + " SET "
+                            + task.columns().shardKey()
+                            + " = " + task.columns().id() + " WHERE "
+                            + task.columns().shardKey()
                             + " IS NULL) and make the column NOT NULL");
         }
         report.unfetchable()
@@ -93,10 +96,12 @@ final class SchemaCheck {
             log.log(
                     Level.WARNING,
                     property + ": " + report.nullDueTimes() + " pending rows of " + task.table()
-                            + " have a NULL due time (" + task.dueAtColumn() + "); they are never due, so no"
+                            + " have a NULL due time (" + task.columns().dueAt() + "); they are never due, so no"
                             + " round runs them (/actuator/scan counts them as withoutDueTime). Give them a due time"
-                            + " (e.g. UPDATE " + task.table() + " SET " + task.dueAtColumn() + " = "
-                            + task.updatedAtColumn() + " WHERE " + task.dueAtColumn() + " IS NULL) and make the"
+                            + " (e.g. UPDATE " + task.table() + " SET "
+                            + task.columns().dueAt() + " = "
+                            + task.columns().updatedAt() + " WHERE "
+                            + task.columns().dueAt() + " IS NULL) and make the"
                             + " column NOT NULL");
         }
         if (!report.archiveIndexStatements().isEmpty()) {
@@ -142,7 +147,8 @@ final class SchemaCheck {
                     + ".table at the table to scan");
         }
         if (!report.missingColumns().isEmpty()) {
-            return List.of(property + ".id-column: table " + task.table() + " has no column " + task.idColumn()
+            return List.of(property + ".id-column: table " + task.table() + " has no column "
+                    + task.columns().id()
                     + " (its columns: " + String.join(", ", report.columns()) + "): point " + property
                     + ".id-column at its whole-number id column (the primary key)");
         }
@@ -153,7 +159,7 @@ final class SchemaCheck {
             indexMissing(
                     task,
                     property + ": table " + task.table() + " has no index that starts with its id column "
-                            + task.idColumn() + ", so each page of a range reads the table instead of one range of"
+                            + task.columns().id() + ", so each page of a range reads the table instead of one range of"
                             + " the index. Create it:\n  " + String.join(";\n  ", report.indexStatements()) + ";\n"
                             + orSet(task),
                     problems);

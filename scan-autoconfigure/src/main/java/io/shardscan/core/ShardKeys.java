@@ -19,7 +19,7 @@ final class ShardKeys {
     static Collection<Integer> shards(TaskDefinition task, Collection<?> keys) {
         TreeSet<Integer> shards = new TreeSet<>();
         keys.forEach(key -> shards.add(
-                task.shardKeyType() == KeyType.TEXT
+                task.columns().shardKeyType() == KeyType.TEXT
                         ? TextKeys.shardOf(text(task, key), task.shards())
                         : task.shardOf(value(task, key))));
         return shards;
@@ -31,15 +31,16 @@ final class ShardKeys {
      * @throws IllegalArgumentException when the shard key is another column
      */
     static int shardOfId(TaskDefinition task, long id) {
-        if (!task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
-            throw new IllegalArgumentException("task " + task.name() + " shards its rows by " + task.shardKeyColumn()
-                    + ", not by the id column " + task.idColumn() + ", so a row's id does not say its shard: call"
-                    + " wake(\"" + task.name() + "\", " + task.shardKeyColumn() + ") with the row's "
-                    + task.shardKeyColumn());
+        if (!task.columns().shardKey().equalsIgnoreCase(task.columns().id())) {
+            throw new IllegalArgumentException("task " + task.name() + " shards its rows by "
+                    + task.columns().shardKey()
+                    + ", not by the id column " + task.columns().id() + ", so a row's id does not say its shard: call"
+                    + " wake(\"" + task.name() + "\", " + task.columns().shardKey() + ") with the row's "
+                    + task.columns().shardKey());
         }
-        if (task.idType() == KeyType.TEXT) {
+        if (task.columns().idType() == KeyType.TEXT) {
             throw new IllegalArgumentException("task " + task.name() + " has text ids (id-type: text): call wake(\""
-                    + task.name() + "\", id) with the row's " + task.idColumn() + " as a String or UUID");
+                    + task.name() + "\", id) with the row's " + task.columns().id() + " as a String or UUID");
         }
         return task.shardOf(id);
     }
@@ -50,7 +51,8 @@ final class ShardKeys {
      * are {@code Long}s ({@link TaskView#requeue} parsed them).
      */
     static Collection<Integer> ofRequeue(TaskDefinition task, Requeue which) {
-        if (!which.ids().isEmpty() && task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
+        if (!which.ids().isEmpty()
+                && task.columns().shardKey().equalsIgnoreCase(task.columns().id())) {
             return shards(task, which.ids());
         }
         TreeSet<Integer> all = new TreeSet<>();
@@ -63,10 +65,11 @@ final class ShardKeys {
     private static Object text(TaskDefinition task, Object key) {
         requireKey(task, key);
         if (!TextKeys.isText(key)) {
-            throw new IllegalArgumentException("task " + task.name() + ": its shard key " + task.shardKeyColumn()
-                    + " is text (shard-key-type: text), but the wake-up named "
-                    + key.getClass().getSimpleName()
-                    + " '" + key + "': pass the row's " + task.shardKeyColumn() + " as a String or UUID");
+            throw new IllegalArgumentException(
+                    "task " + task.name() + ": its shard key " + task.columns().shardKey()
+                            + " is text (shard-key-type: text), but the wake-up named "
+                            + key.getClass().getSimpleName()
+                            + " '" + key + "': pass the row's " + task.columns().shardKey() + " as a String or UUID");
         }
         return key;
     }
@@ -74,7 +77,7 @@ final class ShardKeys {
     private static void requireKey(TaskDefinition task, Object key) {
         Objects.requireNonNull(
                 key,
-                () -> "task " + task.name() + ": a NULL " + task.shardKeyColumn()
+                () -> "task " + task.name() + ": a NULL " + task.columns().shardKey()
                         + " has no shard, so no node ever fetches such a row; give the row a key");
     }
 
@@ -98,9 +101,9 @@ final class ShardKeys {
 
     private static IllegalArgumentException notAKey(TaskDefinition task, Object key) {
         return new IllegalArgumentException("task " + task.name() + ": a shard key is the integer value of "
-                + task.shardKeyColumn() + ", but the wake-up named "
+                + task.columns().shardKey() + ", but the wake-up named "
                 + key.getClass().getSimpleName() + " '" + key
-                + "': pass the row's " + task.shardKeyColumn() + " as a Long or Integer (a text or UUID column"
+                + "': pass the row's " + task.columns().shardKey() + " as a Long or Integer (a text or UUID column"
                 + " takes shard-key-type: text)");
     }
 }

@@ -70,7 +70,7 @@ final class TaskContext {
         this.clock = clock;
         this.listener = listener;
         this.workers = workers;
-        this.workerPermits = new Semaphore(task.definition().workers());
+        this.workerPermits = new Semaphore(task.definition().rounds().workers());
         this.rules = task.definition().retryRules();
         this.wakeUp = wakeUp;
         this.dispatching = dispatching;

@@ -72,8 +72,8 @@ final class TaskOverlap {
     /** Whether two tasks select their rows among the same pending rows: one table, status column and pending value. */
     static boolean samePendingRows(TaskDefinition first, TaskDefinition second) {
         return sameTable(first.table(), second.table())
-                && first.statusColumn().equalsIgnoreCase(second.statusColumn())
-                && first.pendingStatus() == second.pendingStatus();
+                && first.columns().status().equalsIgnoreCase(second.columns().status())
+                && first.statuses().pending() == second.statuses().pending();
     }
 
     /** Whether two configured names can name one table: a schema on one side only may be the other's default. */

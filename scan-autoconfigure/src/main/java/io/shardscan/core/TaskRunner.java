@@ -70,8 +70,8 @@ final class TaskRunner {
         // one thread per worker, queued like a fixed pool; TaskContext adds a thread for each one
         // abandoned in a hung handler, so the task keeps its workers
         ThreadPoolExecutor workers = new ThreadPoolExecutor(
-                definition.workers(),
-                definition.workers(),
+                definition.rounds().workers(),
+                definition.rounds().workers(),
                 0,
                 TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(),
@@ -410,7 +410,8 @@ final class TaskRunner {
             }
             WorkerBudget budget = context.budget();
             if (budget != null) {
-                if (context.stats().roundsWaiting() >= context.definition().workers()) {
+                if (context.stats().roundsWaiting()
+                        >= context.definition().rounds().workers()) {
                     return;
                 }
                 if (shard.startRound()) {

@@ -70,7 +70,7 @@ public final class TaskView {
     /** Workers the task holds now (its lanes, and rounds about to start them), at most its {@code workers}. */
     public int workersHeld() {
         TaskContext context = runner.context();
-        return context.definition().workers() - context.workerPermits().availablePermits();
+        return context.definition().rounds().workers() - context.workerPermits().availablePermits();
     }
 
     /**
@@ -211,7 +211,7 @@ public final class TaskView {
         log.log(
                 System.Logger.Level.WARNING,
                 "scan.tasks." + task.name() + ": " + rows + " pending rows of " + task.table() + " have a "
-                        + task.shardColumn() + " outside 0.." + (task.shards() - 1) + ", the shards of " + property
+                        + task.columns().shard() + " outside 0.." + (task.shards() - 1) + ", the shards of " + property
                         + "=" + task.shards() + ": no shard fetches them, so they never run (/actuator/scan counts"
                         + " them as outsideShards). The column gives rows another number of shards than the task:"
                         + " set " + property + " to the column's modulus, or redefine the column for "

@@ -67,6 +67,6 @@ final class UnmatchedRows {
                 names + ": " + unmatched + " pending rows of " + tasks.get(0).table() + " meet none of these tasks'"
                         + " matches (" + matches + "), so no task ever fetches them. Widen a match or add a task"
                         + " whose match takes them, or, if they are not meant to run, give them another status than"
-                        + " the pending " + tasks.get(0).pendingStatus());
+                        + " the pending " + tasks.get(0).statuses().pending());
     }
 }

@@ -58,7 +58,7 @@ final class WorkerBudget {
      * The round must end with {@link #await} or {@link #cancel}.
      */
     synchronized Request request(TaskContext task) {
-        Request request = new Request(task, task.definition().workers(), arrivals++, clock.nanos());
+        Request request = new Request(task, task.definition().rounds().workers(), arrivals++, clock.nanos());
         task.stats().roundsWaiting(1);
         waiting.add(request);
         grant();
@@ -209,11 +209,11 @@ final class WorkerBudget {
 
         /** The task's priority, or {@link #AGED} once the oldest row has been due longer than the task's max-wait. */
         private int rank(Instant now) {
-            Duration maxWait = task.definition().maxWait();
+            Duration maxWait = task.definition().rounds().maxWait();
             if (maxWait != null && oldestDue != null && !now.isBefore(oldestDue.plus(maxWait))) {
                 return AGED;
             }
-            return task.definition().priority();
+            return task.definition().rounds().priority();
         }
 
         /** Whether this round gets workers before {@code other} at {@code now}. */

@@ -60,8 +60,9 @@ record ArchiveSql(String select, @Nullable String insert, String delete) {
     private static String finished(TaskDefinition task, TableNames names, SqlDialect dialect) {
         String status = dialect.quote(names.status());
         return (task.archive().includeDead()
-                        ? status + " IN (" + task.doneStatus() + ", " + task.deadStatus() + ")"
-                        : status + " = " + task.doneStatus())
+                        ? status + " IN (" + task.statuses().done() + ", "
+                                + task.statuses().dead() + ")"
+                        : status + " = " + task.statuses().done())
                 + names.match().and(dialect);
     }
 }

@@ -125,12 +125,16 @@ final class ArchiveTable {
             // a schema that is a catalog (MySQL's database): the metadata reports no schema for the columns
             qualified = dialect.quote(configured.substring(0, configured.indexOf('.'))) + "." + qualified;
         }
-        List<String> warnings = keyedOnId(metaData, dialect, any, configured, task.idColumn())
+        List<String> warnings = keyedOnId(
+                        metaData, dialect, any, configured, task.columns().id())
                 ? List.of()
                 : List.of("archive table " + configured + " (" + property + ") has no primary key or unique key on "
-                        + task.idColumn() + ", so nothing refuses a row archived twice (that no row is doubled"
+                        + task.columns().id() + ", so nothing refuses a row archived twice (that no row is doubled"
                         + " relies on it). Add one:\n  "
-                        + String.join(";\n  ", dialect.addPrimaryKeyStatements(configured, task.idColumn())));
+                        + String.join(
+                                ";\n  ",
+                                dialect.addPrimaryKeyStatements(
+                                        configured, task.columns().id())));
         return new Inspection(
                 List.of(),
                 index,

@@ -45,16 +45,26 @@ final class ColumnTypes {
      */
     static List<String> problems(TaskDefinition task, Map<String, TableInspector.ColumnInfo> columns) {
         List<String> problems = new ArrayList<>();
-        key(problems, task, column(columns, task.idColumn()), "id", task.idType());
-        if (!task.shardKeyColumn().equalsIgnoreCase(task.idColumn())) {
-            key(problems, task, column(columns, task.shardKeyColumn()), "shard-key", task.shardKeyType());
+        key(
+                problems,
+                task,
+                column(columns, task.columns().id()),
+                "id",
+                task.columns().idType());
+        if (!task.columns().shardKey().equalsIgnoreCase(task.columns().id())) {
+            key(
+                    problems,
+                    task,
+                    column(columns, task.columns().shardKey()),
+                    "shard-key",
+                    task.columns().shardKeyType());
         }
-        check(problems, task, column(columns, task.statusColumn()), "status-column", WHOLE_NUMBERS, WHOLE);
-        check(problems, task, column(columns, task.retryColumn()), "retry-column", WHOLE_NUMBERS, WHOLE);
-        check(problems, task, column(columns, task.updatedAtColumn()), "updated-at-column", TIMESTAMPS, TIMESTAMP);
-        check(problems, task, column(columns, task.lastErrorColumn()), "last-error-column", TEXTS, TEXT);
-        if (task.dueAtColumn() != null) {
-            check(problems, task, column(columns, task.dueAtColumn()), "due-at-column", TIMESTAMPS, TIMESTAMP);
+        check(problems, task, column(columns, task.columns().status()), "status-column", WHOLE_NUMBERS, WHOLE);
+        check(problems, task, column(columns, task.columns().retry()), "retry-column", WHOLE_NUMBERS, WHOLE);
+        check(problems, task, column(columns, task.columns().updatedAt()), "updated-at-column", TIMESTAMPS, TIMESTAMP);
+        check(problems, task, column(columns, task.columns().lastError()), "last-error-column", TEXTS, TEXT);
+        if (task.columns().dueAt() != null) {
+            check(problems, task, column(columns, task.columns().dueAt()), "due-at-column", TIMESTAMPS, TIMESTAMP);
         }
         if (task.endpointColumn() != null) {
             Set<Integer> keys = new java.util.HashSet<>(TEXTS);

@@ -25,8 +25,8 @@ record FailureSql(
         String retries = dialect.quote(names.retries());
         String updatedAt = dialect.quote(names.updatedAt());
         String state = dead
-                ? status + " = " + task.deadStatus() + names.match().and(dialect)
-                : status + " = " + task.pendingStatus() + names.match().and(dialect) + " AND " + retries + " > 0";
+                ? status + " = " + task.statuses().dead() + names.match().and(dialect)
+                : status + " = " + task.statuses().pending() + names.match().and(dialect) + " AND " + retries + " > 0";
         String table = names.qualified(dialect);
         return new FailureSql(
                 table,
@@ -35,7 +35,7 @@ record FailureSql(
                 dialect.quote(names.lastError()),
                 dialect.failureGroupKey(dialect.quote(names.lastError())),
                 updatedAt,
-                "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
+                "UPDATE " + table + " SET " + status + " = " + task.statuses().pending() + ", " + retries + " = 0, "
                         + updatedAt + " = " + dialect.rowClock(names.updatedAtZoned()) + " WHERE " + state,
                 dialect);
     }

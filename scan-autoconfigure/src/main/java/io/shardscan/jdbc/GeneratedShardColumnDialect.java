@@ -122,8 +122,9 @@ public abstract class GeneratedShardColumnDialect extends SqlDialect {
         return List.of("CREATE INDEX "
                 + SchemaDdl.finishedIndexName(
                         task, SchemaDdl.qualifier(names.match().configuredColumns())) + " ON "
-                + task.table() + " (" + match + task.statusColumn() + ", " + task.shardColumn() + ", "
-                + task.updatedAtColumn() + ")");
+                + task.table() + " (" + match + task.columns().status() + ", "
+                + task.columns().shard() + ", "
+                + task.columns().updatedAt() + ")");
     }
 
     /** Each index of the table, by name, with its columns by position. */
@@ -158,14 +159,15 @@ public abstract class GeneratedShardColumnDialect extends SqlDialect {
         // named after the match's columns: one index serves every task that matches on them
         return List.of("CREATE INDEX "
                 + SchemaDdl.indexName(task, SchemaDdl.qualifier(names.match().configuredColumns())) + " ON "
-                + task.table() + " (" + match + task.statusColumn() + ", " + task.shardColumn() + ", "
-                + task.retryColumn() + ", " + SchemaDdl.orderColumns(task) + ")");
+                + task.table() + " (" + match + task.columns().status() + ", "
+                + task.columns().shard() + ", "
+                + task.columns().retry() + ", " + SchemaDdl.orderColumns(task) + ")");
     }
 
     @Override
     protected List<String> shardColumnStatements(TaskDefinition task) {
         return List.of(
-                "ALTER TABLE " + task.table() + " ADD COLUMN " + task.shardColumn() + " " + generatedColumn(task));
+                "ALTER TABLE " + task.table() + " ADD COLUMN " + task.columns().shard() + " " + generatedColumn(task));
     }
 
     /**

@@ -67,12 +67,12 @@ final class H2Dialect extends GeneratedShardColumnDialect {
 
     @Override
     protected String generatedColumn(TaskDefinition task) {
-        return "INT GENERATED ALWAYS AS (" + shardOf(task, task.shardKeyColumn()) + ")";
+        return "INT GENERATED ALWAYS AS (" + shardOf(task, task.columns().shardKey()) + ")";
     }
 
     @Override
     protected String redefineShardColumn(TaskDefinition task) {
-        return "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.shardColumn() + " " + generatedColumn(task);
+        return "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.columns().shard() + " " + generatedColumn(task);
     }
 
     /**
@@ -83,7 +83,7 @@ final class H2Dialect extends GeneratedShardColumnDialect {
     protected List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
         List<String> statements = new ArrayList<>();
         statements.add("CREATE TABLE " + archiveTable + " AS SELECT * FROM " + task.table() + " WITH NO DATA");
-        statements.addAll(addPrimaryKeyStatements(archiveTable, task.idColumn()));
+        statements.addAll(addPrimaryKeyStatements(archiveTable, task.columns().id()));
         return statements;
     }
 

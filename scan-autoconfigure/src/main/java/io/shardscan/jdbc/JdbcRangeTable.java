@@ -78,7 +78,7 @@ public final class JdbcRangeTable implements RangeTable {
     }
 
     private static String pageSql(RangeTask task, SqlDialect dialect, String select) {
-        String id = task.definition().idColumn();
+        String id = task.definition().columns().id();
         return dialect.limit(
                 "SELECT " + select + " FROM " + task.definition().table() + " WHERE " + id + " > ? AND " + id
                         + " <= ? ORDER BY " + id,
@@ -90,7 +90,7 @@ public final class JdbcRangeTable implements RangeTable {
         if (ids.isEmpty()) {
             return List.of();
         }
-        String id = task.definition().idColumn();
+        String id = task.definition().columns().id();
         return bounded.on(
                 task.definition().table(),
                 () -> jdbc.query(
@@ -118,7 +118,7 @@ public final class JdbcRangeTable implements RangeTable {
         return bounded.on(
                 table,
                 () -> jdbc.queryForObject(
-                        "SELECT " + function + "(" + task.definition().idColumn() + ") FROM " + table, Long.class));
+                        "SELECT " + function + "(" + task.definition().columns().id() + ") FROM " + table, Long.class));
     }
 
     @Override
@@ -126,7 +126,7 @@ public final class JdbcRangeTable implements RangeTable {
         String qualified = task.definition().table();
         String schema = qualified.contains(".") ? qualified.substring(0, qualified.indexOf('.')) : null;
         String table = qualified.substring(qualified.indexOf('.') + 1);
-        String id = task.definition().idColumn();
+        String id = task.definition().columns().id();
         try (Connection connection = dataSource.getConnection()) {
             DatabaseMetaData metaData = connection.getMetaData();
             Map<String, TableInspector.ColumnInfo> columns = TableInspector.columns(metaData, dialect, schema, table);
@@ -214,7 +214,8 @@ public final class JdbcRangeTable implements RangeTable {
             layout = new Row.Layout(labels);
             layouts.put(task.name(), layout);
         }
-        int idIndex = Math.max(0, layout.position(task.definition().idColumn().toLowerCase(Locale.ROOT))) + 1;
+        int idIndex =
+                Math.max(0, layout.position(task.definition().columns().id().toLowerCase(Locale.ROOT))) + 1;
         ColumnValues.Kind[] kinds = ColumnValues.kinds(meta);
         List<Row> page = new ArrayList<>();
         while (rs.next()) {

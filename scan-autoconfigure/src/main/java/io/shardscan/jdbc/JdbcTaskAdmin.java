@@ -47,7 +47,7 @@ final class JdbcTaskAdmin implements TaskAdmin {
                         .toList());
         Long count = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(names.status())
-                        + " = " + tasks.get(0).pendingStatus() + " AND CASE WHEN " + matched
+                        + " = " + tasks.get(0).statuses().pending() + " AND CASE WHEN " + matched
                         + " THEN 1 ELSE 0 END = 0",
                 Long.class);
         return count == null ? 0 : count;

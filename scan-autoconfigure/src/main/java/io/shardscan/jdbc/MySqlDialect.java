@@ -40,8 +40,8 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
     protected List<String> retryColumnNotNull(TaskDefinition task, String type) {
         return List.of(
                 nullRetriesToZero(task),
-                "ALTER TABLE " + task.table() + " MODIFY COLUMN " + task.retryColumn() + " " + type
-                        + " NOT NULL DEFAULT 0");
+                "ALTER TABLE " + task.table() + " MODIFY COLUMN "
+                        + task.columns().retry() + " " + type + " NOT NULL DEFAULT 0");
     }
 
     @Override
@@ -88,7 +88,8 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
                 return List.of("column " + names.id() + " (scan.tasks." + task.name() + ".id-column) is of type "
                         + rs.getString(2) + (collation == null ? "" : " with collation " + collation)
                         + ", which orders text ids by other rules than the scan's binary order: give it a binary"
-                        + " collation, e.g. ALTER TABLE " + task.table() + " MODIFY " + task.idColumn() + " " + type
+                        + " collation, e.g. ALTER TABLE " + task.table() + " MODIFY "
+                        + task.columns().id() + " " + type
                         + " CHARACTER SET " + charset + " COLLATE " + charset + "_bin"
                         + ("YES".equals(rs.getString(5)) ? "" : " NOT NULL"));
             }
@@ -228,12 +229,13 @@ final class MySqlDialect extends GeneratedShardColumnDialect {
 
     @Override
     protected String generatedColumn(TaskDefinition task) {
-        return "INT AS (" + shardOf(task, task.shardKeyColumn()) + ") STORED";
+        return "INT AS (" + shardOf(task, task.columns().shardKey()) + ") STORED";
     }
 
     @Override
     protected String redefineShardColumn(TaskDefinition task) {
-        return "ALTER TABLE " + task.table() + " MODIFY COLUMN " + task.shardColumn() + " " + generatedColumn(task);
+        return "ALTER TABLE " + task.table() + " MODIFY COLUMN "
+                + task.columns().shard() + " " + generatedColumn(task);
     }
 
     /** The same columns, generated columns and indexes, the primary key among them. */

@@ -140,13 +140,13 @@ final class PostgresDialect extends SqlDialect {
     }
 
     private static String binary(TaskDefinition task, TableNames names, String id) {
-        return task.idType() == KeyType.TEXT && !names.idUuid() ? id + " COLLATE \"C\"" : id;
+        return task.columns().idType() == KeyType.TEXT && !names.idUuid() ? id + " COLLATE \"C\"" : id;
     }
 
     /** The index's order columns as the task names them, a text id in the collation the keyset reads it in. */
     private static String orderColumns(TaskDefinition task, TableNames names) {
-        String id = binary(task, names, task.idColumn());
-        return task.delayed() ? task.dueAtColumn() + ", " + id : id;
+        String id = binary(task, names, task.columns().id());
+        return task.delayed() ? task.columns().dueAt() + ", " + id : id;
     }
 
     @Override
@@ -179,7 +179,7 @@ final class PostgresDialect extends SqlDialect {
         order.set(order.size() - 1, binary(task, names, names.id()));
         String wanted = normalize(shardOf(task, names.shardKey()) + "," + String.join(",", order));
         List<String> pending = new ArrayList<>();
-        pending.add(names.status() + " = " + task.pendingStatus());
+        pending.add(names.status() + " = " + task.statuses().pending());
         names.match().conditions().forEach(c -> pending.add(printed(c)));
         List<String> failed = new ArrayList<>(pending);
         failed.add(names.retries() + " > 0");
@@ -305,8 +305,9 @@ final class PostgresDialect extends SqlDialect {
     protected List<String> scanIndexStatements(TaskDefinition task, TableNames names) {
         StringBuilder match = new StringBuilder();
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
-        String columns = " ON " + task.table() + " (" + shardOf(task, task.shardKeyColumn()) + ", "
-                + orderColumns(task, names) + ") WHERE " + task.statusColumn() + " = " + task.pendingStatus() + match;
+        String columns = " ON " + task.table() + " ("
+                + shardOf(task, task.columns().shardKey()) + ", " + orderColumns(task, names) + ") WHERE "
+                + task.columns().status() + " = " + task.statuses().pending() + match;
         // each task with a match has indexes of its own, named after it: their predicates differ
         String qualifier = SchemaDdl.qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
         String pendingIndex = "CREATE INDEX " + SchemaDdl.indexName(task, qualifier) + columns;
@@ -315,8 +316,8 @@ final class PostgresDialect extends SqlDialect {
         }
         return List.of(
                 pendingIndex,
-                "CREATE INDEX " + SchemaDdl.retryIndexName(task, qualifier) + columns + " AND " + task.retryColumn()
-                        + " > 0");
+                "CREATE INDEX " + SchemaDdl.retryIndexName(task, qualifier) + columns + " AND "
+                        + task.columns().retry() + " > 0");
     }
 
     /**
@@ -332,8 +333,9 @@ final class PostgresDialect extends SqlDialect {
         names.match().ddl().forEach(condition -> match.append(" AND ").append(condition));
         String qualifier = SchemaDdl.qualifier(task.match().isEmpty() ? List.of() : List.of(task.name()));
         return List.of("CREATE INDEX " + SchemaDdl.finishedIndexName(task, qualifier) + " ON " + task.table() + " ("
-                + shardOf(task, task.shardKeyColumn()) + ", " + task.updatedAtColumn() + ") WHERE "
-                + task.statusColumn() + " <> " + task.pendingStatus() + match);
+                + shardOf(task, task.columns().shardKey()) + ", "
+                + task.columns().updatedAt() + ") WHERE "
+                + task.columns().status() + " <> " + task.statuses().pending() + match);
     }
 
     /** An index as {@link #archiveIndexStatements} prints it, or one over done rows only when dead ones stay. */
@@ -341,8 +343,10 @@ final class PostgresDialect extends SqlDialect {
     protected boolean hasArchiveIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException {
         String wanted = normalize(shardOf(task, names.shardKey()) + "," + names.updatedAt());
-        List<String> finished = new ArrayList<>(List.of(names.status() + " <> " + task.pendingStatus()));
-        List<String> done = new ArrayList<>(List.of(names.status() + " = " + task.doneStatus()));
+        List<String> finished = new ArrayList<>(
+                List.of(names.status() + " <> " + task.statuses().pending()));
+        List<String> done =
+                new ArrayList<>(List.of(names.status() + " = " + task.statuses().done()));
         names.match().conditions().forEach(c -> {
             finished.add(printed(c));
             done.add(printed(c));
@@ -354,8 +358,8 @@ final class PostgresDialect extends SqlDialect {
 
     @Override
     protected List<String> archiveTableStatements(TaskDefinition task, String archiveTable) {
-        return List.of(
-                "CREATE TABLE " + archiveTable + " (LIKE " + task.table() + ", PRIMARY KEY (" + task.idColumn() + "))");
+        return List.of("CREATE TABLE " + archiveTable + " (LIKE " + task.table() + ", PRIMARY KEY ("
+                + task.columns().id() + "))");
     }
 
     @Override

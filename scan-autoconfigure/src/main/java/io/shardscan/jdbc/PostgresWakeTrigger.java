@@ -34,10 +34,11 @@ public final class PostgresWakeTrigger {
         return List.of(
                 "CREATE OR REPLACE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
                         + " PERFORM pg_notify('" + PostgresWakeChannel.CHANNEL + "', '" + task.name() + ":' || "
-                        + POSTGRESQL.shardOf(task, "NEW." + task.shardKeyColumn())
+                        + POSTGRESQL.shardOf(task, "NEW." + task.columns().shardKey())
                         + "); RETURN NULL; END $$",
                 "CREATE TRIGGER " + name + " AFTER INSERT ON " + task.table() + " FOR EACH ROW WHEN (NEW."
-                        + task.statusColumn() + " = " + task.pendingStatus() + ") EXECUTE PROCEDURE " + name + "()");
+                        + task.columns().status() + " = " + task.statuses().pending() + ") EXECUTE PROCEDURE " + name
+                        + "()");
     }
 
     /**

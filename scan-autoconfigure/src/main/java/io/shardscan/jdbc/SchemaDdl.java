@@ -118,7 +118,9 @@ public final class SchemaDdl {
      * with a due-at column the due time, then the id, so that a fetch reads only due rows.
      */
     public static String orderColumns(TaskDefinition task) {
-        return task.delayed() ? task.dueAtColumn() + ", " + task.idColumn() : task.idColumn();
+        return task.delayed()
+                ? task.columns().dueAt() + ", " + task.columns().id()
+                : task.columns().id();
     }
 
     /** The same as the database spells the columns. */
@@ -139,15 +141,15 @@ public final class SchemaDdl {
         return new TableNames(
                 null,
                 task.table(),
-                task.idColumn(),
-                task.shardKeyColumn(),
-                task.statusColumn(),
-                task.retryColumn(),
-                task.updatedAtColumn(),
-                task.lastErrorColumn(),
-                task.shardColumn(),
+                task.columns().id(),
+                task.columns().shardKey(),
+                task.columns().status(),
+                task.columns().retry(),
+                task.columns().updatedAt(),
+                task.columns().lastError(),
+                task.columns().shard(),
                 0,
                 new MatchSql(List.of()),
-                task.dueAtColumn());
+                task.columns().dueAt());
     }
 }

@@ -73,14 +73,15 @@ final class ShardColumnCheck {
         if (modulus == null) {
             return probe(connection, dialect, task, names, column, expression);
         }
-        String generated =
-                "shard column " + task.shardColumn() + " of table " + task.table() + " is generated as " + expression;
+        String generated = "shard column " + task.columns().shard() + " of table " + task.table() + " is generated as "
+                + expression;
         String property = "scan.tasks." + task.name() + ".shards";
         String fixes = " Set " + property + "=" + modulus.shards() + ", or give the column the task's " + shards
                 + " shards:\n  " + dialect.redefineShardColumn(task);
         if (modulus.shards() > shards) {
             return Found.problem(generated + ", which gives rows the shards 0.." + (modulus.shards() - 1) + ", but "
-                    + property + " is " + shards + ": pending rows whose " + task.shardColumn() + " is " + shards
+                    + property + " is " + shards + ": pending rows whose "
+                    + task.columns().shard() + " is " + shards
                     + " or more are never fetched, so they never run and stay pending without an error." + fixes);
         }
         if (modulus.shards() < shards) {
@@ -152,7 +153,8 @@ final class ShardColumnCheck {
             @Nullable String expression)
             throws SQLException {
         if (anyPending(connection, dialect, task, names, column, " >= " + task.shards())) {
-            return Found.problem("pending rows of table " + task.table() + " have a " + task.shardColumn() + " of "
+            return Found.problem("pending rows of table " + task.table() + " have a "
+                    + task.columns().shard() + " of "
                     + task.shards() + " or more, outside the shards 0.." + (task.shards() - 1) + " of scan.tasks."
                     + task.name() + ".shards=" + task.shards() + " (the column's expression, "
                     + (expression == null ? "which could not be read" : expression) + ", is not the one Shardscan"
@@ -176,7 +178,7 @@ final class ShardColumnCheck {
             throws SQLException {
         String sql = dialect.limit(
                 "SELECT 1 FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(names.status()) + " = "
-                        + task.pendingStatus() + names.match().and(dialect) + " AND " + dialect.quote(column)
+                        + task.statuses().pending() + names.match().and(dialect) + " AND " + dialect.quote(column)
                         + condition,
                 "1");
         try (Statement statement = connection.createStatement();
@@ -195,9 +197,10 @@ final class ShardColumnCheck {
      * builds (a generated column, or PostgreSQL's index), with the statements that replace it.
      */
     static String plainModWarning(TaskDefinition task, List<String> statements) {
-        return "table " + task.table() + " gives a row its shard by a plain MOD(" + task.shardKeyColumn() + ", "
+        return "table " + task.table() + " gives a row its shard by a plain MOD("
+                + task.columns().shardKey() + ", "
                 + task.shards() + "), as earlier builds of Shardscan set it up, which puts a row with a negative "
-                + task.shardKeyColumn() + " in a negative shard that no node fetches: such rows never run. Run:\n  "
+                + task.columns().shardKey() + " in a negative shard that no node fetches: such rows never run. Run:\n  "
                 + String.join(";\n  ", statements) + ";\nthen create any index the index check names";
     }
 }

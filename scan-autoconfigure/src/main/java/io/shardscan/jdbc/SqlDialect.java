@@ -439,7 +439,7 @@ public abstract class SqlDialect {
      * io.shardscan.core.task.TextKeys} for a text or UUID key.
      */
     protected String shardOf(TaskDefinition task, String key) {
-        return task.shardKeyType() == KeyType.TEXT
+        return task.columns().shardKeyType() == KeyType.TEXT
                 ? "MOD(" + textKeyHash(key) + ", " + task.shards() + ")"
                 : SchemaDdl.shardOf(key, task.shards());
     }
@@ -481,14 +481,15 @@ public abstract class SqlDialect {
      * @param type the column's type as the metadata names it
      */
     protected List<String> retryColumnNotNull(TaskDefinition task, String type) {
-        String alter = "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.retryColumn();
+        String alter = "ALTER TABLE " + task.table() + " ALTER COLUMN "
+                + task.columns().retry();
         return List.of(nullRetriesToZero(task), alter + " SET DEFAULT 0", alter + " SET NOT NULL");
     }
 
     /** The {@code UPDATE} that gives the rows whose retry count is NULL a count of 0. */
     protected static String nullRetriesToZero(TaskDefinition task) {
-        return "UPDATE " + task.table() + " SET " + task.retryColumn() + " = 0 WHERE " + task.retryColumn()
-                + " IS NULL";
+        return "UPDATE " + task.table() + " SET " + task.columns().retry() + " = 0 WHERE "
+                + task.columns().retry() + " IS NULL";
     }
 
     /**

@@ -53,19 +53,19 @@ final class TableInspector {
             }
             List<String> missing = new ArrayList<>();
             String[] required = {
-                task.idColumn(),
-                task.shardKeyColumn(),
-                task.statusColumn(),
-                task.retryColumn(),
-                task.updatedAtColumn(),
-                task.lastErrorColumn()
+                task.columns().id(),
+                task.columns().shardKey(),
+                task.columns().status(),
+                task.columns().retry(),
+                task.columns().updatedAt(),
+                task.columns().lastError()
             };
             for (String column : required) {
                 if (!columns.containsKey(column.toLowerCase(Locale.ROOT)) && !missing.contains(column)) {
                     missing.add(column);
                 }
             }
-            String dueAt = task.dueAtColumn();
+            String dueAt = task.columns().dueAt();
             if (dueAt != null && !columns.containsKey(dueAt.toLowerCase(Locale.ROOT)) && !missing.contains(dueAt)) {
                 missing.add(dueAt);
             }
@@ -80,18 +80,18 @@ final class TableInspector {
                         null, new SchemaReport(true, missing, false, List.of(), List.of(), columnNames(columns), -1));
             }
             ColumnInfo anyColumn = columns.values().iterator().next();
-            ColumnInfo shardColumn = columns.get(task.shardColumn().toLowerCase(Locale.ROOT));
-            ColumnInfo lastError = columns.get(task.lastErrorColumn().toLowerCase(Locale.ROOT));
+            ColumnInfo shardColumn = columns.get(task.columns().shard().toLowerCase(Locale.ROOT));
+            ColumnInfo lastError = columns.get(task.columns().lastError().toLowerCase(Locale.ROOT));
             MatchColumns.Resolved match = MatchColumns.resolve(task, columns);
             TableNames names = new TableNames(
                     anyColumn.schema(),
                     anyColumn.table(),
-                    name(columns, task.idColumn()),
-                    name(columns, task.shardKeyColumn()),
-                    name(columns, task.statusColumn()),
-                    name(columns, task.retryColumn()),
-                    name(columns, task.updatedAtColumn()),
-                    name(columns, task.lastErrorColumn()),
+                    name(columns, task.columns().id()),
+                    name(columns, task.columns().shardKey()),
+                    name(columns, task.columns().status()),
+                    name(columns, task.columns().retry()),
+                    name(columns, task.columns().updatedAt()),
+                    name(columns, task.columns().lastError()),
                     dialect.generatesShardColumn() && shardColumn != null ? shardColumn.name() : null,
                     lastError.size(),
                     match.sql(),
@@ -100,19 +100,20 @@ final class TableInspector {
                     endpoint != null
                             && ColumnTypes.WHOLE_NUMBERS.contains(columns.get(endpoint.toLowerCase(Locale.ROOT))
                                     .jdbcType()),
-                    !DueAtZoneCheck.zoneless(columns.get(task.updatedAtColumn().toLowerCase(Locale.ROOT))),
-                    ColumnTypes.uuid(columns.get(task.idColumn().toLowerCase(Locale.ROOT))));
+                    !DueAtZoneCheck.zoneless(
+                            columns.get(task.columns().updatedAt().toLowerCase(Locale.ROOT))),
+                    ColumnTypes.uuid(columns.get(task.columns().id().toLowerCase(Locale.ROOT))));
             boolean indexed = dialect.hasScanIndex(metaData, task, names);
             List<String> problems = new ArrayList<>(ColumnTypes.problems(task, columns));
             problems.addAll(match.problems());
-            if (problems.isEmpty() && task.idType() == KeyType.TEXT) {
+            if (problems.isEmpty() && task.columns().idType() == KeyType.TEXT) {
                 problems.addAll(dialect.textIdProblems(connection, task, names));
             }
-            ColumnInfo shardKey = columns.get(task.shardKeyColumn().toLowerCase(Locale.ROOT));
+            ColumnInfo shardKey = columns.get(task.columns().shardKey().toLowerCase(Locale.ROOT));
             long nullShardKeys = problems.isEmpty() && shardKey.nullable()
                     ? countNull(connection, task, names, names.shardKey())
                     : 0;
-            ColumnInfo retries = columns.get(task.retryColumn().toLowerCase(Locale.ROOT));
+            ColumnInfo retries = columns.get(task.columns().retry().toLowerCase(Locale.ROOT));
             UnfetchableRows unfetchable =
                     problems.isEmpty() ? countUnfetchable(connection, task, names) : UnfetchableRows.NONE;
             List<String> retryColumnStatements = problems.isEmpty() && retries.nullable()
@@ -189,7 +190,8 @@ final class TableInspector {
     private long countNull(Connection connection, TaskDefinition task, TableNames names, String column)
             throws SQLException {
         String sql = "SELECT COUNT(*) FROM " + names.qualified(dialect) + " WHERE " + dialect.quote(column)
-                + " IS NULL AND " + dialect.quote(names.status()) + " = " + task.pendingStatus()
+                + " IS NULL AND " + dialect.quote(names.status()) + " = "
+                + task.statuses().pending()
                 + names.match().and(dialect);
         try (var statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery(sql)) {
@@ -209,7 +211,8 @@ final class TableInspector {
                 + " COALESCE(SUM(CASE WHEN " + retries + " < 0 THEN 1 ELSE 0 END), 0),"
                 + " COALESCE(SUM(CASE WHEN " + retries + " > 0 AND " + updatedAt + " IS NULL THEN 1 ELSE 0 END), 0)"
                 + " FROM "
-                + names.qualified(dialect) + " WHERE " + dialect.quote(names.status()) + " = " + task.pendingStatus()
+                + names.qualified(dialect) + " WHERE " + dialect.quote(names.status()) + " = "
+                + task.statuses().pending()
                 + names.match().and(dialect) + " AND (" + retries + " IS NULL OR " + retries + " < 0 OR ("
                 + retries + " > 0 AND " + updatedAt + " IS NULL))";
         try (var statement = connection.createStatement();

@@ -61,11 +61,11 @@ record TaskSql(
         String retries = dialect.quote(names.retries());
         String updatedAt = dialect.quote(names.updatedAt());
         String lastError = dialect.quote(names.lastError());
-        String pending = status + " = " + task.pendingStatus();
+        String pending = status + " = " + task.statuses().pending();
         String stamp = dialect.rowClock(names.updatedAtZoned());
         String whereRow = " WHERE " + id + " = ? AND " + pending;
         String match = names.match().and(dialect);
-        String dead = status + " = " + task.deadStatus() + match;
+        String dead = status + " = " + task.statuses().dead() + match;
         String dueAt = names.dueAt() == null ? null : dialect.quote(names.dueAt());
         ZoneOffset jvmOffset = SqlDialect.jvmOffset();
         Due due = dueAt == null
@@ -81,23 +81,23 @@ record TaskSql(
                         " AS scan_probe FROM " + table + " WHERE " + pending + match + " AND "
                                 + dialect.shardCondition(task, names),
                         keysetId,
-                        task.idType() == KeyType.TEXT,
+                        task.columns().idType() == KeyType.TEXT,
                         retries,
                         updatedAt,
                         due,
                         names.endpoint() == null ? null : dialect.quote(names.endpoint()),
                         dialect,
                         names.updatedAtZoned()),
-                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = " + stamp
+                "UPDATE " + table + " SET " + status + " = " + task.statuses().done() + ", " + updatedAt + " = " + stamp
                         + " WHERE " + pending + " AND " + id,
-                "UPDATE " + table + " SET " + status + " = " + task.doneStatus() + ", " + updatedAt + " = " + stamp
+                "UPDATE " + table + " SET " + status + " = " + task.statuses().done() + ", " + updatedAt + " = " + stamp
                         + " WHERE " + pending
                         + " AND EXISTS (SELECT 1 FROM scan_fence WHERE task = ? AND shard = ? AND epoch = ?"
                         + dialect.shareLock() + ") AND " + id,
                 "UPDATE " + table + " SET " + retries + " = ?, " + updatedAt + " = " + stamp + ", " + lastError + " = ?"
                         + whereRow,
-                "UPDATE " + table + " SET " + status + " = " + task.deadStatus() + ", " + retries + " = ?, " + updatedAt
-                        + " = " + stamp + ", " + lastError + " = ?" + whereRow,
+                "UPDATE " + table + " SET " + status + " = " + task.statuses().dead() + ", " + retries + " = ?, "
+                        + updatedAt + " = " + stamp + ", " + lastError + " = ?" + whereRow,
                 // one statement: a row per retry count of the pending rows, then one of the dead rows'
                 // count and of the pending rows without a shard (through the pending-row index, which
                 // keeps the rows whose shard is NULL too) with the database's clock to age them by, then, with a shard
@@ -123,7 +123,7 @@ record TaskSql(
                                         + match + " AND (" + dialect.quote(names.shardColumn()) + " < 0 OR "
                                         + dialect.quote(names.shardColumn()) + " >= " + task.shards() + ")), NULL"
                                         + (due == null ? "" : ", 0, 0, NULL") + ", 0"),
-                "UPDATE " + table + " SET " + status + " = " + task.pendingStatus() + ", " + retries + " = 0, "
+                "UPDATE " + table + " SET " + status + " = " + task.statuses().pending() + ", " + retries + " = 0, "
                         + updatedAt + " = " + stamp + " WHERE " + dead,
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())
                         + " FROM " + table + " WHERE " + pending + match + " AND " + retries + " > 0 AND "

@@ -36,7 +36,7 @@ class DueAtStartupChecksTests {
                     assertThat(context).hasNotFailed();
                     TaskDefinition task =
                             context.getBean(ScanEngine.class).task("orders").definition();
-                    assertThat(task.dueAtColumn()).isEqualTo("updated_at");
+                    assertThat(task.columns().dueAt()).isEqualTo("updated_at");
                     assertThat(task.delay()).isEqualTo(Duration.ofSeconds(90));
                 });
     }

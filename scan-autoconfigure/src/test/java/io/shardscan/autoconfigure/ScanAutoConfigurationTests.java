@@ -239,7 +239,7 @@ class ScanAutoConfigurationTests {
                     assertThat(engine.get().isRunning()).isTrue();
                     assertThat(context.getBean(ScanLifecycle.class).isRunning()).isTrue();
                     TaskDefinition definition = engine.get().task("order-sms").definition();
-                    assertThat(definition.shardKeyColumn()).isEqualTo("user_id");
+                    assertThat(definition.columns().shardKey()).isEqualTo("user_id");
                     assertThat(definition.onExhausted()).isEqualTo(OnExhausted.KEEP_RETRYING);
                     assertThat(definition.tiers())
                             .containsExactly(

@@ -144,12 +144,13 @@ class SqlDialectConfigurationTests {
 
         @Override
         protected String generatedColumn(TaskDefinition task) {
-            return "INT GENERATED ALWAYS AS (" + shardOf(task, task.shardKeyColumn()) + ")";
+            return "INT GENERATED ALWAYS AS (" + shardOf(task, task.columns().shardKey()) + ")";
         }
 
         @Override
         protected String redefineShardColumn(TaskDefinition task) {
-            return "ALTER TABLE " + task.table() + " ALTER COLUMN " + task.shardColumn() + " " + generatedColumn(task);
+            return "ALTER TABLE " + task.table() + " ALTER COLUMN "
+                    + task.columns().shard() + " " + generatedColumn(task);
         }
 
         @Override

@@ -31,7 +31,7 @@ class TaskModeTests {
         TaskDefinition task = task(Map.of());
         assertThat(task.endpoints()).isNull();
         assertThat(task.onExhausted()).isEqualTo(OnExhausted.DEAD);
-        assertThat(task.handlerTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(task.rounds().handlerTimeout()).isEqualTo(Duration.ofMinutes(5));
     }
 
     @Test
@@ -49,7 +49,7 @@ class TaskModeTests {
     void transferGivesUpWithoutRetryInAPassAndAShortTimeout() {
         TaskDefinition task = task(Map.of("mode", "transfer", "endpoint-column", "store_id"));
         assertThat(task.onExhausted()).isEqualTo(OnExhausted.DEAD);
-        assertThat(task.handlerTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(task.rounds().handlerTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(task.endpoints().level1After()).isEqualTo(1);
     }
 
@@ -65,7 +65,7 @@ class TaskModeTests {
                 "slow-share", "0.5"));
         assertThat(task.onExhausted()).isEqualTo(OnExhausted.DEAD);
         assertThat(task.endpoints().level1After()).isEqualTo(5);
-        assertThat(task.handlerTimeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(task.rounds().handlerTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(task.endpoints().level2Ban()).isEqualTo(Duration.ofSeconds(30));
         assertThat(task.endpoints().slowShare()).isEqualTo(0.5);
         TaskDefinition transfer =

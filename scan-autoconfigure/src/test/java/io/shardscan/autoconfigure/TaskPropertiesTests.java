@@ -43,8 +43,8 @@ class TaskPropertiesTests {
 
         assertThat(definition.onExhausted()).isEqualTo(OnExhausted.KEEP_RETRYING);
         assertThat(definition.indexCheck()).isEqualTo(IndexCheck.FAIL);
-        assertThat(definition.roundTimeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(definition.handlerTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(definition.rounds().timeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(definition.rounds().handlerTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(definition.ordering()).isEqualTo(Ordering.NONE);
         assertThat(properties.getJdbc().getInitializeSchema().name()).isEqualTo("ALWAYS");
     }
@@ -117,8 +117,8 @@ class TaskPropertiesTests {
                 .get("ledger")
                 .toDefinition("ledger");
 
-        assertThat(definition.shardKeyType()).isEqualTo(io.shardscan.core.task.KeyType.TEXT);
-        assertThat(definition.shardKeyColumn()).isEqualTo("account_id");
+        assertThat(definition.columns().shardKeyType()).isEqualTo(io.shardscan.core.task.KeyType.TEXT);
+        assertThat(definition.columns().shardKey()).isEqualTo("account_id");
     }
 
     @Test
@@ -147,7 +147,7 @@ class TaskPropertiesTests {
                 .get("order-close")
                 .toDefinition("order-close");
 
-        assertThat(definition.dueAtColumn()).isEqualTo("created_at");
+        assertThat(definition.columns().dueAt()).isEqualTo("created_at");
         assertThat(definition.delay()).isEqualTo(Duration.ofMinutes(15));
         assertThat(definition.delayed()).isTrue();
         assertThat(new TaskProperties().getDelay()).isZero();

@@ -122,8 +122,8 @@ class WorkerBudgetConfigurationTests {
                     ScanEngine engine = context.getBean(ScanEngine.class);
                     assertThat(engine.settings().maxWorkers()).isEqualTo(4);
                     TaskDefinition task = engine.task("orders").definition();
-                    assertThat(task.priority()).isEqualTo(10);
-                    assertThat(task.maxWait()).isEqualTo(Duration.ofMillis(1500));
+                    assertThat(task.rounds().priority()).isEqualTo(10);
+                    assertThat(task.rounds().maxWait()).isEqualTo(Duration.ofMillis(1500));
                     assertThat(engine.task("orders").budgeted()).isTrue();
                     // and /actuator/scan shows them
                     BudgetDescriptor budget = new ScanEndpoint(

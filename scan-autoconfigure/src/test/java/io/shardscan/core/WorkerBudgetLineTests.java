@@ -147,7 +147,7 @@ class WorkerBudgetLineTests {
 
     /** The workers {@code task} holds: granted by the budget, or taken in a round. */
     private static int holds(TaskContext task) {
-        return task.definition().workers() - task.workerPermits().availablePermits();
+        return task.definition().rounds().workers() - task.workerPermits().availablePermits();
     }
 
     private int awaitNow(TaskContext task, @Nullable Instant oldestDue) {

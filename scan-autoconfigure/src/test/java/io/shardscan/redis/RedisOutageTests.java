@@ -122,7 +122,8 @@ class RedisOutageTests {
                 .as("done rows without an effect")
                 .isZero();
         // at most the rows in flight when the leases lapsed ran twice
-        assertThat(table.duplicateEffects()).isLessThanOrEqualTo(2 * task.workers() * task.pageSize());
+        assertThat(table.duplicateEffects())
+                .isLessThanOrEqualTo(2 * task.rounds().workers() * task.rounds().pageSize());
         // the fence of every shard holds the epoch the database issued its current owner after the
         // restart, newer than the one before the outage
         Map<Integer, Long> fences = fences();

@@ -18,7 +18,7 @@ class ScanTaskJobsTests {
         ScanEngine.ScanTask task = jobs.task(4);
 
         assertThat(task.definition().name()).isEqualTo(ScanTaskJobs.TASK);
-        assertThat(task.definition().workers()).isEqualTo(4);
+        assertThat(task.definition().rounds().workers()).isEqualTo(4);
         assertThat(task.definition().rowColumns()).isEqualTo(RowColumns.matching(List.of("id", "shardKey")));
         Row row = new Row.Layout(List.of("id", "shard_key", "status")).row(7, 3, 0, new Object[] {
             7L,

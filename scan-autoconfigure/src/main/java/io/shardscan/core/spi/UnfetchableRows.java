@@ -47,7 +47,7 @@ public record UnfetchableRows(long nullRetries, long negativeRetries, long faile
     public List<String> warnings(TaskDefinition task, List<String> retryColumnStatements) {
         String property = "scan.tasks." + task.name();
         String table = task.table();
-        String retries = task.retryColumn();
+        String retries = task.columns().retry();
         List<String> lines = new ArrayList<>();
         if (nullRetries > 0) {
             List<String> fix = retryColumnStatements.isEmpty()
@@ -68,15 +68,19 @@ public record UnfetchableRows(long nullRetries, long negativeRetries, long faile
             lines.add(property + ": " + negativeRetries + " pending rows of " + table + " have a negative retry count ("
                     + retries + "); no tier fetches them, so they never run (/actuator/scan counts them as"
                     + " backlog.negativeRetryCount). Give them 0:\n  UPDATE " + table + " SET " + retries
-                    + " = 0 WHERE " + task.statusColumn() + " = " + task.pendingStatus() + " AND " + retries + " < 0;");
+                    + " = 0 WHERE " + task.columns().status() + " = "
+                    + task.statuses().pending() + " AND " + retries + " < 0;");
         }
         if (failedWithoutUpdatedAt > 0) {
             lines.add(property + ": " + failedWithoutUpdatedAt + " failed pending rows of " + table + " ("
-                    + retries + " above 0) have a NULL " + task.updatedAtColumn() + "; a failed row is due its tier's"
+                    + retries + " above 0) have a NULL " + task.columns().updatedAt()
+                    + "; a failed row is due its tier's"
                     + " interval after its last update, so they never run (/actuator/scan counts them as"
                     + " backlog.failedWithoutUpdatedAt). Give them one and make the column NOT NULL:\n  UPDATE "
-                    + table + " SET " + task.updatedAtColumn() + " = CURRENT_TIMESTAMP WHERE " + task.statusColumn()
-                    + " = " + task.pendingStatus() + " AND " + retries + " > 0 AND " + task.updatedAtColumn()
+                    + table + " SET " + task.columns().updatedAt() + " = CURRENT_TIMESTAMP WHERE "
+                    + task.columns().status()
+                    + " = " + task.statuses().pending() + " AND " + retries + " > 0 AND "
+                    + task.columns().updatedAt()
                     + " IS NULL;");
         }
         return lines;

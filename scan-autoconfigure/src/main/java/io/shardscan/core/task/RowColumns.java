@@ -73,12 +73,13 @@ public final class RowColumns {
      * (see {@link RetryRules#oldestDue}); decoding a timestamp per row cost a tenth of a round's CPU.
      */
     private static List<String> engineColumns(TaskDefinition task) {
-        List<String> columns = new ArrayList<>(List.of(task.idColumn(), task.shardKeyColumn(), task.retryColumn()));
-        if (task.maxWait() != null) {
-            columns.add(task.updatedAtColumn());
+        List<String> columns = new ArrayList<>(List.of(
+                task.columns().id(), task.columns().shardKey(), task.columns().retry()));
+        if (task.rounds().maxWait() != null) {
+            columns.add(task.columns().updatedAt());
         }
-        if (task.dueAtColumn() != null) {
-            columns.add(task.dueAtColumn());
+        if (task.columns().dueAt() != null) {
+            columns.add(task.columns().dueAt());
         }
         if (task.endpointColumn() != null) {
             columns.add(task.endpointColumn());

@@ -10,11 +10,11 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything the engine needs to know about one task: its table, columns, status values, shards,
- * paging, workers, tiers and which rows of the table are its own ({@code match}). Validated on
- * construction, immutable; build one with {@link #builder(String)}.
+ * Everything the engine needs to know about one task: its table, {@link Columns columns}, {@link
+ * Statuses status values}, shards, {@link Rounds rounds}, tiers and which rows of the table are its
+ * own ({@code match}). Validated on construction, immutable; build one with {@link #builder(String)}.
  *
- * <p>With a {@code dueAtColumn} a row is due once the database's clock has reached that column's
+ * <p>With a due-at column ({@link Columns#dueAt()}) a row is due once the database's clock has reached that column's
  * time plus {@code delay}; rows are then fetched, and run per key, in due order, then id order.
  * {@code rowColumns} says which of the table's columns a fetch reads: every one, or those the
  * handler's row type names plus the engine's own.
@@ -22,38 +22,21 @@ import org.jspecify.annotations.Nullable;
 public record TaskDefinition(
         String name,
         String table,
-        String idColumn,
-        String shardKeyColumn,
-        String statusColumn,
-        String retryColumn,
-        String updatedAtColumn,
-        String lastErrorColumn,
-        String shardColumn,
-        int pendingStatus,
-        int doneStatus,
-        int deadStatus,
+        Columns columns,
+        Statuses statuses,
         int shards,
-        int pageSize,
-        int workers,
+        Rounds rounds,
         List<Tier> tiers,
         OnExhausted onExhausted,
-        Duration roundTimeout,
         IndexCheck indexCheck,
         Ordering ordering,
-        Duration commitInterval,
-        Duration handlerTimeout,
         List<Match> match,
         MatchOverlap matchOverlap,
-        @Nullable String dueAtColumn,
         Duration delay,
         @Nullable Archive archive,
-        int priority,
-        @Nullable Duration maxWait,
         @Nullable EndpointRules endpoints,
         RowColumns rowColumns,
-        RunMode run,
-        KeyType shardKeyType,
-        KeyType idType) {
+        RunMode run) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -73,17 +56,24 @@ public record TaskDefinition(
             throw new InvalidTaskException("scan.tasks: task name '" + name
                     + "' must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit");
         }
-        table = checkIdentifier(name, "table", table, QUALIFIED);
-        idColumn = checkIdentifier(name, "id-column", idColumn, IDENTIFIER);
-        shardKeyColumn = checkIdentifier(name, "shard-key-column", shardKeyColumn, IDENTIFIER);
-        statusColumn = checkIdentifier(name, "status-column", statusColumn, IDENTIFIER);
-        retryColumn = checkIdentifier(name, "retry-column", retryColumn, IDENTIFIER);
-        updatedAtColumn = checkIdentifier(name, "updated-at-column", updatedAtColumn, IDENTIFIER);
-        lastErrorColumn = checkIdentifier(name, "last-error-column", lastErrorColumn, IDENTIFIER);
-        shardColumn = checkIdentifier(name, "shard-column", shardColumn, IDENTIFIER);
+        checkIdentifier(name, "table", table, QUALIFIED);
+        Objects.requireNonNull(columns, "columns");
+        String idColumn = checkIdentifier(name, "id-column", columns.id(), IDENTIFIER);
+        checkIdentifier(name, "shard-key-column", columns.shardKey(), IDENTIFIER);
+        String statusColumn = checkIdentifier(name, "status-column", columns.status(), IDENTIFIER);
+        String retryColumn = checkIdentifier(name, "retry-column", columns.retry(), IDENTIFIER);
+        String updatedAtColumn = checkIdentifier(name, "updated-at-column", columns.updatedAt(), IDENTIFIER);
+        String lastErrorColumn = checkIdentifier(name, "last-error-column", columns.lastError(), IDENTIFIER);
+        checkIdentifier(name, "shard-column", columns.shard(), IDENTIFIER);
         checkAtLeast(name, "shards", shards, 1, "the number of logical shards, e.g. 64");
-        checkAtLeast(name, "page-size", pageSize, 1, "the rows one fetch may return, e.g. 200");
+        Objects.requireNonNull(rounds, "rounds");
+        checkAtLeast(name, "page-size", rounds.pageSize(), 1, "the rows one fetch may return, e.g. 200");
+        int workers = rounds.workers();
         checkAtLeast(name, "workers", workers, 1, "the handler threads of this task, e.g. 8");
+        Objects.requireNonNull(statuses, "statuses");
+        int pendingStatus = statuses.pending();
+        int doneStatus = statuses.done();
+        int deadStatus = statuses.dead();
         if (pendingStatus == doneStatus || pendingStatus == deadStatus || doneStatus == deadStatus) {
             throw invalid(
                     name,
@@ -94,9 +84,11 @@ public record TaskDefinition(
         tiers = checkTiers(name, tiers);
         Objects.requireNonNull(onExhausted, "onExhausted");
         Objects.requireNonNull(indexCheck, "indexCheck");
+        Duration roundTimeout = rounds.timeout();
+        Duration handlerTimeout = rounds.handlerTimeout();
         checkPositive(name, "round-timeout", roundTimeout, "5m");
         Objects.requireNonNull(ordering, "ordering");
-        checkPositive(name, "commit-interval", commitInterval, "250ms");
+        checkPositive(name, "commit-interval", rounds.commitInterval(), "250ms");
         checkPositive(name, "handler-timeout", handlerTimeout, "5m");
         if (handlerTimeout.compareTo(roundTimeout) >= 0) {
             throw invalid(
@@ -109,10 +101,11 @@ public record TaskDefinition(
         }
         match = checkMatch(name, match, List.of(statusColumn, retryColumn, updatedAtColumn, lastErrorColumn));
         Objects.requireNonNull(matchOverlap, "matchOverlap");
-        checkDue(name, dueAtColumn, delay);
+        checkDue(name, columns.dueAt(), delay);
         if (archive != null) {
             checkArchive(name, table, archive);
         }
+        int priority = rounds.priority();
         if (priority < 0 || priority > MAX_PRIORITY) {
             throw invalid(
                     name,
@@ -120,6 +113,7 @@ public record TaskDefinition(
                     "must be between 0 and " + MAX_PRIORITY + " (was " + priority + "): the task with the higher"
                             + " priority gets free workers of scan.max-workers first, e.g. 10");
         }
+        Duration maxWait = rounds.maxWait();
         if (maxWait != null && (maxWait.isNegative() || maxWait.isZero())) {
             throw invalid(
                     name,
@@ -131,9 +125,9 @@ public record TaskDefinition(
             endpoints.check(name, workers);
         }
         Objects.requireNonNull(rowColumns, "rowColumns");
-        Objects.requireNonNull(shardKeyType, "shardKeyType");
-        Objects.requireNonNull(idType, "idType");
-        if (shardKeyColumn.equalsIgnoreCase(idColumn) && shardKeyType != idType) {
+        KeyType shardKeyType = Objects.requireNonNull(columns.shardKeyType(), "shardKeyType");
+        KeyType idType = Objects.requireNonNull(columns.idType(), "idType");
+        if (columns.shardKey().equalsIgnoreCase(idColumn) && shardKeyType != idType) {
             throw invalid(
                     name,
                     "id-type",
@@ -175,38 +169,21 @@ public record TaskDefinition(
         return new TaskDefinition(
                 name,
                 table,
-                idColumn,
-                shardKeyColumn,
-                statusColumn,
-                retryColumn,
-                updatedAtColumn,
-                lastErrorColumn,
-                shardColumn,
-                pendingStatus,
-                doneStatus,
-                deadStatus,
+                columns,
+                statuses,
                 shards,
-                pageSize,
-                workers,
+                rounds,
                 tiers,
                 onExhausted,
-                roundTimeout,
                 indexCheck,
                 ordering,
-                commitInterval,
-                handlerTimeout,
                 match,
                 matchOverlap,
-                dueAtColumn,
                 delay,
                 archive,
-                priority,
-                maxWait,
                 endpoints,
                 rowColumns,
-                run,
-                shardKeyType,
-                idType);
+                run);
     }
 
     /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
@@ -221,7 +198,7 @@ public record TaskDefinition(
 
     /** Whether rows wait for a due time: the task has a {@code dueAtColumn}. */
     public boolean delayed() {
-        return dueAtColumn != null;
+        return columns.dueAt() != null;
     }
 
     /**
@@ -593,40 +570,33 @@ public record TaskDefinition(
             return new TaskDefinition(
                     name,
                     table,
-                    idColumn,
-                    shardKey,
-                    statusColumn,
-                    retryColumn,
-                    updatedAtColumn,
-                    lastErrorColumn,
-                    shardColumn,
-                    pendingStatus,
-                    doneStatus,
-                    deadStatus,
+                    new Columns(
+                            idColumn,
+                            shardKey,
+                            statusColumn,
+                            retryColumn,
+                            updatedAtColumn,
+                            lastErrorColumn,
+                            shardColumn,
+                            dueAtColumn,
+                            ids,
+                            keyType),
+                    new Statuses(pendingStatus, doneStatus, deadStatus),
                     shards,
-                    pageSize,
-                    workers,
+                    new Rounds(pageSize, workers, roundTimeout, commitInterval, handlerTimeout, priority, maxWait),
                     tiers,
                     onExhausted,
-                    roundTimeout,
                     indexCheck,
                     ordering != null
                             ? ordering
                             : shardKey.equalsIgnoreCase(idColumn) ? Ordering.NONE : Ordering.PER_KEY,
-                    commitInterval,
-                    handlerTimeout,
                     match,
                     matchOverlap,
-                    dueAtColumn,
                     delay,
                     archive,
-                    priority,
-                    maxWait,
                     endpoints,
                     rowColumns,
-                    run,
-                    keyType,
-                    ids);
+                    run);
         }
     }
 }
