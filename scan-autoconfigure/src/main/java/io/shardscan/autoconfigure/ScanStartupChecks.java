@@ -12,7 +12,6 @@ import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.jdbc.OwnTables;
 import io.shardscan.jdbc.SqlDialect;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +30,6 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * and the handler's row type. Collects every problem and throws them together.
  */
 final class ScanStartupChecks {
-
-    /** The shortest renew interval accepted: every lease is renewed that often. */
-    static final Duration MIN_RENEW_INTERVAL = Duration.ofMillis(100);
 
     private static final Pattern NUMBER = Pattern.compile("\\s*[-+]?[0-9.]+\\s*");
 
@@ -124,10 +120,9 @@ final class ScanStartupChecks {
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
-        if (settings != null && settings.renewInterval().compareTo(MIN_RENEW_INTERVAL) < 0) {
-            problems.add("scan.renew-interval is " + settings.renewInterval().toMillis()
-                    + "ms, below the floor of " + MIN_RENEW_INTERVAL.toMillis() + "ms: write it with a unit, e.g. 2s"
-                    + " (a number without a unit means seconds)");
+        String renewFloor = settings == null ? null : EngineSettings.belowFloor(settings.renewInterval());
+        if (renewFloor != null) {
+            problems.add(renewFloor);
         }
         problems.addAll(durationsWithoutUnit(environment, properties));
         problems.addAll(RangeTaskSettings.problems(environment, properties.getTasks()));

@@ -25,9 +25,6 @@ import org.springframework.boot.convert.DurationUnit;
 /** Configuration of one task, under {@code scan.tasks.<name>.*}. */
 public class TaskProperties {
 
-    /** The shortest tier interval accepted: a tier is fetched that often when empty. */
-    static final Duration MIN_TIER_INTERVAL = Duration.ofMillis(100);
-
     /** The table to scan, optionally schema-qualified. */
     private @Nullable String table;
 
@@ -377,10 +374,6 @@ public class TaskProperties {
             Duration interval = tier.getInterval();
             if (interval == null || interval.isNegative()) {
                 problems.add(property + "interval must be set to a positive duration (was " + interval + "), e.g. 30s");
-            } else if (interval.compareTo(MIN_TIER_INTERVAL) < 0) {
-                problems.add(property + "interval is " + interval.toMillis() + "ms, below the floor of "
-                        + MIN_TIER_INTERVAL.toMillis() + "ms: an empty tier is fetched that often, so write it with a"
-                        + " unit, e.g. 5s (a number without a unit means seconds)");
             }
             if (retries == null || !problems.isEmpty()) {
                 throw new InvalidTaskException(String.join("; and ", problems));

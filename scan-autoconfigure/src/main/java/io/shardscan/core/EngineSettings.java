@@ -29,6 +29,14 @@ public record EngineSettings(
         WorkerThreads workerThreads,
         EndpointDownClassifier endpointDown) {
 
+    /**
+     * The shortest renew interval: every task's leases and membership are written that often, so a
+     * number meant as seconds but read as milliseconds would write the coordinator hundreds of times a
+     * second. Not refused here but by {@link #belowFloor}, so that startup still reports every other
+     * problem with it.
+     */
+    public static final Duration MIN_RENEW_INTERVAL = Duration.ofMillis(100);
+
     public EngineSettings {
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(workerThreads, "workerThreads");
@@ -49,6 +57,15 @@ public record EngineSettings(
                     + " to the handler threads all tasks of this node share, e.g. 16, or remove it for no node-wide"
                     + " budget");
         }
+    }
+
+    /** The problem of a renew interval below {@link #MIN_RENEW_INTERVAL}; {@code null} when there is none. */
+    public static @Nullable String belowFloor(Duration renewInterval) {
+        return renewInterval.compareTo(MIN_RENEW_INTERVAL) < 0
+                ? "scan.renew-interval is " + renewInterval.toMillis() + "ms, below the floor of "
+                        + MIN_RENEW_INTERVAL.toMillis() + "ms: write it with a unit, e.g. 2s (a number without a unit"
+                        + " means seconds)"
+                : null;
     }
 
     /** Settings whose handler failures are classified by {@link EndpointDownClassifier#DEFAULT}. */

@@ -48,6 +48,12 @@ public record TaskDefinition(
             new Tier(1, 5, Duration.ofSeconds(30)),
             new Tier(6, 15, Duration.ofSeconds(60)));
 
+    /**
+     * The shortest tier interval: an empty tier is fetched that often, so a number meant as seconds but
+     * read as milliseconds would poll the table hundreds of times a second.
+     */
+    public static final Duration MIN_TIER_INTERVAL = Duration.ofMillis(100);
+
     /** The highest {@code priority} a task may have; a task aged past its {@code max-wait} ranks above it. */
     public static final int MAX_PRIORITY = 100;
 
@@ -307,6 +313,17 @@ public record TaskDefinition(
     private static List<Tier> checkTiers(String task, List<Tier> tiers) {
         if (tiers == null || tiers.isEmpty()) {
             throw invalid(task, "tiers", "is empty: list at least one tier, e.g. { retries: 0, interval: 3s }");
+        }
+        for (int i = 0; i < tiers.size(); i++) {
+            Duration interval = tiers.get(i).interval();
+            if (interval.compareTo(MIN_TIER_INTERVAL) < 0) {
+                throw invalid(
+                        task,
+                        "tiers[" + i + "].interval",
+                        "is " + interval.toMillis() + "ms, below the floor of " + MIN_TIER_INTERVAL.toMillis()
+                                + "ms: an empty tier is fetched that often, so write it with a unit, e.g. 5s (a"
+                                + " number without a unit means seconds)");
+            }
         }
         List<Tier> sorted = new ArrayList<>(tiers);
         sorted.sort(Comparator.comparingInt(Tier::minRetries));
