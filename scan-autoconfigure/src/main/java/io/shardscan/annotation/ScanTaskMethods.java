@@ -131,10 +131,10 @@ public final class ScanTaskMethods {
      * property must match a column (case and underscores ignored), or it would be silently
      * {@code null}.
      *
-     * @param columns the table's column names
-     * @return the problem, naming the unmatched components or properties and the columns there are;
-     *     {@code null} when all match, or the type takes any columns (a {@code Map}, a {@code Row}, a
-     *     mapper's type), or the method is unusable (which {@link #handler} reports)
+     * @param table the table as inspected, with its column names
+     * @return the problems, naming the unmatched components or properties and the columns there are;
+     *     empty when all match, or the type takes any columns (a {@code Map}, a {@code Row}, a mapper's
+     *     type), or the method is unusable (which {@link #handler} reports)
      */
     public static List<String> rowTypeProblems(
             String beanName, Method method, @Nullable RowTypeMapper mapper, SchemaReport table) {

@@ -62,8 +62,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.ClassUtils;
 
 /**
- * Runs the scan engine on the application's {@link DataSource} (the {@link ScanDataSource
- * @ScanDataSource} one when there are several): the tasks come from
+ * Runs the scan engine on the application's {@link DataSource} (the
+ * {@link ScanDataSource @ScanDataSource} one when there are several): the tasks come from
  * {@code scan.tasks.*} and the {@link io.shardscan.annotation.ScanTask @ScanTask} methods of its
  * beans. Every bean backs off when the application defines its own; {@code scan.enabled=false}
  * turns it all off.

@@ -8,7 +8,6 @@ import io.shardscan.core.spi.Member;
 import io.shardscan.core.spi.Requeue;
 import io.shardscan.core.spi.ShardCountConflict;
 import io.shardscan.core.spi.TaskRun;
-import io.shardscan.core.spi.TaskStore;
 import io.shardscan.core.spi.UnfetchableRows;
 import io.shardscan.core.task.RunMode;
 import io.shardscan.core.task.TaskDefinition;
@@ -250,7 +249,7 @@ public final class TaskView {
 
     /**
      * One page of the task's dead or failed rows grouped by last error, read from the store now (see
-     * {@link TaskStore#failureGroups}).
+     * {@link io.shardscan.core.spi.TaskAdmin#failureGroups}).
      */
     public List<FailureGroup> failureGroups(boolean dead, int page, int size, int examples) {
         TaskContext context = runner.context();
@@ -285,7 +284,7 @@ public final class TaskView {
     }
 
     /**
-     * One of the task's rows with every column, read from the store now (see {@link TaskStore#readRow}).
+     * One of the task's rows with every column, read from the store now (see {@link io.shardscan.core.spi.TaskAdmin#readRow}).
      *
      * @param id the row's id: a whole number ({@code Long}, {@code Integer}, an integral {@code
      *     BigInteger} or {@code BigDecimal}, a whole {@code Double} up to 2^53 - 1) or its decimal text,

@@ -1,7 +1,5 @@
 package io.shardscan.core.task;
 
-import io.shardscan.core.spi.TaskStore;
-
 /**
  * How long a task's run lasts ({@code scan.tasks.<name>.run}). A status-column task runs
  * {@link #FOREVER} or {@link #UNTIL_EMPTY}; {@link #ONCE} and {@link #FOLLOW} belong to range mode.
@@ -12,7 +10,7 @@ public enum RunMode {
     FOREVER,
 
     /**
-     * Ends the run once no row is left that the run must finish (see {@link TaskStore#anyLeft}), then
+     * Ends the run once no row is left that the run must finish (see {@code TaskControl.anyLeft}), then
      * starts no round until the run is started again.
      */
     UNTIL_EMPTY,
