@@ -34,7 +34,7 @@ class StarterPomTests {
         }
         assertThat(dependencies)
                 .containsExactlyInAnyOrder(
-                        "io.shardscan:scan-autoconfigure",
+                        "io.shardscan:shardscan-spring-boot-autoconfigure",
                         "org.springframework.boot:spring-boot-starter-jdbc",
                         "org.springframework.boot:spring-boot-starter-actuator",
                         "io.micrometer:micrometer-core");
