@@ -4,6 +4,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -63,7 +64,8 @@ final class ScanRedisConnection implements DisposableBean {
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(100), timeout, 2, TimeUnit.MILLISECONDS))
                 .build();
         this.connectionFactory = new LettuceConnectionFactory(
-                server, clientConfiguration(details, timeout, server instanceof RedisClusterConfiguration, resources));
+                server,
+                clientConfiguration(details, leaseTtl, server instanceof RedisClusterConfiguration, resources));
         connectionFactory.afterPropertiesSet();
         // connects lazily: a Redis that is down at startup does not fail the application
         connectionFactory.start();
@@ -99,8 +101,11 @@ final class ScanRedisConnection implements DisposableBean {
     }
 
     private static LettuceClientConfiguration clientConfiguration(
-            DataRedisConnectionDetails details, Duration timeout, boolean cluster, ClientResources resources) {
-        ClientOptions.Builder options = cluster ? ClusterClientOptions.builder() : ClientOptions.builder();
+            DataRedisConnectionDetails details, Duration leaseTtl, boolean cluster, ClientResources resources) {
+        Duration timeout = commandTimeout(leaseTtl);
+        ClientOptions.Builder options = cluster
+                ? ClusterClientOptions.builder().topologyRefreshOptions(topologyRefresh(leaseTtl))
+                : ClientOptions.builder();
         options.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
         LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
                 LettuceClientConfiguration.builder().commandTimeout(timeout).clientResources(resources);
@@ -110,6 +115,25 @@ final class ScanRedisConnection implements DisposableBean {
             options.sslOptions(sslOptions(ssl));
         }
         return builder.clientOptions(options.build()).build();
+    }
+
+    /**
+     * Lettuce learns a cluster's topology once, when it connects, unless told to refresh it (and
+     * Boot's {@code spring.data.redis.lettuce.cluster.refresh.*} configure only the application's own
+     * client, off by default): after a master fails over, the lease calls of the tasks whose keys are
+     * in its slots would go on timing out against the dead node until the application restarts. The
+     * adaptive triggers refresh on a node that stays unreachable, a MOVED or ASK redirection or an
+     * unknown node, at most once per call timeout so that a refresh that came before the replica was
+     * promoted is soon repeated; the periodic refresh, once per lease TTL, catches what no trigger
+     * sees. So after a failover a node reclaims its shards within about one TTL of the promotion
+     * ({@code RedisClusterFailoverTests}).
+     */
+    static ClusterTopologyRefreshOptions topologyRefresh(Duration leaseTtl) {
+        return ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
+                .adaptiveRefreshTriggersTimeout(commandTimeout(leaseTtl))
+                .enablePeriodicRefresh(leaseTtl)
+                .build();
     }
 
     // as Spring Boot's LettuceConnectionConfiguration applies a bundle
