@@ -62,9 +62,7 @@ class RedisClusterFailoverTests {
     final Engines engines = new Engines();
 
     final DataSource dataSource = TestServers.postgresDatabase("redis_cluster_failover");
-    final OrderTable table = new OrderTable(dataSource)
-            .recreate(SHARDS, true)
-            .coordinationTables();
+    final OrderTable table = new OrderTable(dataSource).recreate(SHARDS, true).coordinationTables();
     final List<ScanRedisConnection> connections = new ArrayList<>();
     final List<ScanEngine> started = new ArrayList<>();
     final AtomicLong effects = new AtomicLong();
@@ -127,19 +125,21 @@ class RedisClusterFailoverTests {
                         && b.task(TASK).coordinatorReachable());
         long resumedAt = System.nanoTime();
         int doneAtResume = table.count("status = 1");
-        assertThat(doneAtResume).as("rows done when the engines were seen running rows again").isLessThan(ROWS);
+        assertThat(doneAtResume)
+                .as("rows done when the engines were seen running rows again")
+                .isLessThan(ROWS);
         System.out.printf(
-                "RedisClusterFailoverTests: master %d killed, replica %d promoted after %d ms; %d leases lost and"
-                        + " %d shards claimed since; rows running again and every shard owned %d ms after the"
-                        + " promotion (%d of %d rows done)%n",
+                "RedisClusterFailoverTests: master %d killed, replica %d promoted after %d ms; rows still starting"
+                        + " and every shard owned %d ms after the kill (%d of %d rows done); %d leases lost and %d"
+                        + " shards claimed since the kill%n",
                 victim,
                 promoted,
                 TimeUnit.NANOSECONDS.toMillis(promotedAt - killedAt),
-                events.lost.get(),
-                events.claims.get() - claimsBefore,
-                TimeUnit.NANOSECONDS.toMillis(resumedAt - promotedAt),
+                TimeUnit.NANOSECONDS.toMillis(resumedAt - killedAt),
                 doneAtResume,
-                ROWS);
+                ROWS,
+                events.lost.get(),
+                events.claims.get() - claimsBefore);
 
         // the leases are on the promoted replica, every one held by a node of the cluster
         RedisShardCoordinator observer = coordinator();
@@ -153,7 +153,9 @@ class RedisClusterFailoverTests {
                 .atMost(TestTime.scaled(Duration.ofSeconds(40)))
                 .until(() -> table.count("status = 1") == ROWS);
         assertThat(table.count("status <> 1")).isZero();
-        assertThat(table.ordersWithoutEffect()).as("done rows without an effect (lost)").isZero();
+        assertThat(table.ordersWithoutEffect())
+                .as("done rows without an effect (lost)")
+                .isZero();
         // at most the rows in flight while the leases were in doubt ran twice
         TaskDefinition task = a.task(TASK).definition();
         assertThat(table.duplicateEffects()).isLessThanOrEqualTo(2 * task.workers() * task.pageSize());

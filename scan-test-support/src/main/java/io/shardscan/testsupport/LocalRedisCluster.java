@@ -127,7 +127,8 @@ public final class LocalRedisCluster implements AutoCloseable {
             throw new IllegalArgumentException("No node of this cluster on port " + port);
         }
         partitions().stream()
-                .filter(node -> node.getUri().getPort() == port && !node.getSlots().isEmpty())
+                .filter(node ->
+                        node.getUri().getPort() == port && !node.getSlots().isEmpty())
                 .findFirst()
                 .ifPresent(master -> slotOfKilled.put(port, master.getSlots().get(0)));
         process.destroyForcibly();
@@ -189,19 +190,31 @@ public final class LocalRedisCluster implements AutoCloseable {
         int port = ServerSupport.freePort();
         Path dir = Files.createDirectories(root.resolve(Integer.toString(port)));
         ProcessBuilder builder = new ProcessBuilder(
-                        ServerSupport.findExecutable("redis-server").orElseThrow().toString(),
-                        "--port", Integer.toString(port),
-                        "--bind", HOST,
+                        ServerSupport.findExecutable("redis-server")
+                                .orElseThrow()
+                                .toString(),
+                        "--port",
+                        Integer.toString(port),
+                        "--bind",
+                        HOST,
                         // the bus port would be port + 10000, which may be taken or past 65535
-                        "--cluster-port", Integer.toString(ServerSupport.freePort()),
-                        "--cluster-enabled", "yes",
-                        "--cluster-config-file", dir.resolve("nodes.conf").toString(),
-                        "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
+                        "--cluster-port",
+                        Integer.toString(ServerSupport.freePort()),
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        dir.resolve("nodes.conf").toString(),
+                        "--cluster-node-timeout",
+                        Long.toString(nodeTimeout.toMillis()),
                         // a replica takes over however long ago it last heard from its master
-                        "--cluster-replica-validity-factor", "0",
-                        "--dir", dir.toString(),
-                        "--save", "",
-                        "--appendonly", "no")
+                        "--cluster-replica-validity-factor",
+                        "0",
+                        "--dir",
+                        dir.toString(),
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no")
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile());
         Process process = builder.start();
@@ -218,8 +231,8 @@ public final class LocalRedisCluster implements AutoCloseable {
     }
 
     private void create() throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                ServerSupport.findExecutable("redis-cli").orElseThrow().toString(), "--cluster", "create"));
+        List<String> command = new ArrayList<>(
+                List.of(ServerSupport.findExecutable("redis-cli").orElseThrow().toString(), "--cluster", "create"));
         command.addAll(nodes());
         command.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
         Path output = root.resolve("create.log");
@@ -247,7 +260,10 @@ public final class LocalRedisCluster implements AutoCloseable {
                 return false;
             }
             Partitions partitions = run(port, commands -> ClusterPartitionParser.parse(commands.clusterNodes()));
-            if (partitions.stream().filter(node -> node.is(RedisClusterNode.NodeFlag.REPLICA)).count() != MASTERS) {
+            if (partitions.stream()
+                            .filter(node -> node.is(RedisClusterNode.NodeFlag.REPLICA))
+                            .count()
+                    != MASTERS) {
                 return false;
             }
             String replication = run(port, commands -> commands.info("replication"));
@@ -261,8 +277,9 @@ public final class LocalRedisCluster implements AutoCloseable {
     private List<String> masters() {
         return partitions().stream()
                 .filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM))
-                .map(node -> node.getUri().getPort() + " (slots " + node.getSlots().get(0) + "-"
-                        + node.getSlots().get(node.getSlots().size() - 1) + ")")
+                .map(node ->
+                        node.getUri().getPort() + " (slots " + node.getSlots().get(0) + "-"
+                                + node.getSlots().get(node.getSlots().size() - 1) + ")")
                 .toList();
     }
 
