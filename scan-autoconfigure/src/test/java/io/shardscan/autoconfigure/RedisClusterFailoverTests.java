@@ -200,9 +200,7 @@ class RedisClusterFailoverTests {
     /** A coordinator on a client of its own to the cluster, as the starter builds it for each node. */
     private RedisShardCoordinator coordinator() {
         List<DataRedisConnectionDetails.Node> nodes = redis.nodes().stream()
-                .map(node -> new DataRedisConnectionDetails.Node(
-                        node.substring(0, node.lastIndexOf(':')),
-                        Integer.parseInt(node.substring(node.lastIndexOf(':') + 1))))
+                .map(node -> new DataRedisConnectionDetails.Node(node.getHostString(), node.getPort()))
                 .toList();
         DataRedisConnectionDetails details = new DataRedisConnectionDetails() {
             @Override

@@ -10,6 +10,7 @@ import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,9 +104,11 @@ public final class LocalRedisCluster implements AutoCloseable {
         }
     }
 
-    /** Every node as {@code host:port}, masters and replicas: the seed nodes of a client. */
-    public List<String> nodes() {
-        return processes.keySet().stream().map(port -> HOST + ":" + port).toList();
+    /** Every node's address, masters and replicas: the seed nodes of a client. */
+    public List<InetSocketAddress> nodes() {
+        return processes.keySet().stream()
+                .map(port -> InetSocketAddress.createUnresolved(HOST, port))
+                .toList();
     }
 
     /** The port of the master that serves {@code key}'s slot (its hash tag's, if it has one) now. */
@@ -183,7 +186,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "LocalRedisCluster" + nodes();
+        return "LocalRedisCluster" + processes.keySet();
     }
 
     private void launch(Duration nodeTimeout) throws IOException {
@@ -233,7 +236,7 @@ public final class LocalRedisCluster implements AutoCloseable {
     private void create() throws IOException {
         List<String> command = new ArrayList<>(
                 List.of(ServerSupport.findExecutable("redis-cli").orElseThrow().toString(), "--cluster", "create"));
-        command.addAll(nodes());
+        processes.keySet().forEach(port -> command.add(HOST + ":" + port));
         command.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
         Path output = root.resolve("create.log");
         Process create = new ProcessBuilder(command)
