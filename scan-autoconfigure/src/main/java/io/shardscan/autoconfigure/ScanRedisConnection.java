@@ -4,6 +4,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -31,7 +32,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The Redis coordinator's own Lettuce connection to the server that the application's {@link
  * DataRedisConnectionDetails} name (from {@code spring.data.redis.*}, {@code @ServiceConnection},
  * Docker Compose or a bean of the application's), with command and connect timeouts of a third of
- * the lease TTL. Deliberately not a {@code RedisConnectionFactory} bean, so the application's
+ * the lease TTL and, on a cluster, a topology that follows failovers. Deliberately not a {@code RedisConnectionFactory} bean, so the application's
  * single-candidate injection, templates and health indicator stay as they were.
  *
  * <p>Why a connection of its own rather than bounding each call on the application's factory: a
@@ -63,7 +64,7 @@ final class ScanRedisConnection implements DisposableBean {
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(100), timeout, 2, TimeUnit.MILLISECONDS))
                 .build();
         this.connectionFactory = new LettuceConnectionFactory(
-                server, clientConfiguration(details, timeout, server instanceof RedisClusterConfiguration, resources));
+                server, clientConfiguration(details, leaseTtl, server instanceof RedisClusterConfiguration, resources));
         connectionFactory.afterPropertiesSet();
         // connects lazily: a Redis that is down at startup does not fail the application
         connectionFactory.start();
@@ -99,8 +100,11 @@ final class ScanRedisConnection implements DisposableBean {
     }
 
     private static LettuceClientConfiguration clientConfiguration(
-            DataRedisConnectionDetails details, Duration timeout, boolean cluster, ClientResources resources) {
-        ClientOptions.Builder options = cluster ? ClusterClientOptions.builder() : ClientOptions.builder();
+            DataRedisConnectionDetails details, Duration leaseTtl, boolean cluster, ClientResources resources) {
+        Duration timeout = commandTimeout(leaseTtl);
+        ClientOptions.Builder options = cluster
+                ? ClusterClientOptions.builder().topologyRefreshOptions(topologyRefresh(leaseTtl))
+                : ClientOptions.builder();
         options.socketOptions(SocketOptions.builder().connectTimeout(timeout).build());
         LettuceClientConfiguration.LettuceClientConfigurationBuilder builder =
                 LettuceClientConfiguration.builder().commandTimeout(timeout).clientResources(resources);
@@ -110,6 +114,27 @@ final class ScanRedisConnection implements DisposableBean {
             options.sslOptions(sslOptions(ssl));
         }
         return builder.clientOptions(options.build()).build();
+    }
+
+    /**
+     * Lettuce learns a cluster's topology once, when it connects, unless told to refresh it (Boot's
+     * {@code spring.data.redis.lettuce.cluster.refresh.*} configure only the application's client, and
+     * are off by default): after a master fails over, the lease calls of the tasks whose keys are in its
+     * slots would go on timing out against the dead node, and those tasks would run nothing until the
+     * application restarts ({@code RedisClusterFailoverTests} fails without this). The adaptive triggers
+     * refresh when a node stays unreachable, on a MOVED or ASK redirection and on an unknown node, at
+     * most once per call timeout, so that a refresh that came before the replica was promoted is soon
+     * repeated; the periodic one, once per lease TTL, catches what no trigger sees. The lease calls
+     * reached the promoted replica about a second after its promotion in that test; the leases survive
+     * when the promotion comes within the lease TTL (Redis's {@code cluster-node-timeout} is 15 s by
+     * default, longer than the 6 s TTL: then they lapse and the nodes claim the shards again).
+     */
+    private static ClusterTopologyRefreshOptions topologyRefresh(Duration leaseTtl) {
+        return ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers()
+                .adaptiveRefreshTriggersTimeout(commandTimeout(leaseTtl))
+                .enablePeriodicRefresh(leaseTtl)
+                .build();
     }
 
     // as Spring Boot's LettuceConnectionConfiguration applies a bundle

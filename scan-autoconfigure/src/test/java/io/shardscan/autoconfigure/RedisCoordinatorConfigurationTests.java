@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger;
 import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.redis.RedisShardCoordinator;
@@ -97,6 +100,35 @@ class RedisCoordinatorConfigurationTests {
                             (LettuceConnectionFactory) context.getBean(RedisConnectionFactory.class);
                     assertThat(application.getClientConfiguration().getCommandTimeout())
                             .isEqualTo(Duration.ofSeconds(60));
+                });
+    }
+
+    @Test
+    void refreshesTheTopologyOfAClusterWhateverTheApplicationsClientDoes() {
+        // nothing listens there: the clients connect on first use
+        runner.withPropertyValues("spring.data.redis.cluster.nodes=127.0.0.1:1,127.0.0.1:2")
+                .run(context -> {
+                    LettuceClientConfiguration own =
+                            context.getBean(ScanRedisConnection.class).clientConfiguration();
+                    assertThat(own.getClientOptions().orElseThrow())
+                            .isInstanceOfSatisfying(ClusterClientOptions.class, options -> {
+                                ClusterTopologyRefreshOptions refresh = options.getTopologyRefreshOptions();
+                                assertThat(refresh.getAdaptiveRefreshTriggers())
+                                        .containsExactlyInAnyOrder(RefreshTrigger.values());
+                                assertThat(refresh.getAdaptiveRefreshTimeout()).isEqualTo(Duration.ofSeconds(1));
+                                assertThat(refresh.isPeriodicRefreshEnabled()).isTrue();
+                                assertThat(refresh.getRefreshPeriod()).isEqualTo(Duration.ofSeconds(3));
+                            });
+                    // Boot's client refreshes only when spring.data.redis.lettuce.cluster.refresh.* say so
+                    LettuceConnectionFactory application =
+                            (LettuceConnectionFactory) context.getBean(RedisConnectionFactory.class);
+                    assertThat(((ClusterClientOptions) application
+                                            .getClientConfiguration()
+                                            .getClientOptions()
+                                            .orElseThrow())
+                                    .getTopologyRefreshOptions()
+                                    .isPeriodicRefreshEnabled())
+                            .isFalse();
                 });
     }
 

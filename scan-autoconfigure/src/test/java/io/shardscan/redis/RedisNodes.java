@@ -156,12 +156,7 @@ final class RedisNodes {
      * effect of the same shard: a handler that ran after a newer owner of its shard had started.
      */
     int epochsGoingBackwards() {
-        return table.jdbc()
-                .queryForObject(
-                        "SELECT COUNT(*) FROM (SELECT epoch, LAG(epoch) OVER"
-                                + " (PARTITION BY mod(user_id, " + shards + ") ORDER BY seq) AS previous FROM effect) e"
-                                + " WHERE e.previous > e.epoch",
-                        Integer.class);
+        return table.epochsGoingBackwards(shards);
     }
 
     /** Records an effect of {@code row} on {@code node} under the context's epoch, after the handler pause. */

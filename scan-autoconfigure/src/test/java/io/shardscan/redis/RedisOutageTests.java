@@ -134,21 +134,9 @@ class RedisOutageTests {
                 (shard, epoch) -> assertThat(epoch).as("shard %d", shard).isGreaterThan(epochsBefore.get(shard)));
         // in the order the effects were made, no shard's epoch ever goes back: once a newer owner
         // ran a shard, no stale owner did
-        assertThat(table.jdbc()
-                        .queryForObject(
-                                "SELECT COUNT(*) FROM (SELECT epoch, LAG(epoch) OVER"
-                                        + " (PARTITION BY mod(user_id, 64) ORDER BY seq) AS previous FROM effect) e"
-                                        + " WHERE e.previous > e.epoch",
-                                Integer.class))
-                .isZero();
+        assertThat(table.epochsGoingBackwards(64)).isZero();
         // and every effect ran under an epoch some owner was granted: none newer than its shard's fence
-        assertThat(table.jdbc()
-                        .queryForObject(
-                                "SELECT COUNT(*) FROM effect e JOIN scan_fence f ON f.task = ?"
-                                        + " AND f.shard = mod(e.user_id, 64) WHERE e.epoch > f.epoch",
-                                Integer.class,
-                                name))
-                .isZero();
+        assertThat(table.effectsNewerThanTheirFence(name, 64)).isZero();
     }
 
     private Map<Integer, Long> fences() {

@@ -249,6 +249,29 @@ public final class OrderTable {
                 String.class);
     }
 
+    /**
+     * Effects of a shard, in the order of their {@code seq}, whose epoch is lower than that of an earlier
+     * effect of the same shard: a handler that ran after a newer owner of its shard had started.
+     */
+    public int epochsGoingBackwards(int shards) {
+        return jdbc.queryForObject(
+                "SELECT COUNT(*) FROM (SELECT epoch, LAG(epoch) OVER (PARTITION BY mod(user_id, " + shards
+                        + ") ORDER BY seq) AS previous FROM effect) e WHERE e.previous > e.epoch",
+                Integer.class);
+    }
+
+    /**
+     * Effects under an epoch newer than their shard's fence in {@code scan_fence}: an epoch the
+     * database never issued to an owner of that shard of {@code task}.
+     */
+    public int effectsNewerThanTheirFence(String task, int shards) {
+        return jdbc.queryForObject(
+                "SELECT COUNT(*) FROM effect e JOIN scan_fence f ON f.task = ? AND f.shard = mod(e.user_id, " + shards
+                        + ") WHERE e.epoch > f.epoch",
+                Integer.class,
+                task);
+    }
+
     public int duplicateEffects() {
         return jdbc.queryForObject(
                 "SELECT COUNT(*) FROM (SELECT order_id FROM effect GROUP BY order_id" + " HAVING COUNT(*) > 1) d",
