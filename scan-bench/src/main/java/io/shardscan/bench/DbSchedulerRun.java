@@ -4,6 +4,7 @@ import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.shardscan.testsupport.CountingDataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +38,8 @@ final class DbSchedulerRun {
                         + " (priority DESC, execution_time ASC)");
     }
 
-    /** Runs it; returns the nanoseconds from start to an empty table. */
-    static long run(Bench bench, int instances, int threads, long rows) throws Exception {
+    /** Runs it; returns the nanoseconds from start to an empty table, and what it cost the database. */
+    static Measured run(Bench bench, int instances, int threads, long rows) throws Exception {
         Pg pg = bench.pg(4);
         createTable(pg);
         OneTimeTask<Void> task = Tasks.oneTime("bench-noop").execute((instance, context) -> {});
@@ -52,9 +53,11 @@ final class DbSchedulerRun {
         pg.execute("VACUUM ANALYZE " + TABLE);
         List<Scheduler> schedulers = new ArrayList<>();
         List<Pg> pools = new ArrayList<>();
+        List<CountingDataSource> counted = new ArrayList<>();
         for (int i = 0; i < instances; i++) {
             pools.add(bench.pg(threads + 2));
-            schedulers.add(Scheduler.create(pools.get(i).dataSource(), task)
+            counted.add(new CountingDataSource(pools.get(i).dataSource()));
+            schedulers.add(Scheduler.create(counted.get(i).dataSource(), task)
                     .tableName(TABLE)
                     .schedulerName(new SchedulerName.Fixed("bench-" + i))
                     .threads(threads)
@@ -62,13 +65,20 @@ final class DbSchedulerRun {
                     .pollingInterval(Duration.ofSeconds(1))
                     .build());
         }
+        DbCost.Window cost = DbCost.Window.open(bench.pgUrl());
         long start = System.nanoTime();
         schedulers.forEach(Scheduler::start);
         try {
             Await.until(
                     "db-scheduler to run every execution", Duration.ofHours(1), Duration.ofMillis(100), () -> pg.jdbc()
                             .queryForObject("SELECT NOT EXISTS (SELECT 1 FROM " + TABLE + ")", Boolean.class));
-            return System.nanoTime() - start;
+            long nanos = System.nanoTime() - start;
+            return new Measured(
+                    nanos,
+                    rows,
+                    cost.close(counted.stream()
+                            .mapToLong(CountingDataSource::total)
+                            .sum()));
         } finally {
             schedulers.parallelStream().forEach(Scheduler::stop);
             pg.jdbc().execute("DROP TABLE IF EXISTS " + TABLE);

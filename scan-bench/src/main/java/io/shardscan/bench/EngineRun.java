@@ -2,6 +2,7 @@ package io.shardscan.bench;
 
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.task.TaskHandler;
+import io.shardscan.testsupport.CountingDataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,23 +22,31 @@ final class EngineRun {
      */
     static long drain(Bench bench, String task, int nodes, int workers, long rows, TaskHandler handler)
             throws Exception {
-        return drain(bench, new ScanEngine.ScanTask(Bench.task(task, workers), handler), nodes, rows);
+        return drain(bench, new ScanEngine.ScanTask(Bench.task(task, workers), handler), nodes, rows)
+                .nanos();
     }
 
-    /** The same for a task with its handler, as a {@code @ScanTask} method is paired with its definition. */
-    static long drain(Bench bench, ScanEngine.ScanTask scanTask, int nodes, long rows) throws Exception {
+    /**
+     * The same for a task with its handler, as a {@code @ScanTask} method is paired with its definition.
+     *
+     * @return the nanoseconds, and what the engines cost the database meanwhile
+     */
+    static Measured drain(Bench bench, ScanEngine.ScanTask scanTask, int nodes, long rows) throws Exception {
         String task = scanTask.definition().name();
         bench.clearRedis(task);
         List<ScanEngine> engines = new ArrayList<>();
         List<Pg> pools = new ArrayList<>();
+        List<CountingDataSource> counted = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             pools.add(bench.pg(10));
+            counted.add(new CountingDataSource(pools.get(i).dataSource()));
             engines.add(bench.engine(
                     task + "-node-" + i,
                     scanTask.definition(),
                     scanTask.handler(),
-                    pools.get(i).dataSource()));
+                    counted.get(i).dataSource()));
         }
+        DbCost.Window cost = DbCost.Window.open(bench.pgUrl());
         long start = System.nanoTime();
         engines.forEach(ScanEngine::start);
         try {
@@ -46,7 +55,13 @@ final class EngineRun {
                     Duration.ofHours(1),
                     Duration.ofMillis(20),
                     () -> processed(engines, task) >= rows);
-            return System.nanoTime() - start;
+            long nanos = System.nanoTime() - start;
+            return new Measured(
+                    nanos,
+                    rows,
+                    cost.close(counted.stream()
+                            .mapToLong(CountingDataSource::total)
+                            .sum()));
         } finally {
             engines.parallelStream().forEach(ScanEngine::stop);
             pools.forEach(Pg::close);

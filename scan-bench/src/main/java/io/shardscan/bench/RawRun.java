@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 
 /**
  * The raw limit: {@code threads} JDBC loops, thread i owning the shards {@code s ≡ i (mod threads)};
@@ -25,7 +26,7 @@ final class RawRun {
     private RawRun() {}
 
     /** Drains {@code bench_task}; returns the rows it marked done. */
-    static long run(Pg pg, int threads) throws Exception {
+    static long run(DataSource dataSource, int threads) throws Exception {
         AtomicLong done = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
@@ -33,7 +34,7 @@ final class RawRun {
             for (int i = 0; i < threads; i++) {
                 int first = i;
                 futures.add(pool.submit(() -> {
-                    drain(pg, first, threads, done);
+                    drain(dataSource, first, threads, done);
                     return null;
                 }));
             }
@@ -46,8 +47,8 @@ final class RawRun {
         return done.get();
     }
 
-    private static void drain(Pg pg, int first, int step, AtomicLong done) throws SQLException {
-        try (Connection connection = pg.dataSource().getConnection();
+    private static void drain(DataSource dataSource, int first, int step, AtomicLong done) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
                 PreparedStatement select = connection.prepareStatement("SELECT id FROM " + Pg.TABLE
                         + " WHERE status = 0 AND " + SchemaDdl.shardOf("shard_key", Pg.SHARDS)
                         + " = ? AND id > ? ORDER BY id LIMIT "

@@ -24,6 +24,9 @@ class ScenarioTests {
         assertThat(output)
                 .as("Shardscan's rows went through the @ScanTask method, every row of both passes")
                 .containsPattern("@ScanTask method taking record BenchRow.* it received [4-9],\\d{3} rows");
+        assertThat(output)
+                .as("every system's rows are done, the SKIP LOCKED poller's too")
+                .containsPattern("(?m)^2 +SKIP LOCKED poller .* 2,000 +\\S+ +\\S+ +0$");
         assertResult(
                 output,
                 "throughput",
@@ -31,10 +34,16 @@ class ScenarioTests {
                 "nodes",
                 "shardscan_rows_per_s",
                 "raw_rows_per_s",
+                "skiplocked_rows_per_s",
                 "dbscheduler_rows_per_s",
                 "ratio_vs_raw",
+                "ratio_vs_skiplocked",
                 "ratio_vs_dbscheduler",
-                "first_pass_ratio_vs_raw");
+                "first_pass_ratio_vs_raw",
+                "shardscan_statements_per_1000",
+                "skiplocked_statements_per_1000",
+                "shardscan_wal_bytes_per_row",
+                "dbscheduler_wal_bytes_per_row");
     }
 
     @Test
