@@ -14,7 +14,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
 
 /**
  * Pickup latency: rows inserted at a steady rate ({@code --rate}, default 200/s) for {@code --seconds}
@@ -44,6 +50,7 @@ final class LatencyScenario implements Scenario {
         out.printf("latency: %,d rows at %d/s for %d s, %d nodes%n", rows, rate, seconds, nodes);
         Pickups.Latencies polling = shardscan(bench, out, nodes, workers, rate, rows, false);
         Pickups.Latencies woken = shardscan(bench, out, nodes, workers, rate, rows, true);
+        Pickups.Latencies skipLocked = skipLocked(bench, out, nodes, workers, rate, rows);
         Pickups.Latencies dbScheduler = dbScheduler(bench, out, nodes, rate, rows);
         try (Pg pg = bench.pg(1)) {
             pg.jdbc().execute("DROP TABLE IF EXISTS " + Pg.TABLE);
@@ -57,6 +64,11 @@ final class LatencyScenario implements Scenario {
                 "max ms");
         row(table, "Shardscan, polling only (" + nodes + " nodes, tier 0 every " + TIER0.toSeconds() + " s)", polling);
         row(table, "Shardscan, ScanTasks.wake after each commit (Redis pub/sub)", woken);
+        row(
+                table,
+                "SKIP LOCKED poller (" + nodes + " pools x " + workers + " threads, each polls every "
+                        + POLLER_IDLE.toSeconds() + " s when it finds nothing; no order, no fence)",
+                skipLocked);
         row(table, "db-scheduler defaults (" + nodes + " instances, scheduled for now, polls every 10 s)", dbScheduler);
         table.note("targets: with wake-ups p99 <= 100 ms; polling only p99 <= tier 0 interval + 0.5 s = "
                         + (TIER0.toMillis() + 500) + " ms")
@@ -74,6 +86,9 @@ final class LatencyScenario implements Scenario {
                 .put("wake_p50_ms", woken.percentile(50))
                 .put("wake_p99_ms", woken.percentile(99))
                 .put("wake_max_ms", woken.max())
+                .put("skiplocked_p50_ms", skipLocked.percentile(50))
+                .put("skiplocked_p99_ms", skipLocked.percentile(99))
+                .put("skiplocked_max_ms", skipLocked.max())
                 .put("dbscheduler_p50_ms", dbScheduler.percentile(50))
                 .put("dbscheduler_p99_ms", dbScheduler.percentile(99))
                 .put("dbscheduler_max_ms", dbScheduler.max());
@@ -144,6 +159,44 @@ final class LatencyScenario implements Scenario {
                 committed.accept(id, key);
             }
         }
+    }
+
+    /** How long a poller thread that found nothing waits: a service's {@code @Scheduled(fixedDelay = 1000)}. */
+    static final Duration POLLER_IDLE = Duration.ofSeconds(1);
+
+    private static Pickups.Latencies skipLocked(
+            Bench bench, PrintStream out, int nodes, int threads, int rate, int rows) throws Exception {
+        Pickups pickups = new Pickups();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService executor = Executors.newFixedThreadPool(nodes * threads);
+        try (Pg pg = bench.pg(2)) {
+            pg.recreateTaskTable(0, 1);
+            SkipLockedRun.createIndex(pg);
+            List<Future<?>> pollers = new ArrayList<>();
+            AtomicLong done = new AtomicLong();
+            for (int n = 0; n < nodes; n++) {
+                DataSource pool = bench.pg(threads).dataSource();
+                for (int t = 0; t < threads; t++) {
+                    pollers.add(executor.submit(() -> {
+                        SkipLockedRun.poll(pool, pickups::started, done, POLLER_IDLE, running::get);
+                        return null;
+                    }));
+                }
+            }
+            try {
+                insert(pg, rate, rows, pickups, (id, key) -> {});
+                awaitStarted(pickups, rows);
+            } finally {
+                running.set(false);
+                for (Future<?> poller : pollers) {
+                    poller.get();
+                }
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+        out.println("  SKIP LOCKED poller: done");
+        return pickups.latencies();
     }
 
     private static Pickups.Latencies dbScheduler(Bench bench, PrintStream out, int instances, int rate, int rows)

@@ -6,13 +6,18 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The batch poller most teams write instead of a library: {@code nodes} pools of {@code threads}
@@ -61,7 +66,7 @@ final class SkipLockedRun {
             for (CountingDataSource counting : counted) {
                 for (int t = 0; t < threads; t++) {
                     futures.add(executor.submit(() -> {
-                        drain(counting, handler, done);
+                        poll(counting.dataSource(), handler, done, null, () -> true);
                         return null;
                     }));
                 }
@@ -82,16 +87,26 @@ final class SkipLockedRun {
         }
     }
 
-    private static void drain(CountingDataSource dataSource, LongConsumer handler, AtomicLong done)
+    /**
+     * One poller thread: claims and runs batches while {@code running}; a claim that finds nothing ends
+     * it when {@code idle} is {@code null} (a drain), else waits {@code idle} before the next (a service's
+     * {@code fixedDelay} poll).
+     */
+    static void poll(
+            DataSource dataSource,
+            LongConsumer handler,
+            AtomicLong done,
+            @Nullable Duration idle,
+            BooleanSupplier running)
             throws SQLException {
-        try (Connection connection = dataSource.dataSource().getConnection();
+        try (Connection connection = dataSource.getConnection();
                 PreparedStatement claim = connection.prepareStatement("UPDATE " + Pg.TABLE + " SET status = "
                         + CLAIMED + ", updated_at = LOCALTIMESTAMP WHERE id IN (SELECT id FROM " + Pg.TABLE
                         + " WHERE status = 0 ORDER BY id LIMIT " + BATCH + " FOR UPDATE SKIP LOCKED) RETURNING id");
                 PreparedStatement finish = connection.prepareStatement(
                         "UPDATE " + Pg.TABLE + " SET status = 1, updated_at = LOCALTIMESTAMP WHERE id = ANY(?)")) {
             connection.setAutoCommit(true);
-            while (true) {
+            while (running.getAsBoolean()) {
                 List<Long> ids = new ArrayList<>(BATCH);
                 try (ResultSet rs = claim.executeQuery()) {
                     while (rs.next()) {
@@ -99,7 +114,11 @@ final class SkipLockedRun {
                     }
                 }
                 if (ids.isEmpty()) {
-                    return;
+                    if (idle == null) {
+                        return;
+                    }
+                    LockSupport.parkNanos(idle.toNanos());
+                    continue;
                 }
                 for (long id : ids) {
                     handler.accept(id);

@@ -38,6 +38,7 @@ class FailoverAndLatencyScenarioTests {
                 .as("every system's row counts 100 pickups")
                 .containsPattern("polling only \\(.*\\) +100 ")
                 .containsPattern("ScanTasks.wake after each commit .* +100 ")
+                .containsPattern("SKIP LOCKED poller .* +100 ")
                 .containsPattern("db-scheduler defaults .* +100 ");
         ScenarioTests.assertResult(
                 output,
@@ -50,6 +51,8 @@ class FailoverAndLatencyScenarioTests {
                 "wake_p50_ms",
                 "wake_p99_ms",
                 "wake_max_ms",
+                "skiplocked_p50_ms",
+                "skiplocked_p99_ms",
                 "dbscheduler_p50_ms",
                 "dbscheduler_p99_ms",
                 "dbscheduler_max_ms");
