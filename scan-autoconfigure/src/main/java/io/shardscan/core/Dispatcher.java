@@ -23,6 +23,7 @@ final class Dispatcher {
 
     private final TaskContext context;
     private final LeaseKeeper leases;
+    private final CoordinatorHealth health;
     private final Archiver archiver;
     private final IdleProbe probe;
     private final EverywherePause pausedEverywhere;
@@ -37,9 +38,14 @@ final class Dispatcher {
 
     /** @param startsRounds whether this node starts rounds of the task now: not paused, and its run runs */
     Dispatcher(
-            TaskContext context, LeaseKeeper leases, EverywherePause pausedEverywhere, BooleanSupplier startsRounds) {
+            TaskContext context,
+            LeaseKeeper leases,
+            CoordinatorHealth health,
+            EverywherePause pausedEverywhere,
+            BooleanSupplier startsRounds) {
         this.context = context;
         this.leases = leases;
+        this.health = health;
         this.archiver = new Archiver(context);
         this.probe = new IdleProbe(context);
         this.pausedEverywhere = pausedEverywhere;
@@ -84,7 +90,7 @@ final class Dispatcher {
     private void dispatchLoop() {
         while (running) {
             // notices a lease tick that hangs in the coordinator, and logs it, whether or not health is read
-            leases.coordinatorReachable();
+            health.coordinatorReachable();
             if (startsRounds()) {
                 dispatchDueShards();
             }

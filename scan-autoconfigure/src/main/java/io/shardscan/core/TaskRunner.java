@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one task on this node: a control thread that keeps its membership and claims and hands
- * over its shards every renew interval ({@link LeaseKeeper}; the node's {@link LeaseRenewals}
- * renews the leases), and a {@link Dispatcher} thread that starts a round on each owned, idle, due
- * shard while workers are free, until {@link TaskStop} ends both.
+ * over its shards every renew interval ({@link ShardClaims}, {@link LeaseKeeper}; the node's
+ * {@link LeaseRenewals} renews the leases), and a {@link Dispatcher} thread that starts a round on
+ * each owned, idle, due shard while workers are free, until {@link TaskStop} ends both.
  */
 final class TaskRunner {
 
@@ -31,7 +31,9 @@ final class TaskRunner {
 
     private final TaskContext context;
     private final EngineSettings settings;
+    private final CoordinatorHealth health;
     private final LeaseKeeper leases;
+    private final ShardClaims claims;
     private final BacklogWatch backlogWatch = new BacklogWatch();
     private final RunKeeper runs;
 
@@ -76,10 +78,12 @@ final class TaskRunner {
                 bans,
                 settings.endpointDown());
         this.settings = settings;
-        this.leases = new LeaseKeeper(context, coordinator, settings, renewals);
+        this.health = new CoordinatorHealth(context, coordinator, settings, renewals);
+        this.leases = new LeaseKeeper(context, coordinator, settings, health);
         renewals.add(leases);
+        this.claims = new ShardClaims(context, coordinator, settings, leases, health);
         this.pausedEverywhere = new EverywherePause(context, settings.renewInterval());
-        this.dispatcher = new Dispatcher(context, leases, pausedEverywhere, this::startsRounds);
+        this.dispatcher = new Dispatcher(context, leases, health, pausedEverywhere, this::startsRounds);
         this.runs = new RunKeeper(context, this::trigger);
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
@@ -173,7 +177,7 @@ final class TaskRunner {
         if (runs.done()) {
             return 0;
         }
-        return new TaskDrain(context, leases::owned, leases::settled, this::trigger).run(deadlineNanos);
+        return new TaskDrain(context, leases::owned, claims::settled, this::trigger).run(deadlineNanos);
     }
 
     /** The shards this node holds a usable lease on, ascending, with their epochs. */
@@ -186,19 +190,19 @@ final class TaskRunner {
     }
 
     List<Member> members() {
-        return leases.members();
+        return health.members();
     }
 
     List<LeaseInfo> leases() {
-        return leases.leases();
+        return health.leases();
     }
 
     String coordinatorKind() {
-        return leases.coordinatorKind();
+        return health.coordinatorKind();
     }
 
     boolean coordinatorReachable() {
-        return leases.coordinatorReachable();
+        return health.coordinatorReachable();
     }
 
     @Nullable
@@ -225,7 +229,7 @@ final class TaskRunner {
 
     @Nullable
     ShardCountConflict shardCountConflict() {
-        return leases.shardCountConflict();
+        return claims.shardCountConflict();
     }
 
     void wakeUp() {
@@ -245,7 +249,7 @@ final class TaskRunner {
             // but runs nothing
             pausedEverywhere.tick();
             runs.tick();
-            settled = leases.tick(dispatcher.isRunning());
+            settled = claims.tick(dispatcher.isRunning());
             if (context.endpoints() != null) {
                 context.endpoints().refresh();
             }
