@@ -6,16 +6,12 @@ import io.shardscan.core.spi.Member;
 import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.core.spi.ShardCountConflict;
 import io.shardscan.core.spi.TaskStore;
-import io.shardscan.core.task.Ordering;
 import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -25,35 +21,26 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one task on this node: a control thread that keeps its membership and claims and hands
- * over its shards every renew interval ({@link LeaseKeeper}; the node's {@link LeaseRenewals}
- * renews the leases), and a dispatcher thread that starts a round on each owned, idle, due
- * shard while workers are free. Rounds of one shard never overlap. With a node-wide
- * {@link WorkerBudget}, a round starts in line for workers instead, and up to {@code workers}
- * rounds of the task may be in line at once, so a task with more due rows is in line whenever a
- * worker comes free.
+ * over its shards every renew interval ({@link ShardClaims}, {@link LeaseKeeper}; the node's
+ * {@link LeaseRenewals} renews the leases), and a {@link Dispatcher} thread that starts a round on
+ * each owned, idle, due shard while workers are free, until {@link TaskStop} ends both.
  */
 final class TaskRunner {
 
     private static final System.Logger log = ScanLogging.getLogger(TaskRunner.class);
-    private static final long MAX_IDLE_WAIT_MILLIS = 250;
 
     private final TaskContext context;
     private final EngineSettings settings;
+    private final CoordinatorHealth health;
     private final LeaseKeeper leases;
-    private final Archiver archiver;
-    private final IdleProbe probe;
+    private final ShardClaims claims;
     private final BacklogWatch backlogWatch = new BacklogWatch();
     private final RunKeeper runs;
-    private final Object monitor = new Object();
 
     private final ScheduledExecutorService control;
-    private final ExecutorService rounds;
-    private final Thread dispatcher;
-    private volatile boolean running;
+    private final Dispatcher dispatcher;
     private volatile boolean paused;
     private final EverywherePause pausedEverywhere;
-    private boolean signalled;
-    private int rotation;
 
     TaskRunner(
             ScanEngine.ScanTask task,
@@ -85,25 +72,24 @@ final class TaskRunner {
                 workers,
                 settings.nodeId(),
                 this::wakeUp,
-                () -> running && startsRounds(),
+                () -> isRunning() && startsRounds(),
                 this::countingRun,
                 budget,
                 bans,
                 settings.endpointDown());
         this.settings = settings;
-        this.leases = new LeaseKeeper(context, coordinator, settings, renewals);
+        this.health = new CoordinatorHealth(context, coordinator, settings, renewals);
+        this.leases = new LeaseKeeper(context, coordinator, settings, health);
         renewals.add(leases);
-        this.archiver = new Archiver(context);
-        this.probe = new IdleProbe(context);
+        this.claims = new ShardClaims(context, coordinator, settings, leases, health);
         this.pausedEverywhere = new EverywherePause(context, settings.renewInterval());
+        this.dispatcher = new Dispatcher(context, leases, health, pausedEverywhere, this::startsRounds);
         this.runs = new RunKeeper(context, this::trigger);
         ScheduledThreadPoolExecutor control =
                 new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
         // a tick scheduled for later must not run after stop() released the leases
         control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.control = control;
-        this.rounds = Executors.newCachedThreadPool(Threads.named("scan-" + name + "-round-"));
-        this.dispatcher = Threads.named("scan-" + name + "-dispatch-").newThread(this::dispatchLoop);
     }
 
     TaskContext context() {
@@ -111,89 +97,13 @@ final class TaskRunner {
     }
 
     void start() {
-        running = true;
-        control.execute(this::tick);
         dispatcher.start();
+        control.execute(this::tick);
     }
 
-    /**
-     * Stops claiming and dispatching, hands every shard over (a running round finishes and writes
-     * back first, its lease kept by {@link StopRenewals} meanwhile, so no other node runs its rows
-     * again), releases what is left and leaves, all within the shutdown timeout: a coordinator
-     * that does not answer is waited for until then (at least a third of the lease TTL after the
-     * rounds ended), its leases expire by themselves. Logs what it waits for and what it gave up on.
-     */
+    /** Stops the task on this node; see {@link TaskStop#stop}. */
     void stop() {
-        long deadline = context.clock().nanos() + settings.shutdownTimeout().toNanos();
-        running = false;
-        wakeUp();
-        control.shutdown();
-        // a tick that hangs in the coordinator is not waited for past the renew interval
-        awaitTermination(control, settings.renewInterval());
-        List<Integer> held = leases.owned().stream().map(s -> s.shard).sorted().toList();
-        leases.handOverAll();
-        List<Integer> busy = busyShards();
-        if (!busy.isEmpty()) {
-            log.log(
-                    Level.INFO,
-                    "Task " + context.name() + ": stopping, waiting up to " + settings.shutdownTimeout()
-                            + " (scan.shutdown-timeout) for the rounds of shards " + busy + " with "
-                            + context.stats().inFlight() + " rows in handlers");
-        }
-        // the control thread no longer ticks: the leases of the busy shards are kept here until their
-        // rounds wrote back (each is released then), else another node would take one and run its rows again
-        try (StopRenewals renewals =
-                busy.isEmpty() ? null : new StopRenewals(context, leases, settings.renewInterval())) {
-            while (!busyShards().isEmpty() && context.clock().nanos() - deadline < 0) {
-                awaitQuietly(10);
-            }
-        }
-        List<Integer> abandoned = busyShards();
-        if (!abandoned.isEmpty()) {
-            log.log(
-                    Level.WARNING,
-                    "Task " + context.name() + ": gave up after " + settings.shutdownTimeout() + " on the rounds of"
-                            + " shards " + abandoned + " with "
-                            + context.stats().inFlight() + " rows in handlers;"
-                            + " what they did not write back stays pending and runs again on the next owner");
-        }
-        // rounds that used the whole timeout still leave a healthy coordinator time to release
-        long releasesEnd = context.clock().nanos() + settings.callTimeout().toNanos();
-        boolean releasedAll = leases.releaseAll(deadline - releasesEnd < 0 ? releasesEnd : deadline);
-        // what it released, not what it held when the stop began: a shard lost meanwhile is another node's
-        List<Integer> released = leases.releasedByStop();
-        if (releasedAll) {
-            log.log(
-                    Level.INFO,
-                    "Task " + context.name() + ": stopped; released shards " + released + " and left the members");
-        } else {
-            log.log(
-                    Level.INFO,
-                    "Task " + context.name() + ": stopped; of shards " + held + " it held, it released " + released
-                            + ", those named in the warnings above are left to expire");
-        }
-        control.shutdownNow();
-        rounds.shutdownNow();
-        context.workers().shutdownNow();
-        if (context.stats().abandonedThreads() > 0) {
-            log.log(
-                    Level.WARNING,
-                    "Task " + context.name() + ": " + context.stats().abandonedThreads() + " worker threads are still"
-                            + " stuck in handler calls it gave up on (past scan.tasks." + context.name()
-                            + ".handler-timeout, round-timeout or the shutdown timeout); they were interrupted and"
-                            + " are left behind");
-        }
-    }
-
-    /** The shards whose round or stragglers still run. */
-    private List<Integer> busyShards() {
-        return leases.owned().stream()
-                .filter(s -> s.state() == OwnedShard.State.BUSY
-                        || s.state() == OwnedShard.State.RELEASING
-                        || s.state() == OwnedShard.State.LOST)
-                .map(s -> s.shard)
-                .sorted()
-                .toList();
+        new TaskStop(context, settings, leases, dispatcher, control).stop();
     }
 
     /** Pauses or resumes this node only, until it restarts. */
@@ -237,7 +147,7 @@ final class TaskRunner {
     }
 
     boolean isRunning() {
-        return running;
+        return dispatcher.isRunning();
     }
 
     /** Makes every tier of every owned shard due now. */
@@ -267,7 +177,7 @@ final class TaskRunner {
         if (runs.done()) {
             return 0;
         }
-        return new TaskDrain(context, leases::owned, leases::settled, this::trigger).run(deadlineNanos);
+        return new TaskDrain(context, leases::owned, claims::settled, this::trigger).run(deadlineNanos);
     }
 
     /** The shards this node holds a usable lease on, ascending, with their epochs. */
@@ -280,19 +190,19 @@ final class TaskRunner {
     }
 
     List<Member> members() {
-        return leases.members();
+        return health.members();
     }
 
     List<LeaseInfo> leases() {
-        return leases.leases();
+        return health.leases();
     }
 
     String coordinatorKind() {
-        return leases.coordinatorKind();
+        return health.coordinatorKind();
     }
 
     boolean coordinatorReachable() {
-        return leases.coordinatorReachable();
+        return health.coordinatorReachable();
     }
 
     @Nullable
@@ -319,14 +229,11 @@ final class TaskRunner {
 
     @Nullable
     ShardCountConflict shardCountConflict() {
-        return leases.shardCountConflict();
+        return claims.shardCountConflict();
     }
 
     void wakeUp() {
-        synchronized (monitor) {
-            signalled = true;
-            monitor.notifyAll();
-        }
+        dispatcher.wakeUp();
     }
 
     /**
@@ -342,7 +249,7 @@ final class TaskRunner {
             // but runs nothing
             pausedEverywhere.tick();
             runs.tick();
-            settled = leases.tick(running);
+            settled = claims.tick(dispatcher.isRunning());
             if (context.endpoints() != null) {
                 context.endpoints().refresh();
             }
@@ -356,173 +263,12 @@ final class TaskRunner {
             wakeUp();
             // counted after the wake-up: a test that waits for the next ticks knows the dispatcher was woken
             context.stats().leaseTicked();
-            if (running && !control.isShutdown()) {
+            if (dispatcher.isRunning() && !control.isShutdown()) {
                 Duration next = settled
                         ? settings.renewInterval()
                         : settings.renewInterval().dividedBy(4);
                 control.schedule(this::tick, next.toMillis(), TimeUnit.MILLISECONDS);
             }
-        }
-    }
-
-    private void dispatchLoop() {
-        while (running) {
-            // notices a lease tick that hangs in the coordinator, and logs it, whether or not health is read
-            leases.coordinatorReachable();
-            if (startsRounds()) {
-                dispatchDueShards();
-            }
-            awaitSignal();
-        }
-    }
-
-    private void dispatchDueShards() {
-        List<OwnedShard> shards = new ArrayList<>(leases.owned());
-        if (shards.isEmpty()) {
-            return;
-        }
-        // idle shards are asked together first; those with a row are no longer idle and get a round below
-        probe.run(shards);
-        int start = Math.floorMod(rotation++, shards.size());
-        boolean pauseRead = false;
-        Instant now = context.clock().now();
-        for (int i = 0; i < shards.size() && running; i++) {
-            OwnedShard shard = shards.get((start + i) % shards.size());
-            if (shard.state() != OwnedShard.State.IDLE
-                    || !shard.canDispatch(context.clock().nanos())) {
-                continue;
-            }
-            TierCursor due = shard.dueTier(now);
-            if (due == null) {
-                archiveIfDue(shard, now);
-                continue;
-            }
-            if (due.idle) {
-                // came due since the probe: the next one asks it
-                continue;
-            }
-            if (!pauseRead) {
-                pauseRead = true;
-                pausedEverywhere.beforeRound();
-                if (!startsRounds()) {
-                    return;
-                }
-            }
-            WorkerBudget budget = context.budget();
-            if (budget != null) {
-                if (context.stats().roundsWaiting()
-                        >= context.definition().rounds().workers()) {
-                    return;
-                }
-                if (shard.startRound()) {
-                    WorkerBudget.Request request = budget.request(context);
-                    rounds.execute(context.listener()
-                            .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, 0, request)));
-                }
-                continue;
-            }
-            int permits = context.workerPermits().drainPermits();
-            if (permits == 0) {
-                return;
-            }
-            if (!shard.startRound()) {
-                context.workerPermits().release(permits);
-                continue;
-            }
-            rounds.execute(context.listener()
-                    .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, permits, null)));
-        }
-    }
-
-    private void runRound(OwnedShard shard, TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
-        RunningLanes left = null;
-        try {
-            left = new Round(context, shard, due, permits, request).run();
-        } finally {
-            leases.roundEnded(shard);
-            wakeUp();
-        }
-        if (left != null) {
-            // the shard's next rounds run meanwhile; it is not given up before these lanes wrote back
-            try {
-                left.finishStragglers();
-            } finally {
-                leases.stragglersEnded(shard, left.stragglers());
-                if (context.definition().ordering() == Ordering.PER_KEY) {
-                    shard.keyReleased(context.clock().now());
-                }
-                wakeUp();
-            }
-        }
-    }
-
-    /**
-     * Starts an archive batch on an idle shard with nothing due, at most one of the task at a time
-     * on this node; it takes no worker, but holds the shard as a round does.
-     */
-    private void archiveIfDue(OwnedShard shard, Instant now) {
-        if (!archiver.due(shard, now) || !archiver.begin()) {
-            return;
-        }
-        if (!shard.startRound()) {
-            archiver.cancel();
-            return;
-        }
-        rounds.execute(context.listener().around(context.name(), shard.shard, shard.epoch, () -> {
-            try {
-                archiver.run(shard);
-            } finally {
-                leases.roundEnded(shard);
-                wakeUp();
-            }
-        }));
-    }
-
-    /**
-     * Waits until a shard that can start a round is due, or a signal. Only an idle shard counts, and
-     * only while a worker is free: a round's end and a worker given back each signal, so a node
-     * whose shards all have rows waits for those signals instead of waking every millisecond to find
-     * every shard busy or no worker free (a tenth of a core, measured while draining 500 000 rows).
-     */
-    private void awaitSignal() {
-        Instant now = context.clock().now();
-        long waitMillis = MAX_IDLE_WAIT_MILLIS;
-        boolean workerFree = context.budget() != null || context.workerPermits().availablePermits() > 0;
-        for (OwnedShard shard : leases.owned()) {
-            if (!workerFree || shard.state() != OwnedShard.State.IDLE) {
-                continue;
-            }
-            waitMillis = Math.min(
-                    waitMillis,
-                    Math.max(1, Duration.between(now, shard.nextDue()).toMillis()));
-        }
-        Instant archive = archiver.nextDue(leases.owned(), now);
-        if (archive.isBefore(now.plusMillis(waitMillis))) {
-            waitMillis = Math.max(1, Duration.between(now, archive).toMillis());
-        }
-        awaitQuietly(waitMillis);
-    }
-
-    private void awaitQuietly(long millis) {
-        synchronized (monitor) {
-            try {
-                if (!signalled) {
-                    monitor.wait(millis);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                running = false;
-            } finally {
-                signalled = false;
-            }
-        }
-    }
-
-    private static void awaitTermination(ExecutorService executor, Duration timeout) {
-        try {
-            executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

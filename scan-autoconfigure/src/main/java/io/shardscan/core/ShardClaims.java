@@ -1,0 +1,220 @@
+package io.shardscan.core;
+
+import io.shardscan.core.spi.Lease;
+import io.shardscan.core.spi.LeaseInfo;
+import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.ShardCoordinator;
+import io.shardscan.core.spi.ShardCountConflict;
+import io.shardscan.core.task.Ordering;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The claims of one task's leases on this node. On the task's control thread, each tick heartbeats
+ * and reads who holds what ({@link CoordinatorHealth#tick}), computes the assignment, hands over
+ * shards assigned away (after their running round) and claims free shards assigned here, fencing
+ * each new epoch in the store before the first round; {@link LeaseKeeper} keeps what it claimed.
+ */
+final class ShardClaims {
+
+    // the claims' lines keep the lease keeper's logger, which applications and tests filter on
+    private static final System.Logger log = ScanLogging.getLogger(LeaseKeeper.class);
+
+    private final TaskContext context;
+    private final ShardCoordinator coordinator;
+    private final EngineSettings settings;
+    private final LeaseKeeper keeper;
+    private final CoordinatorHealth health;
+    private final ShardCountWatch shardCounts;
+
+    private volatile boolean settled;
+
+    ShardClaims(
+            TaskContext context,
+            ShardCoordinator coordinator,
+            EngineSettings settings,
+            LeaseKeeper keeper,
+            CoordinatorHealth health) {
+        this.context = context;
+        this.coordinator = coordinator;
+        this.settings = settings;
+        this.keeper = keeper;
+        this.health = health;
+        this.shardCounts = new ShardCountWatch(context.name());
+    }
+
+    /** Why this node claims no shard of the task, as the last tick found; {@code null} when it may. */
+    @Nullable
+    ShardCountConflict shardCountConflict() {
+        return shardCounts.conflict();
+    }
+
+    /** Whether the last tick found the layout settled (see {@link #tick}); false before the first. */
+    boolean settled() {
+        return settled;
+    }
+
+    /**
+     * One renew interval's work; {@code claim} is false once the task stops.
+     *
+     * @return whether the layout is settled: every shard assigned here is held, none is being
+     *     handed over, and no member missed its last heartbeat
+     */
+    boolean tick(boolean claim) {
+        settled = tickSettled(claim);
+        return settled;
+    }
+
+    private boolean tickSettled(boolean claim) {
+        boolean settled = false;
+        try {
+            health.tick();
+            List<Member> live = health.members();
+            List<LeaseInfo> leases = health.leases();
+            ShardCountRule.Verdict counts =
+                    ShardCountRule.judge(settings.nodeId(), context.definition().shards(), live, leases);
+            shardCounts.seen(counts.conflict());
+            // in conflict every shard is handed over and none claimed; else only nodes of this count share them
+            Set<Integer> target = counts.conflict() != null
+                    ? Set.of()
+                    : new HashSet<>(coordinator.assign(settings.nodeId(), counts.peers(), currentOwners()));
+            List<Integer> handing = keeper.owned().stream()
+                    .filter(s -> !target.contains(s.shard)
+                            && (s.state() == OwnedShard.State.IDLE || s.state() == OwnedShard.State.BUSY))
+                    .map(s -> s.shard)
+                    .sorted()
+                    .toList();
+            ReleasePass handovers = new ReleasePass(context, coordinator, settings);
+            keeper.owned().stream().filter(s -> !target.contains(s.shard)).forEach(s -> keeper.handOver(s, handovers));
+            handovers.report();
+            if (!handing.isEmpty() && !keeper.stopping()) {
+                log.log(
+                        Level.INFO,
+                        "Task " + context.name() + ": handing shards " + handing + " over to rebalance (one whose"
+                                + " round runs goes once it wrote back); this node keeps " + kept(target) + " of "
+                                + context.definition().shards());
+            }
+            // a tick that hung in the coordinator may return after the task began to stop; and while the
+            // node's renewal hangs past the TTL every lease it claims would lapse a TTL later, lost and
+            // claimed again each time (fence epochs and WARNs churning): it claims none until the renewal returns
+            if (claim && !keeper.stopping() && !health.renewalHangs()) {
+                List<Integer> took = target.stream()
+                        .filter(shard -> !keeper.shards().contains(shard))
+                        .sorted()
+                        .filter(shard -> !keeper.stopping() && claim(shard))
+                        .toList();
+                if (!took.isEmpty()) {
+                    log.log(
+                            Level.INFO,
+                            "Task " + context.name() + ": took shards " + took + "; this node holds " + kept(target)
+                                    + " of " + context.definition().shards());
+                }
+            }
+            settled = keeper.shards().equals(target)
+                    && keeper.owned().stream().allMatch(s -> s.state() != OwnedShard.State.RELEASING)
+                    && noMemberSilent(live);
+        } catch (RuntimeException e) {
+            health.tickFailed(e.toString());
+        }
+        keeper.expireOverdue();
+        return settled;
+    }
+
+    /** The shards of {@code target} this node holds: not those it is handing over. */
+    private long kept(Set<Integer> target) {
+        return keeper.shards().stream().filter(target::contains).count();
+    }
+
+    /** Whether every member heartbeat within 1.5 renew intervals of the newest one (all coordinator time). */
+    private boolean noMemberSilent(List<Member> live) {
+        Instant newest =
+                live.stream().map(Member::lastHeartbeat).max(Instant::compareTo).orElse(Instant.EPOCH);
+        Duration allowed =
+                settings.renewInterval().plus(settings.renewInterval().dividedBy(2));
+        return live.stream().allMatch(m -> !m.lastHeartbeat().plus(allowed).isBefore(newest));
+    }
+
+    private String[] currentOwners() {
+        String[] owners = new String[context.definition().shards()];
+        for (LeaseInfo lease : health.leases()) {
+            if (lease.shard() >= 0 && lease.shard() < owners.length) {
+                owners[lease.shard()] = lease.owner();
+            }
+        }
+        return owners;
+    }
+
+    /**
+     * Claims a free shard: the coordinator grants the lease, then the database issues the fence
+     * epoch every write-back of this ownership is checked against, and the keys waiting on failed
+     * rows are read back from the table, before the first round.
+     *
+     * @return whether this node holds the shard now
+     */
+    private boolean claim(int shard) {
+        Optional<Lease> lease = coordinator.tryAcquire(context.name(), shard, settings.nodeId(), settings.leaseTtl());
+        if (lease.isEmpty()) {
+            return false;
+        }
+        long grantedAt = context.clock().nanos();
+        Lease granted = lease.get();
+        // the coordinator granted a lease: a renewal that failed while the node held nothing (so renewed
+        // nothing since) no longer says it cannot be reached; one that hangs still does (a tick that checked
+        // before the hang passed the TTL claims after it: clearing it then made the node reachable and
+        // unreachable again, two WARNs for one hang, seen under two busy loops)
+        if (!health.renewalHangs()) {
+            health.renewal(null);
+        }
+        long epoch;
+        HeldKeys held = new HeldKeys(context.definition().ordering() == Ordering.PER_KEY);
+        try {
+            epoch = context.store().fence(context.definition(), shard, settings.nodeId());
+            if (context.definition().ordering() == Ordering.PER_KEY) {
+                context.store().failedRows(context.definition(), shard).forEach(held::hold);
+            }
+        } catch (RuntimeException e) {
+            context.stats().fenceFailed();
+            log.log(
+                    Level.WARNING,
+                    "Task " + context.name() + ": shard " + shard + " was granted but its fence could not be raised"
+                            + " in the database, so it is given back and claimed again later: " + e);
+            coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
+            return false;
+        }
+        OwnedShard claimed = new OwnedShard(
+                shard,
+                granted.epoch(),
+                epoch,
+                settings.deadlineNanos(grantedAt),
+                context.definition().tiers(),
+                held,
+                context.clock().now(),
+                keeper::reportLoss);
+        if (!keeper.hold(claimed)) {
+            try {
+                coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
+            } catch (RuntimeException e) {
+                log.log(
+                        Level.DEBUG,
+                        () -> "Task " + context.name() + ": shard " + shard + " granted during the stop"
+                                + " could not be given back, its lease expires: " + e);
+            }
+            return false;
+        }
+        context.listener().shardClaimed(context.name(), shard, epoch);
+        // its first round starts now, not after the tick claimed every other shard
+        context.wakeUp();
+        log.log(
+                Level.DEBUG,
+                () -> "Task " + context.name() + ": claimed shard " + shard + " lease " + granted.epoch()
+                        + " fence epoch " + epoch
+                        + (held.size() > 0 ? ", " + held.size() + " keys waiting on failed rows" : ""));
+        return true;
+    }
+}
