@@ -100,9 +100,7 @@ final class Archiver {
         }
         Instant next = Instant.MAX;
         for (OwnedShard shard : shards) {
-            if (shard.state() == OwnedShard.State.IDLE
-                    && shard.dueTier(now) == null
-                    && shard.archiveAt().isBefore(next)) {
+            if (shard.idle() && shard.dueTier(now) == null && shard.archiveAt().isBefore(next)) {
                 next = shard.archiveAt();
             }
         }

@@ -110,8 +110,7 @@ final class Dispatcher {
         Instant now = context.clock().now();
         for (int i = 0; i < shards.size() && running; i++) {
             OwnedShard shard = shards.get((start + i) % shards.size());
-            if (shard.state() != OwnedShard.State.IDLE
-                    || !shard.canDispatch(context.clock().nanos())) {
+            if (!shard.idle() || !shard.canDispatch(context.clock().nanos())) {
                 continue;
             }
             TierCursor due = shard.dueTier(now);
@@ -211,7 +210,7 @@ final class Dispatcher {
         long waitMillis = MAX_IDLE_WAIT_MILLIS;
         boolean workerFree = context.budget() != null || context.workerPermits().availablePermits() > 0;
         for (OwnedShard shard : leases.owned()) {
-            if (!workerFree || shard.state() != OwnedShard.State.IDLE) {
+            if (!workerFree || !shard.idle()) {
                 continue;
             }
             waitMillis = Math.min(

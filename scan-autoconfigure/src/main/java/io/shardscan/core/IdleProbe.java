@@ -57,7 +57,7 @@ final class IdleProbe {
             boolean comesDue = false;
             for (OwnedShard shard : shards) {
                 TierCursor cursor = shard.cursor(index);
-                if (cursor.idle && shard.state() == OwnedShard.State.IDLE && shard.canDispatch(nanos)) {
+                if (cursor.idle && shard.idle() && shard.canDispatch(nanos)) {
                     idle.add(shard);
                     due |= !cursor.nextRunAt.isAfter(now);
                     comesDue |= !cursor.nextRunAt.isAfter(soon);

@@ -181,7 +181,7 @@ final class LeaseKeeper {
     /** The shards whose lease is this node's to renew, by index. */
     Map<Integer, OwnedShard> renewable() {
         Map<Integer, OwnedShard> shards = new HashMap<>();
-        owned.values().stream().filter(LeaseKeeper::held).forEach(s -> shards.put(s.shard, s));
+        owned.values().stream().filter(OwnedShard::leaseHeld).forEach(s -> shards.put(s.shard, s));
         return shards;
     }
 
@@ -193,7 +193,7 @@ final class LeaseKeeper {
     void renewed(Map<Integer, OwnedShard> asked, Collection<Integer> renewed, long sentAt) {
         Set<Integer> extended = new HashSet<>(renewed);
         asked.forEach((index, shard) -> {
-            if (owned.get(index) != shard || !held(shard)) {
+            if (owned.get(index) != shard || !shard.leaseHeld()) {
                 return;
             }
             if (extended.contains(index)) {
@@ -208,12 +208,6 @@ final class LeaseKeeper {
     /** A renewal of this task's leases failed: they lapse at their deadline unless a later one goes through. */
     void renewalFailed(String cause) {
         health.renewal(cause);
-    }
-
-    /** Whether the lease on {@code shard} is still this node's to renew. */
-    private static boolean held(OwnedShard shard) {
-        OwnedShard.State state = shard.state();
-        return state == OwnedShard.State.IDLE || state == OwnedShard.State.BUSY || state == OwnedShard.State.RELEASING;
     }
 
     /**
@@ -273,7 +267,7 @@ final class LeaseKeeper {
     void expireOverdue() {
         long now = context.clock().nanos();
         for (OwnedShard shard : owned.values()) {
-            if (held(shard) && !shard.canDispatch(now)) {
+            if (shard.leaseHeld() && !shard.canDispatch(now)) {
                 lose(shard, "its lease deadline passed without a renewal");
             }
         }

@@ -94,10 +94,53 @@ final class OwnedShard {
         return state.get();
     }
 
+    /** Held and no round runs ({@link State#IDLE}): a round or an archive batch may start. */
+    boolean idle() {
+        return state.get() == State.IDLE;
+    }
+
+    /** Held and a round runs ({@link State#BUSY}). */
+    boolean busy() {
+        return state.get() == State.BUSY;
+    }
+
+    /** Handed over and waiting for its round or stragglers ({@link State#RELEASING}). */
+    boolean releasing() {
+        return state.get() == State.RELEASING;
+    }
+
+    /** Held and staying: neither handed over nor lost ({@link State#IDLE} or {@link State#BUSY}). */
+    boolean staying() {
+        State now = state.get();
+        return now == State.IDLE || now == State.BUSY;
+    }
+
+    /** The lease is still this node's to renew: every state before {@link State#LOST} and {@link State#GONE}. */
+    boolean leaseHeld() {
+        State now = state.get();
+        return now == State.IDLE || now == State.BUSY || now == State.RELEASING;
+    }
+
+    /** A round or stragglers run on a shard no longer idle: {@link State#BUSY}, {@link State#RELEASING} or {@link State#LOST}. */
+    boolean roundRuns() {
+        State now = state.get();
+        return now == State.BUSY || now == State.RELEASING || now == State.LOST;
+    }
+
+    /** Lost or gone: no longer this node's ({@link State#LOST}, {@link State#GONE}). */
+    boolean ended() {
+        State now = state.get();
+        return now == State.LOST || now == State.GONE;
+    }
+
+    /** Released or dropped ({@link State#GONE}). */
+    boolean gone() {
+        return state.get() == State.GONE;
+    }
+
     /** Whether rows of this shard may still be started at the monotonic reading {@code nanos}. */
     boolean canDispatch(long nanos) {
-        State now = state.get();
-        return (now == State.BUSY || now == State.RELEASING || now == State.IDLE) && nanos - deadlineNanos < 0;
+        return leaseHeld() && nanos - deadlineNanos < 0;
     }
 
     void renewed(long deadlineNanos) {

@@ -208,7 +208,7 @@ final class Round {
                     Math.min(definition.rounds().workers(), page.size()),
                     oldestDue,
                     () -> task.dispatching()
-                            && shard.state() == OwnedShard.State.BUSY
+                            && shard.busy()
                             && shard.canDispatch(task.clock().nanos()));
         } finally {
             // out of line: the task may put its next round in line while this one runs its lanes

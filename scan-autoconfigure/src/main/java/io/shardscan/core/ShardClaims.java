@@ -85,8 +85,7 @@ final class ShardClaims {
                     ? Set.of()
                     : new HashSet<>(coordinator.assign(settings.nodeId(), counts.peers(), currentOwners()));
             List<Integer> handing = keeper.owned().stream()
-                    .filter(s -> !target.contains(s.shard)
-                            && (s.state() == OwnedShard.State.IDLE || s.state() == OwnedShard.State.BUSY))
+                    .filter(s -> !target.contains(s.shard) && s.staying())
                     .map(s -> s.shard)
                     .sorted()
                     .toList();
@@ -117,7 +116,7 @@ final class ShardClaims {
                 }
             }
             settled = keeper.shards().equals(target)
-                    && keeper.owned().stream().allMatch(s -> s.state() != OwnedShard.State.RELEASING)
+                    && keeper.owned().stream().noneMatch(OwnedShard::releasing)
                     && noMemberSilent(live);
         } catch (RuntimeException e) {
             health.tickFailed(e.toString());

@@ -77,11 +77,10 @@ final class TaskDrain {
     private static boolean passesEndedSince(Map<OwnedShard, long[]> passes) {
         for (Map.Entry<OwnedShard, long[]> entry : passes.entrySet()) {
             OwnedShard shard = entry.getKey();
-            OwnedShard.State state = shard.state();
-            if (state == OwnedShard.State.GONE) {
+            if (shard.gone()) {
                 continue;
             }
-            if (state != OwnedShard.State.IDLE || shard.stragglers().size() > 0) {
+            if (!shard.idle() || shard.stragglers().size() > 0) {
                 return false;
             }
             long[] now = shard.passesEnded();

@@ -164,7 +164,7 @@ final class TaskRunner {
      */
     boolean wakeShard(int shard) {
         OwnedShard owned = leases.owned(shard);
-        if (owned == null || owned.state() == OwnedShard.State.GONE || owned.state() == OwnedShard.State.LOST) {
+        if (owned == null || owned.ended()) {
             return false;
         }
         owned.wake(context.clock().now());

@@ -103,9 +103,7 @@ final class TaskStop {
     /** The shards whose round or stragglers still run. */
     private List<Integer> busyShards() {
         return leases.owned().stream()
-                .filter(s -> s.state() == OwnedShard.State.BUSY
-                        || s.state() == OwnedShard.State.RELEASING
-                        || s.state() == OwnedShard.State.LOST)
+                .filter(OwnedShard::roundRuns)
                 .map(s -> s.shard)
                 .sorted()
                 .toList();
