@@ -28,8 +28,9 @@ import org.jspecify.annotations.Nullable;
  *       A round does not wait for its calls ({@link RunningLanes}).
  * </ul>
  *
- * Skipped rows stay pending untouched when the task keeps retrying (sync), and count as a failure
- * when it gives up after its last tier (transfer). Each level keeps its own state:
+ * Skipped rows stay pending untouched when the task keeps retrying (sync; a banned endpoint's rows
+ * are not even fetched), and count as a failure when it gives up after its last tier (transfer; a
+ * banned endpoint's rows are fetched and counted too). Each level keeps its own state:
  * {@link EndpointLevel1}, {@link EndpointLevel2}, {@link EndpointSlowShare}; this class is what a
  * lane asks. Thread-safe: lanes of every round call it.
  */
@@ -77,9 +78,14 @@ final class EndpointBlacklist {
         return rules;
     }
 
-    /** The endpoints whose rows the fetch leaves out; see {@link EndpointLevel2#excluded}. */
+    /**
+     * The endpoints whose rows the fetch leaves out; see {@link EndpointLevel2#excluded}. None for a
+     * task that gives up after its last tier (transfer): a banned endpoint's rows are fetched and each
+     * counted as a failed attempt ({@link #skipped}), so they end dead as the seed's transfer asks,
+     * instead of waiting out the ban to be sent late.
+     */
     List<String> excluded() {
-        return level2.excluded();
+        return skipCountsAsFailure ? List.of() : level2.excluded();
     }
 
     /** The bans as last read from the store, in endpoint order. */

@@ -66,4 +66,35 @@ class EndpointTransferTests {
         assertThat(stores.calls(1)).isLessThan(100);
         System.out.printf("transfer: 100 rows dead after %d calls to the down store%n", stores.calls(1));
     }
+
+    @Test
+    void aBannedStoresRowsAreCountedAsFailedAttemptsAndEndDead() {
+        table.insert(500, 50, Instant.now().minusSeconds(5)).withStores(5);
+        stores.down(1);
+        // the first level-1 trip bans store 1 everywhere for longer than the test: its rows are never
+        // called again, and transfer counts each pass over them as a failed attempt (seed 003)
+        TaskDefinition task = TaskDefinition.builder("store-transfer-ban")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(16)
+                .ordering(Ordering.NONE)
+                .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 2, Duration.ofMillis(200))))
+                .onExhausted(OnExhausted.DEAD)
+                .handlerTimeout(Duration.ofSeconds(10))
+                .endpoints(EndpointRules.of("store_id")
+                        .withLevel1After(1)
+                        .withLevel2(1, Duration.ofMinutes(5), Duration.ofHours(1)))
+                .build();
+        engines.start("node-a", dataSource, task, (TaskHandler.PerRow) stores::push);
+
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 2") == 100);
+        assertThat(table.count("status = 2 AND store_id = 1 AND retry_count = 3"))
+                .isEqualTo(100);
+        assertThat(table.count("status = 2 AND last_error LIKE '%level 2 blacklist%'"))
+                .as("rows given up while their store was banned, not only before the ban")
+                .isPositive();
+        await().until(() -> table.count("status = 1") == 400);
+        assertThat(stores.calls(1)).isLessThan(100);
+    }
 }
