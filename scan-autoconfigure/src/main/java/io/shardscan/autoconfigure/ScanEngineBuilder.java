@@ -29,6 +29,7 @@ public final class ScanEngineBuilder {
     private Duration memberTimeout;
     private Duration shutdownTimeout;
     private @Nullable Integer maxWorkers;
+    private int nodeWeight;
     private ScanListener listener;
     private @Nullable EndpointBans endpointBans;
     private WorkerThreads workerThreads = WorkerThreads.PLATFORM;
@@ -42,6 +43,7 @@ public final class ScanEngineBuilder {
         this.memberTimeout = properties.getMemberTimeout();
         this.shutdownTimeout = properties.getShutdownTimeout();
         this.maxWorkers = properties.getMaxWorkers();
+        this.nodeWeight = properties.getNodeWeight();
         this.listener = listener;
     }
 
@@ -82,6 +84,12 @@ public final class ScanEngineBuilder {
     /** Sets the handler threads all tasks of this node share; {@code null} for no node-wide budget. */
     public ScanEngineBuilder maxWorkers(@Nullable Integer maxWorkers) {
         this.maxWorkers = maxWorkers;
+        return this;
+    }
+
+    /** Sets this node's weight in every task's assignment, 1 to 100. */
+    public ScanEngineBuilder nodeWeight(int nodeWeight) {
+        this.nodeWeight = nodeWeight;
         return this;
     }
 
@@ -143,7 +151,8 @@ public final class ScanEngineBuilder {
                 shutdownTimeout,
                 maxWorkers,
                 workerThreads,
-                endpointDown);
+                endpointDown,
+                nodeWeight);
     }
 
     /** Whether the endpoint blacklist lives in the database's own tables. */

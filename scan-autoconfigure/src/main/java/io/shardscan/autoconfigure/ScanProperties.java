@@ -47,6 +47,12 @@ public class ScanProperties {
     /** The handler threads all tasks of this node share, each task within its own workers. */
     private @Nullable Integer maxWorkers = 200;
 
+    /**
+     * This node's weight in every task's assignment, 1 to 100: a node of weight 2 takes twice the
+     * shards of a node of weight 1, e.g. for a bigger server.
+     */
+    private int nodeWeight = 1;
+
     /** How often the scan endpoint's background thread recounts every task's backlog. */
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration backlogRefresh = Duration.ofSeconds(10);
@@ -141,6 +147,14 @@ public class ScanProperties {
 
     public void setMaxWorkers(@Nullable Integer maxWorkers) {
         this.maxWorkers = maxWorkers;
+    }
+
+    public int getNodeWeight() {
+        return nodeWeight;
+    }
+
+    public void setNodeWeight(int nodeWeight) {
+        this.nodeWeight = nodeWeight;
     }
 
     public Duration getBacklogRefresh() {

@@ -70,7 +70,7 @@ final class CoordinatorHealth {
                     context.name(),
                     settings.nodeId(),
                     settings.memberTimeout(),
-                    context.stats().counters(context.definition().shards()),
+                    context.stats().counters(context.definition().shards(), settings.nodeWeight()),
                     Map.of(),
                     settings.leaseTtl());
         } finally {

@@ -1,5 +1,6 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.NodeCounters;
 import io.shardscan.core.task.EndpointDownClassifier;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param workerThreads the threads the handlers run on
  * @param endpointDown which handler failures are the receiver's fault ({@link EndpointDownClassifier#DEFAULT},
  *     or that and the application's)
+ * @param nodeWeight this node's weight in every task's assignment, 1 to {@link NodeCounters#MAX_WEIGHT}:
+ *     a node of weight 2 takes twice the shards of a node of weight 1 (published with its heartbeat)
  */
 public record EngineSettings(
         String nodeId,
@@ -27,7 +30,8 @@ public record EngineSettings(
         Duration shutdownTimeout,
         @Nullable Integer maxWorkers,
         WorkerThreads workerThreads,
-        EndpointDownClassifier endpointDown) {
+        EndpointDownClassifier endpointDown,
+        int nodeWeight) {
 
     /**
      * The shortest renew interval: every task's leases and membership are written that often, so a
@@ -52,6 +56,10 @@ public record EngineSettings(
             throw new IllegalArgumentException("scan.renew-interval (" + renewInterval + ") must be at most half of"
                     + " scan.lease-ttl (" + leaseTtl + ") so that one lost renewal does not lose the lease");
         }
+        if (nodeWeight < 1 || nodeWeight > NodeCounters.MAX_WEIGHT) {
+            throw new IllegalArgumentException("scan.node-weight must be between 1 and " + NodeCounters.MAX_WEIGHT
+                    + " (was " + nodeWeight + "): a node of weight 2 takes twice the shards of a node of weight 1");
+        }
         if (maxWorkers != null && maxWorkers < 1) {
             throw new IllegalArgumentException("scan.max-workers must be at least 1 (was " + maxWorkers + "): set it"
                     + " to the handler threads all tasks of this node share, e.g. 16, or remove it for no node-wide"
@@ -66,6 +74,28 @@ public record EngineSettings(
                         + MIN_RENEW_INTERVAL.toMillis() + "ms: write it with a unit, e.g. 2s (a number without a unit"
                         + " means seconds)"
                 : null;
+    }
+
+    /** Settings of a node of weight 1. */
+    public EngineSettings(
+            String nodeId,
+            Duration leaseTtl,
+            Duration renewInterval,
+            Duration memberTimeout,
+            Duration shutdownTimeout,
+            @Nullable Integer maxWorkers,
+            WorkerThreads workerThreads,
+            EndpointDownClassifier endpointDown) {
+        this(
+                nodeId,
+                leaseTtl,
+                renewInterval,
+                memberTimeout,
+                shutdownTimeout,
+                maxWorkers,
+                workerThreads,
+                endpointDown,
+                1);
     }
 
     /** Settings whose handler failures are classified by {@link EndpointDownClassifier#DEFAULT}. */

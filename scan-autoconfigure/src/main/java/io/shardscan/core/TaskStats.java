@@ -202,9 +202,9 @@ public final class TaskStats {
         return inFlight.get();
     }
 
-    /** The totals a node publishes with its heartbeat, with the task's shard count on this node. */
-    public NodeCounters counters(int shards) {
-        return new NodeCounters(processed(), failed(), dead(), inFlight(), shards);
+    /** The totals a node publishes with its heartbeat, with the task's shard count and the node's weight. */
+    public NodeCounters counters(int shards, int weight) {
+        return new NodeCounters(processed(), failed(), dead(), inFlight(), shards, weight);
     }
 
     /** Rounds whose latch did not open within the task's round timeout. */

@@ -96,6 +96,15 @@ class StartupChecksTests {
     }
 
     @Test
+    void theNodeWeightReachesTheEngineAndAWeightOutOfRangeIsRefusedNamingTheProperty() {
+        runner().withPropertyValues("scan.node-weight=3").run(context -> assertThat(
+                        context.getBean(ScanEngine.class).settings().nodeWeight())
+                .isEqualTo(3));
+        runner().withPropertyValues("scan.node-weight=0").run(context -> assertThat(StartupProblems.of(context))
+                .anySatisfy(p -> assertThat(p).startsWith("scan.node-weight must be between 1 and 100 (was 0)")));
+    }
+
+    @Test
     void intervalsBelowTheFloorAreRefusedNamingTheProperty() {
         runner().withPropertyValues(
                         TASK + "tiers[0].retries=0", TASK + "tiers[0].interval=50ms", "scan.renew-interval=20ms")

@@ -1,6 +1,7 @@
 package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.spi.LeaseInfo;
@@ -141,6 +142,33 @@ class MultiNodeTests {
         assertThat(failover).isLessThanOrEqualTo(ttl.multipliedBy(3).dividedBy(2));
         assertThat(a.task("order-sms").ownedShards()).isEmpty();
         a.stop();
+    }
+
+    /** A bigger node (scan.node-weight: 3) takes three times the shards of one of weight 1 (seed 003). */
+    @Test
+    void aNodeOfWeightThreeTakesThreeTimesTheShardsOfANodeOfWeightOne() {
+        Duration ttl = Duration.ofSeconds(6);
+        Duration renew = Duration.ofSeconds(2);
+        for (var node : Map.of("node-big", 3, "node-small", 1).entrySet()) {
+            engines.start(new ScanEngine(
+                    List.of(new ScanEngine.ScanTask(task, effect)),
+                    new io.shardscan.jdbc.JdbcTaskStore(dataSource),
+                    new io.shardscan.jdbc.JdbcShardCoordinator(dataSource),
+                    new EngineSettings(
+                            node.getKey(),
+                            ttl,
+                            renew,
+                            ttl,
+                            Duration.ofSeconds(5),
+                            null,
+                            WorkerThreads.PLATFORM,
+                            io.shardscan.core.task.EndpointDownClassifier.DEFAULT,
+                            node.getValue()),
+                    ScanClock.system(),
+                    ScanListener.NONE));
+        }
+        await().untilAsserted(
+                        () -> assertThat(owners()).containsOnly(entry("node-big", 48L), entry("node-small", 16L)));
     }
 
     private Map<String, Long> owners() {

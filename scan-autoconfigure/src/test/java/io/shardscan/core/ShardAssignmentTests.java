@@ -1,10 +1,13 @@
 package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.shardscan.core.spi.ShardAssignment;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +58,43 @@ class ShardAssignmentTests {
         String[] current = ShardAssignment.assign(List.of("a", "b"), 8);
         String[] after = ShardAssignment.assign(List.of("a"), current);
         assertThat(after).containsOnly("a");
+    }
+
+    @Test
+    void weightedMembersTakeShardsInProportionLargestRemaindersFirst() {
+        String[] owners = ShardAssignment.assign(Map.of("big", 2, "small-1", 1, "small-2", 1), new String[64]);
+        assertThat(ShardAssignment.loads(owners))
+                .containsOnly(entry("big", 32), entry("small-1", 16), entry("small-2", 16));
+        String[] uneven = ShardAssignment.assign(Map.of("a", 3, "b", 1, "c", 1), new String[64]);
+        // 64·3/5 = 38.4, 64/5 = 12.8 twice: the two remainders of .8 get the two shards left
+        assertThat(ShardAssignment.loads(uneven)).containsOnly(entry("a", 38), entry("b", 13), entry("c", 13));
+    }
+
+    @Test
+    void equalWeightsAssignAsMembersWithoutWeights() {
+        List<String> members = List.of("a", "b", "c");
+        String[] current = ShardAssignment.assign(List.of("a", "b"), 64);
+        assertThat(ShardAssignment.assign(Map.of("a", 1, "b", 1, "c", 1), current))
+                .containsExactly(ShardAssignment.assign(members, current));
+    }
+
+    @Test
+    void aWeightedJoinOrLeaveMovesOnlyTheShardsItMust() {
+        Map<String, Integer> weights = new HashMap<>(Map.of("a", 1, "b", 1));
+        String[] before = ShardAssignment.assign(weights, new String[64]);
+        weights.put("big", 2);
+        String[] joined = ShardAssignment.assign(weights, before);
+        assertThat(ShardAssignment.loads(joined)).containsOnly(entry("a", 16), entry("b", 16), entry("big", 32));
+        assertThat(moved(before, joined))
+                .as("a join of weight 2 among two of weight 1 moves half")
+                .isEqualTo(32);
+
+        weights.remove("a");
+        String[] left = ShardAssignment.assign(weights, joined);
+        // b: 64/3 = 21.3, big: 42.6: big gets the one left over
+        assertThat(ShardAssignment.loads(left)).containsOnly(entry("b", 21), entry("big", 43));
+        long heldByA = IntStream.range(0, 64).filter(s -> joined[s].equals("a")).count();
+        assertThat(moved(joined, left)).as("only a's shards move").isEqualTo(heldByA);
     }
 
     private static long moved(String[] before, String[] after) {

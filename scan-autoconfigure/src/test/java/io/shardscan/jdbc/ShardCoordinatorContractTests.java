@@ -118,27 +118,39 @@ public abstract class ShardCoordinatorContractTests {
     }
 
     @Test
-    void theShardCountRidesWithTheCountersAndAnOlderNodesFourFieldsReadAsUnknown() {
-        NodeCounters widest =
-                new NodeCounters(Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE);
+    void theShardCountAndWeightRideWithTheCountersAndAnOlderNodesFieldsReadAsUnknown() {
+        NodeCounters widest = new NodeCounters(
+                Long.MIN_VALUE,
+                Long.MIN_VALUE,
+                Long.MIN_VALUE,
+                Long.MIN_VALUE,
+                Integer.MAX_VALUE,
+                NodeCounters.MAX_WEIGHT);
         assertThat(widest.encode()).hasSize(NodeCounters.MAX_ENCODED_LENGTH);
         coordinator.heartbeat(task, "node-b", TTL, widest);
         coordinator.heartbeat(task, "node-c", TTL, new NodeCounters(1, 0, 0, 0, 8));
         storeCounters(task, "node-c", "5,1,0,2");
+        coordinator.heartbeat(task, "node-d", TTL, new NodeCounters(1, 0, 0, 0, 8));
+        storeCounters(task, "node-d", "6,0,0,0,8");
 
         List<Member> members = coordinator
-                .tick(task, "node-a", TTL, new NodeCounters(3, 0, 0, 0, 16), Map.of(), TTL)
+                .tick(task, "node-a", TTL, new NodeCounters(3, 0, 0, 0, 16, 3), Map.of(), TTL)
                 .members();
 
         assertThat(members)
                 .extracting(Member::node, Member::counters)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("node-a", new NodeCounters(3, 0, 0, 0, 16)),
+                        org.assertj.core.groups.Tuple.tuple("node-a", new NodeCounters(3, 0, 0, 0, 16, 3)),
                         org.assertj.core.groups.Tuple.tuple("node-b", widest),
                         org.assertj.core.groups.Tuple.tuple(
-                                "node-c", new NodeCounters(5, 1, 0, 2, NodeCounters.UNKNOWN_SHARDS)));
+                                "node-c", new NodeCounters(5, 1, 0, 2, NodeCounters.UNKNOWN_SHARDS)),
+                        org.assertj.core.groups.Tuple.tuple("node-d", new NodeCounters(6, 0, 0, 0, 8, 1)));
         assertThat(members.get(2).counters().knowsShards()).isFalse();
         assertThat(members.get(0).counters().shards()).isEqualTo(16);
+        assertThat(members.get(0).counters().weight()).isEqualTo(3);
+        assertThat(members.get(3).counters().weight())
+                .as("a node of a version before the weight published five fields: weight 1")
+                .isEqualTo(1);
     }
 
     @Test

@@ -14,17 +14,33 @@ import org.jspecify.annotations.Nullable;
  * @param shards the task's shard count on the node ({@code scan.tasks.X.shards}), which every node
  *     compares with its own (see {@link ShardCountConflict}); {@link #UNKNOWN_SHARDS} when the node published
  *     none (a node of a version before it did)
+ * @param weight the node's weight in the assignment ({@code scan.node-weight}): a node of weight 2
+ *     takes twice the shards of a node of weight 1; 1 for a node that published none
  */
-public record NodeCounters(long processed, long failed, long dead, long inFlight, int shards) {
+public record NodeCounters(long processed, long failed, long dead, long inFlight, int shards, int weight) {
 
     /** The {@link #shards()} of a node that published no shard count. */
     public static final int UNKNOWN_SHARDS = 0;
 
+    /** The highest {@link #weight()}. */
+    public static final int MAX_WEIGHT = 100;
+
     /**
-     * The longest text {@link #encode()} returns: four longs, a positive int and four commas (the
-     * JDBC column holds 100).
+     * The longest text {@link #encode()} returns: four longs, a positive int, a weight of at most three
+     * digits and five commas (the JDBC column holds 100).
      */
-    public static final int MAX_ENCODED_LENGTH = 4 * 20 + 10 + 4;
+    public static final int MAX_ENCODED_LENGTH = 4 * 20 + 10 + 3 + 5;
+
+    public NodeCounters {
+        if (weight < 1 || weight > MAX_WEIGHT) {
+            throw new IllegalArgumentException("weight " + weight + " is not between 1 and " + MAX_WEIGHT);
+        }
+    }
+
+    /** Totals of a node of weight 1. */
+    public NodeCounters(long processed, long failed, long dead, long inFlight, int shards) {
+        this(processed, failed, dead, inFlight, shards, 1);
+    }
 
     /** Totals without a shard count, as a node that published none. */
     public NodeCounters(long processed, long failed, long dead, long inFlight) {
@@ -37,16 +53,18 @@ public record NodeCounters(long processed, long failed, long dead, long inFlight
     }
 
     /**
-     * The compact text a coordinator stores: {@code processed,failed,dead,inFlight,shards}. The shard
-     * count rides with the counters so that neither coordinator needs a column or key of its own for it.
+     * The compact text a coordinator stores: {@code processed,failed,dead,inFlight,shards,weight}. The
+     * shard count and the weight ride with the counters so that neither coordinator needs a column or
+     * key of its own for them.
      */
     public String encode() {
-        return processed + "," + failed + "," + dead + "," + inFlight + "," + shards;
+        return processed + "," + failed + "," + dead + "," + inFlight + "," + shards + "," + weight;
     }
 
     /**
      * Reads what {@link #encode()} wrote.
-     * Four fields (a node of a version before the shard count) read with {@link #UNKNOWN_SHARDS}.
+     * Four fields (a node of a version before the shard count) read with {@link #UNKNOWN_SHARDS}, five
+     * (before the weight) with weight 1.
      *
      * @return {@code null} for {@code null} or a text it cannot read (a node that published none)
      */
@@ -55,7 +73,7 @@ public record NodeCounters(long processed, long failed, long dead, long inFlight
             return null;
         }
         String[] parts = text.split(",", -1);
-        if (parts.length != 4 && parts.length != 5) {
+        if (parts.length < 4 || parts.length > 6) {
             return null;
         }
         try {
@@ -64,8 +82,9 @@ public record NodeCounters(long processed, long failed, long dead, long inFlight
                     Long.parseLong(parts[1]),
                     Long.parseLong(parts[2]),
                     Long.parseLong(parts[3]),
-                    parts.length == 5 ? Math.max(UNKNOWN_SHARDS, Integer.parseInt(parts[4])) : UNKNOWN_SHARDS);
-        } catch (NumberFormatException e) {
+                    parts.length >= 5 ? Math.max(UNKNOWN_SHARDS, Integer.parseInt(parts[4])) : UNKNOWN_SHARDS,
+                    parts.length == 6 ? Integer.parseInt(parts[5]) : 1);
+        } catch (IllegalArgumentException e) {
             return null;
         }
     }

@@ -10,11 +10,13 @@ import java.util.Map;
 
 /**
  * Rendezvous hashing with bounded load, sticky to the current leases: each of k live members gets
- * ⌊N/k⌋ or ⌈N/k⌉ shards; a member keeps the shards it holds up to its share (the ones it scores
- * highest), and only the rest (free, held by a dead member, or shed by a member over its share) go
- * to members under their share, by descending rendezvous score. So a join or leave moves exactly
- * the shards it must. The result depends only on the member set and the current owners, so every
- * node that reads the same leases computes the same assignment. Stateless and thread-safe.
+ * ⌊N/k⌋ or ⌈N/k⌉ shards, or with weights its share of N in proportion to its weight, rounded down or
+ * up (largest remainders first); a member keeps the shards it holds up to its share (the ones it
+ * scores highest), and only the rest (free, held by a dead member, or shed by a member over its
+ * share) go to members under their share, by descending rendezvous score. So a join or leave moves
+ * exactly the shards it must. The result depends only on the members with their weights and the
+ * current owners, so every node that reads the same leases computes the same assignment. Stateless
+ * and thread-safe.
  */
 public final class ShardAssignment {
 
@@ -36,13 +38,27 @@ public final class ShardAssignment {
      * @return shard index to member, one entry per shard; all {@code null} when there are no members
      */
     public static String[] assign(List<String> members, String[] current) {
+        Map<String, Integer> weights = new HashMap<>();
+        members.forEach(m -> weights.put(m, 1));
+        return assign(weights, current);
+    }
+
+    /**
+     * Assigns shards to the members, each taking shards in proportion to its weight, moving as few as
+     * possible away from {@code current}.
+     *
+     * @param weights member to its weight, at least 1
+     * @param current shard index to its current owner, {@code null} for a free shard
+     * @return shard index to member, one entry per shard; all {@code null} when there are no members
+     */
+    public static String[] assign(Map<String, Integer> weights, String[] current) {
         int shards = current.length;
         String[] owners = new String[shards];
-        if (members.isEmpty()) {
+        if (weights.isEmpty()) {
             return owners;
         }
-        List<String> nodes = members.stream().distinct().sorted().toList();
-        Map<String, Integer> capacity = capacities(nodes, current);
+        List<String> nodes = weights.keySet().stream().sorted().toList();
+        Map<String, Integer> capacity = capacities(nodes, weights, current);
         Map<String, Integer> load = new HashMap<>();
         for (String node : nodes) {
             List<Integer> held = new ArrayList<>();
@@ -77,8 +93,12 @@ public final class ShardAssignment {
         return owners;
     }
 
-    /** ⌈N/k⌉ for the N mod k members that hold the most shards now (ties by id), ⌊N/k⌋ for the rest. */
-    private static Map<String, Integer> capacities(List<String> nodes, String[] current) {
+    /**
+     * Each member's share ⌊N·w/W⌋, and one more for the members with the largest remainders until the
+     * shares sum to N (ties: the member that holds more shards now, then by id). With equal weights:
+     * ⌈N/k⌉ for the N mod k members that hold the most shards now, ⌊N/k⌋ for the rest.
+     */
+    private static Map<String, Integer> capacities(List<String> nodes, Map<String, Integer> weights, String[] current) {
         Map<String, Integer> held = new HashMap<>();
         nodes.forEach(n -> held.put(n, 0));
         for (String owner : current) {
@@ -86,20 +106,38 @@ public final class ShardAssignment {
                 held.merge(owner, 1, Integer::sum);
             }
         }
-        List<String> byHeld = new ArrayList<>(nodes);
-        byHeld.sort(Comparator.comparing((String n) -> held.get(n)).reversed().thenComparing(n -> n));
-        int base = current.length / nodes.size();
-        int extra = current.length % nodes.size();
+        long total = nodes.stream().mapToLong(weights::get).sum();
+        int shards = current.length;
         Map<String, Integer> capacity = new HashMap<>();
-        for (int i = 0; i < byHeld.size(); i++) {
-            capacity.put(byHeld.get(i), base + (i < extra ? 1 : 0));
+        Map<String, Long> remainder = new HashMap<>();
+        int given = 0;
+        for (String node : nodes) {
+            long share = (long) shards * weights.get(node);
+            capacity.put(node, (int) (share / total));
+            remainder.put(node, share % total);
+            given += (int) (share / total);
+        }
+        List<String> byRemainder = new ArrayList<>(nodes);
+        byRemainder.sort(Comparator.comparing((String n) -> remainder.get(n))
+                .reversed()
+                .thenComparing(Comparator.comparing((String n) -> held.get(n)).reversed())
+                .thenComparing(n -> n));
+        for (int i = 0; i < shards - given; i++) {
+            capacity.merge(byRemainder.get(i), 1, Integer::sum);
         }
         return capacity;
     }
 
     /** The shards {@code node} is assigned among {@code members} given the current owners, ascending. */
     public static List<Integer> shardsOf(String node, List<String> members, String[] current) {
-        String[] owners = assign(members, current);
+        Map<String, Integer> weights = new HashMap<>();
+        members.forEach(m -> weights.put(m, 1));
+        return shardsOf(node, weights, current);
+    }
+
+    /** The same with each member's weight. */
+    public static List<Integer> shardsOf(String node, Map<String, Integer> weights, String[] current) {
+        String[] owners = assign(weights, current);
         List<Integer> mine = new ArrayList<>();
         for (int shard = 0; shard < owners.length; shard++) {
             if (node.equals(owners[shard])) {

@@ -122,13 +122,17 @@ public interface ShardCoordinator {
 
     /**
      * The shards {@code node} should hold among the live {@code members}, given who holds what
-     * now. The default is the balanced, minimal-movement {@link ShardAssignment}; a static layout
-     * overrides it.
+     * now. The default is the balanced, minimal-movement {@link ShardAssignment}, each member weighted
+     * by the weight it published ({@link NodeCounters#weight()}; 1 when it published none); a static
+     * layout overrides it.
      *
      * @param current shard index to its current owner, {@code null} when free
      * @return the shard indexes, ascending; empty when none
      */
     default List<Integer> assign(String node, List<Member> members, String[] current) {
-        return ShardAssignment.shardsOf(node, members.stream().map(Member::node).toList(), current);
+        Map<String, Integer> weights = new HashMap<>();
+        members.forEach(m ->
+                weights.put(m.node(), m.counters() == null ? 1 : m.counters().weight()));
+        return ShardAssignment.shardsOf(node, weights, current);
     }
 }
