@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -57,7 +58,7 @@ public class ScanEndpoint {
         for (String name : engine.rangeTaskNames()) {
             ranges.put(name, RangeTaskDescriptor.of(engine.rangeTask(name), false));
         }
-        return new ScanDescriptor(engine.nodeId(), tasks, ranges);
+        return new ScanDescriptor(engine.nodeId(), tasks, ranges, new TreeMap<>(engine.tasksNotRunHere()));
     }
 
     /** One task, or {@code null} when this node has no task of that name. */

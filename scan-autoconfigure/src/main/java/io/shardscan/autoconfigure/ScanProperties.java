@@ -2,7 +2,9 @@ package io.shardscan.autoconfigure;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -52,6 +54,9 @@ public class ScanProperties {
      * shards of a node of weight 1, e.g. for a bigger server.
      */
     private int nodeWeight = 1;
+
+    /** This node's tags, e.g. [big, reports]: a task with scan.tasks.X.node-tags runs only on nodes that have them all. */
+    private List<String> nodeTags = new ArrayList<>();
 
     /** How often the scan endpoint's background thread recounts every task's backlog. */
     @DurationUnit(ChronoUnit.SECONDS)
@@ -151,6 +156,14 @@ public class ScanProperties {
 
     public int getNodeWeight() {
         return nodeWeight;
+    }
+
+    public List<String> getNodeTags() {
+        return nodeTags;
+    }
+
+    public void setNodeTags(List<String> nodeTags) {
+        this.nodeTags = nodeTags;
     }
 
     public void setNodeWeight(int nodeWeight) {

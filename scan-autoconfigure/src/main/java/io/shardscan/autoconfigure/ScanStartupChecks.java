@@ -126,14 +126,20 @@ final class ScanStartupChecks {
         }
         problems.addAll(durationsWithoutUnit(environment, properties));
         problems.addAll(RangeTaskSettings.problems(environment, properties.getTasks()));
-        ScanTaskRegistry.Found found = registry.find(properties.getTasks());
+        ScanTaskRegistry.Found found = registry.find(properties.getTasks(), properties.getNodeTags());
         problems.addAll(found.problems());
         if (settings == null) {
             throw new InvalidTaskException(problems);
         }
         boolean rangeTables = !found.ranges().isEmpty();
         ScanEngine engine = builder.build(
-                found.tasks(), store, coordinator, clock, found.ranges(), rangeTables ? rangeStores.get() : null);
+                        found.tasks(),
+                        store,
+                        coordinator,
+                        clock,
+                        found.ranges(),
+                        rangeTables ? rangeStores.get() : null)
+                .notRunHere(found.notRunHere());
         boolean endpointTables = builder.endpointBansInDatabase()
                 && found.tasks().stream().anyMatch(t -> t.definition().endpoints() != null);
         boolean runColumns = found.tasks().stream().anyMatch(t -> t.definition().run() != RunMode.FOREVER);

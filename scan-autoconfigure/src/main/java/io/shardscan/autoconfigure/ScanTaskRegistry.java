@@ -76,11 +76,12 @@ public class ScanTaskRegistry {
             List<ScanEngine.ScanTask> tasks,
             List<String> problems,
             ScanEngine.TableCheck rowTypes,
-            List<RangeJob> ranges) {
+            List<RangeJob> ranges,
+            Map<String, String> notRunHere) {
 
         /** What was found without range tasks. */
         public Found(List<ScanEngine.ScanTask> tasks, List<String> problems, ScanEngine.TableCheck rowTypes) {
-            this(tasks, problems, rowTypes, List.of());
+            this(tasks, problems, rowTypes, List.of(), Map.of());
         }
     }
 
@@ -89,6 +90,14 @@ public class ScanTaskRegistry {
      * them) and the row type check of their handlers.
      */
     public Found find(Map<String, TaskProperties> configured) {
+        return find(configured, List.of());
+    }
+
+    /**
+     * The same on a node of {@code nodeTags}: a task this node does not run (scan.tasks.X.enabled false,
+     * or node tags it lacks) is checked as the others are but left out, with why.
+     */
+    public Found find(Map<String, TaskProperties> configured, List<String> nodeTags) {
         Map<String, List<HandlerMethod>> handlers = discover();
         List<String> problems = new ArrayList<>();
         handlers.forEach((task, methods) -> {
@@ -112,7 +121,12 @@ public class ScanTaskRegistry {
         });
         List<ScanEngine.ScanTask> tasks = new ArrayList<>();
         List<RangeJob> ranges = new ArrayList<>();
+        Map<String, String> notRunHere = new LinkedHashMap<>();
         configured.forEach((task, properties) -> {
+            String elsewhere = properties.notRunOn(task, nodeTags);
+            if (elsewhere != null) {
+                notRunHere.put(task, elsewhere);
+            }
             List<HandlerMethod> methods = handlers.getOrDefault(task, List.of());
             if (methods.isEmpty()) {
                 problems.add("scan.tasks." + task + " is configured but no bean has a @ScanTask(\"" + task
@@ -131,12 +145,14 @@ public class ScanTaskRegistry {
                         // a handler type that names its columns has its pages read only those, as a status task's
                         RangeTask reading = range.withDefinition(range.definition()
                                 .withRowColumns(ScanTaskMethods.rowColumns(methods.get(0).method, mapper)));
-                        ranges.add(new RangeJob(reading, methods.get(0).handler(mapper)));
+                        if (elsewhere == null) {
+                            ranges.add(new RangeJob(reading, methods.get(0).handler(mapper)));
+                        }
                     }
                     return;
                 }
                 TaskDefinition definition = properties.toDefinition(task);
-                if (methods.size() == 1) {
+                if (methods.size() == 1 && elsewhere == null) {
                     HandlerMethod method = methods.get(0);
                     tasks.add(new ScanEngine.ScanTask(
                             definition.withRowColumns(ScanTaskMethods.rowColumns(method.method, mapper)),
@@ -159,7 +175,7 @@ public class ScanTaskRegistry {
                     ? List.of()
                     : ScanTaskMethods.rowTypeProblems(method.beanName, method.method, mapper, report);
         };
-        return new Found(tasks, problems, rowTypes, ranges);
+        return new Found(tasks, problems, rowTypes, ranges, notRunHere);
     }
 
     private Map<String, List<HandlerMethod>> discover() {

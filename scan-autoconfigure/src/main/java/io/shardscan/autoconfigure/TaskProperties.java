@@ -140,6 +140,12 @@ public class TaskProperties {
     /** How long a run lasts: forever, or until-empty (ends once no pending row is left); or with mode range, once (cover the ids found at start, then end DONE) or follow (then keep running new ids); unset, forever, or once with mode range. */
     private @Nullable RunMode run;
 
+    /** Whether this node runs the task; false leaves it to the other nodes (set it per node, e.g. SCAN_TASKS_<NAME>_ENABLED=false). */
+    private boolean enabled = true;
+
+    /** The node tags (scan.node-tags) a node must have, every one, to run the task; empty for every node. */
+    private List<String> nodeTags = new ArrayList<>();
+
     /** The column naming each row's receiver (a store id, a host); its rows share a lane and a two-level blacklist. */
     private @Nullable String endpointColumn;
 
@@ -300,6 +306,37 @@ public class TaskProperties {
 
     public @Nullable RunMode getRun() {
         return run;
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public List<String> getNodeTags() {
+        return nodeTags;
+    }
+
+    public void setNodeTags(List<String> nodeTags) {
+        this.nodeTags = nodeTags;
+    }
+
+    /**
+     * Why a node of {@code tags} does not run task {@code name}; {@code null} when it does.
+     */
+    @Nullable
+    String notRunOn(String name, List<String> tags) {
+        if (!enabled) {
+            return "scan.tasks." + name + ".enabled is false on this node; the nodes where it is true run it";
+        }
+        List<String> missing = nodeTags.stream().filter(t -> !tags.contains(t)).toList();
+        return missing.isEmpty()
+                ? null
+                : "scan.tasks." + name + ".node-tags requires " + nodeTags + " and this node's scan.node-tags are "
+                        + tags + " (missing " + missing + "); the nodes that have them run it";
     }
 
     public void setRun(@Nullable RunMode run) {

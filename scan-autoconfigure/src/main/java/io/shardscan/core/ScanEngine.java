@@ -42,6 +42,7 @@ public final class ScanEngine {
     private volatile boolean running;
     private boolean checked;
     private volatile Wakes wakes;
+    private volatile Map<String, String> notRunHere = Map.of();
 
     /**
      * Creates an engine; nothing runs before {@link #start()}.
@@ -264,6 +265,7 @@ public final class ScanEngine {
                 Level.INFO,
                 "Shardscan node " + settings.nodeId() + " started tasks " + runners.keySet()
                         + (ranges.isEmpty() ? "" : " and range tasks " + ranges.keySet()));
+        notRunHere.forEach((task, why) -> log.log(Level.INFO, "Task " + task + " is not run on this node: " + why));
     }
 
     /** Stops every task gracefully; returns when their leases are released or the shutdown timeout passed. */
@@ -315,6 +317,27 @@ public final class ScanEngine {
         }
         this.wakes = new Wakes(runners, channel);
         return this;
+    }
+
+    /**
+     * The tasks configured for the cluster that this node does not run, each with why (scan.tasks.X.enabled
+     * false here, or node tags this node lacks): logged at start, shown by the endpoint, named when one is
+     * asked for.
+     *
+     * @return this engine
+     * @throws IllegalStateException once started
+     */
+    public synchronized ScanEngine notRunHere(Map<String, String> tasks) {
+        if (running) {
+            throw new IllegalStateException("the tasks not run here are set before the engine starts");
+        }
+        this.notRunHere = Map.copyOf(tasks);
+        return this;
+    }
+
+    /** The tasks configured for the cluster that this node does not run, each with why. */
+    public Map<String, String> tasksNotRunHere() {
+        return notRunHere;
     }
 
     /**
@@ -383,6 +406,9 @@ public final class ScanEngine {
             throw new IllegalArgumentException("task '" + name + "' is a range task (mode: range): it has no shards"
                     + " to wake or drain, its ranges follow the id cursor; start its next run with ScanTasks.start(\""
                     + name + "\"), see it with ScanEngine.rangeTask(\"" + name + "\")");
+        }
+        if (runner == null && notRunHere.containsKey(name)) {
+            throw new IllegalArgumentException("task '" + name + "' is not run on this node: " + notRunHere.get(name));
         }
         if (runner == null) {
             throw new IllegalArgumentException("no task '" + name + "'; known: " + runners.keySet());
