@@ -198,7 +198,7 @@ class KeyOrderTests {
         FrozenDispatcherClock clock = new FrozenDispatcherClock();
         TaskDefinition task = task(1).pageSize(4)
                 .workers(1)
-                .tiers(List.of(Tier.of("0", Duration.ofMillis(200)), Tier.of("1-15", Duration.ZERO)))
+                .tiers(List.of(Tier.of("0", Duration.ofMillis(200)), Tier.of("1-15", TaskDefinition.MIN_TIER_INTERVAL)))
                 .build();
         engines.start(
                 "node-a", dataSource, task, failingOnce(2), clock, clock, Duration.ofSeconds(6), Duration.ofSeconds(2));
