@@ -151,10 +151,14 @@ public abstract class FollowTailContractTests {
 
         RangeSnapshot done = await().until(
                         () -> a.rangeTask(name).snapshot(), s -> s.progress().rangesDone() == 1);
-        assertThat(users.missed())
-                .as("rows not run when the first range was done")
+        // the first range covers the 100 ids from the lowest; the second (ids past it) runs on the other
+        // worker meanwhile and may not have run all of its rows yet (a busy machine: 12 of them)
+        long firstRangeEnd = users.jdbc().queryForObject("SELECT MIN(user_id) FROM tb_user", Long.class) + 100 - 1;
+        assertThat(users.missed(firstRangeEnd))
+                .as("rows of the first range not run when it was done")
                 .isZero();
         await().until(() -> a.rangeTask(name).snapshot().progress().processed() == all);
+        assertThat(users.missed()).isZero();
         assertThat(users.duplicates()).isZero();
         assertThat(done.run().done()).isFalse();
     }

@@ -70,9 +70,16 @@ public final class UserTable {
 
     /** Ids of tb_user no handler recorded. */
     public long missed() {
+        return missed(Long.MAX_VALUE);
+    }
+
+    /** The same among the users with an id up to {@code lastId}. */
+    public long missed(long lastId) {
         return jdbc.queryForObject(
-                "SELECT COUNT(*) FROM tb_user u WHERE NOT EXISTS (SELECT 1 FROM notified n WHERE n.user_id = u.user_id)",
-                Long.class);
+                "SELECT COUNT(*) FROM tb_user u WHERE u.user_id <= ? AND NOT EXISTS (SELECT 1 FROM notified n WHERE"
+                        + " n.user_id = u.user_id)",
+                Long.class,
+                lastId);
     }
 
     /** The database's short name, as the schema scripts name it. */
