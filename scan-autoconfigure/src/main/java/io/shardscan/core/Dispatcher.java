@@ -108,7 +108,6 @@ final class Dispatcher {
         int start = Math.floorMod(rotation++, shards.size());
         boolean pauseRead = false;
         Instant now = context.clock().now();
-        int dueLeft = dueShards(shards, now);
         for (int i = 0; i < shards.size() && running; i++) {
             OwnedShard shard = shards.get((start + i) % shards.size());
             if (!shard.idle() || !shard.canDispatch(context.clock().nanos())) {
@@ -143,9 +142,7 @@ final class Dispatcher {
                 }
                 continue;
             }
-            // the free workers are shared out among the shards due now (seed 001's acceptNum = max -
-            // active), so one due shard does not take them all while another waits a whole round
-            int permits = takeShare(dueLeft--);
+            int permits = context.workerPermits().drainPermits();
             if (permits == 0) {
                 return;
             }
@@ -156,31 +153,6 @@ final class Dispatcher {
             rounds.execute(context.listener()
                     .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, permits, null)));
         }
-    }
-
-    /** The shards a round could start on now: idle, dispatchable, and due with rows (not only probed idle). */
-    private int dueShards(List<OwnedShard> shards, Instant now) {
-        int due = 0;
-        long nanos = context.clock().nanos();
-        for (OwnedShard shard : shards) {
-            TierCursor tier = shard.idle() && shard.canDispatch(nanos) ? shard.dueTier(now) : null;
-            if (tier != null && !tier.idle) {
-                due++;
-            }
-        }
-        return due;
-    }
-
-    /**
-     * This round's share of the task's free workers when {@code dueLeft} due shards (this one
-     * included) wait for them: an even share, rounded up so that none is left over; 0 when none is
-     * free.
-     */
-    private int takeShare(int dueLeft) {
-        int free = context.workerPermits().availablePermits();
-        int share = dueLeft <= 1 ? free : (free + dueLeft - 1) / dueLeft;
-        // this thread is the only one that takes permits (lanes only give them back): the share is there
-        return share > 0 && context.workerPermits().tryAcquire(share) ? share : 0;
     }
 
     private void runRound(OwnedShard shard, TierCursor due, int permits, WorkerBudget.@Nullable Request request) {

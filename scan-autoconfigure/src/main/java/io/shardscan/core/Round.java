@@ -71,7 +71,7 @@ final class Round {
             // the fetch, and the snapshot still leaves that row out
             Stragglers.Snapshot straggling = shard.stragglers().snapshot();
             Instant now = task.clock().now();
-            int limit = pageLimit();
+            int limit = task.definition().rounds().pageSize();
             EndpointBlacklist endpoints = task.endpoints();
             cursor.fetching();
             List<Row> page = task.store()
@@ -187,22 +187,6 @@ final class Round {
         } else {
             log.log(Level.DEBUG, message);
         }
-    }
-
-    /**
-     * The rows this round fetches: the page size, or for a round that started with fewer of the task's
-     * workers than it has, the page's share of those workers (at least one row), so that a round that
-     * got one free worker does not run a whole page on it while the others come free (seed 001:
-     * fetch as many as there are free workers). A round in line for the node's budget takes its
-     * workers after its fetch, so it reads a whole page.
-     */
-    private int pageLimit() {
-        int pageSize = task.definition().rounds().pageSize();
-        int workers = task.definition().rounds().workers();
-        if (permits == 0 || permits >= workers) {
-            return pageSize;
-        }
-        return (int) Math.max(1, (long) pageSize * permits / workers);
     }
 
     /**
