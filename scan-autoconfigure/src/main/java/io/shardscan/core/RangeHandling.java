@@ -169,15 +169,23 @@ final class RangeHandling {
             return outcome;
         }
         Outcome[] outcome = new Outcome[1];
-        transactions.inTransaction(() -> {
-            outcome[0] = call(rows, ctx, thrown);
-            if (!succeeded(outcome[0])) {
-                // a failing try leaves nothing: the next try, or a requeue of the failed row, starts clean
-                return false;
-            }
-            refused[0] = !commit.getAsBoolean();
-            return !refused[0];
-        });
+        try {
+            transactions.inTransaction(() -> {
+                outcome[0] = call(rows, ctx, thrown);
+                if (!succeeded(outcome[0])) {
+                    // a failing try leaves nothing: the next try, or a requeue of the failed row, starts clean
+                    return false;
+                }
+                refused[0] = !commit.getAsBoolean();
+                return !refused[0];
+            });
+        } catch (RuntimeException | Error e) {
+            // the transaction failed after the handler returned, and rolled back whole: a JPA session that
+            // flushes at the commit (a constraint its entity breaks), or the position commit itself; the
+            // try failed as a status task's transactional call does, and a try again starts clean
+            refused[0] = false;
+            return failed(e, thrown);
+        }
         return outcome[0];
     }
 
@@ -195,9 +203,13 @@ final class RangeHandling {
         } catch (Throwable e) {
             // an Error too (OutOfMemoryError, StackOverflowError): escaping, it failed the whole range,
             // which then ran again from its last commit, its row never recorded
-            thrown[0] = e;
-            return Outcome.retryLater(e instanceof Error || e.getMessage() == null ? e.toString() : e.getMessage());
+            return failed(e, thrown);
         }
+    }
+
+    private static Outcome failed(Throwable e, Throwable[] thrown) {
+        thrown[0] = e;
+        return Outcome.retryLater(e instanceof Error || e.getMessage() == null ? e.toString() : e.getMessage());
     }
 
     private static String reason(Outcome outcome) {
