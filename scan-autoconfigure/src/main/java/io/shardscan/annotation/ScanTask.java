@@ -38,7 +38,10 @@ public @interface ScanTask {
     /**
      * Whether the handler's own SQL (on the application's data source) and the write-back of its
      * row commit in one transaction that checks the shard's fence: a handler whose lease was taken
-     * over while it ran is rolled back, so database effects happen exactly once.
+     * over while it ran is rolled back, so database effects happen exactly once. On a range task
+     * ({@code mode: range}) it is the range's position that commits with the handler's SQL, one row (or
+     * one page for a batch handler) at a time: a try that fails rolls back, and a handler whose range
+     * was taken over while it ran is rolled back.
      */
     boolean transactional() default false;
 }

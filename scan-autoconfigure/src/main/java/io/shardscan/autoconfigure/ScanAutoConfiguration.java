@@ -20,6 +20,7 @@ import io.shardscan.jdbc.JdbcRangeCursor;
 import io.shardscan.jdbc.JdbcRangeFailures;
 import io.shardscan.jdbc.JdbcRangeLedger;
 import io.shardscan.jdbc.JdbcRangeTable;
+import io.shardscan.jdbc.JdbcRangeTransactions;
 import io.shardscan.jdbc.JdbcTaskRuns;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.jdbc.SqlDialect;
@@ -268,20 +269,32 @@ public class ScanAutoConfiguration {
      * Where range tasks keep their runs, progress and failures; created only when a task runs in range
      * mode, after the engine's settings were checked. Every statement is bounded from the start by the
      * engine's statement timeout (twice scan.lease-ttl, as the customizers leave it), so a page read or a
-     * position commit that waits on a lock is cancelled, whatever wraps these stores.
+     * position commit that waits on a lock is cancelled, whatever wraps these stores. A transactional
+     * range task's handler and its position commit run in one transaction of the transaction manager the
+     * task store uses (the application's), on the same DataSource.
      */
     @Bean
     @ConditionalOnMissingBean
     @Lazy
     RangeStores scanRangeStores(
-            ScanDatabase database, SqlDialect dialect, RangeCursor cursor, ScanEngineBuilder engine) {
+            ScanDatabase database,
+            SqlDialect dialect,
+            RangeCursor cursor,
+            ScanEngineBuilder engine,
+            @ScanTransactionManager ObjectProvider<PlatformTransactionManager> scanTransactionManager,
+            ObjectProvider<PlatformTransactionManager> transactionManager) {
         Duration timeout = engine.settings().statementTimeout();
         return new RangeStores(
                 new JdbcTaskRuns(database.dataSource(), timeout, dialect),
                 cursor,
                 new JdbcRangeLedger(database.dataSource(), timeout, dialect),
                 new JdbcRangeTable(database.dataSource(), timeout, dialect),
-                new JdbcRangeFailures(database.dataSource(), timeout, dialect));
+                new JdbcRangeFailures(database.dataSource(), timeout, dialect),
+                new JdbcRangeTransactions(
+                        database.dataSource(),
+                        ScanTransactions.choose(database.dataSource(), scanTransactionManager, transactionManager),
+                        timeout,
+                        dialect));
     }
 
     /** The level-2 endpoint blacklist in the database, when Redis does not hold it. */

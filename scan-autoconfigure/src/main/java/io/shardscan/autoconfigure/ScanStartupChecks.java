@@ -132,14 +132,22 @@ final class ScanStartupChecks {
             throw new InvalidTaskException(problems);
         }
         boolean rangeTables = !found.ranges().isEmpty();
-        ScanEngine engine = builder.build(
-                        found.tasks(),
-                        store,
-                        coordinator,
-                        clock,
-                        found.ranges(),
-                        rangeTables ? rangeStores.get() : null)
-                .notRunHere(found.notRunHere());
+        ScanEngine engine;
+        try {
+            engine = builder.build(
+                            found.tasks(),
+                            store,
+                            coordinator,
+                            clock,
+                            found.ranges(),
+                            rangeTables ? rangeStores.get() : null)
+                    .notRunHere(found.notRunHere());
+        } catch (InvalidTaskException e) {
+            // a task the engine refuses (a transactional range task on stores without transactions) is
+            // reported with every other problem found so far
+            problems.addAll(e.problems());
+            throw new InvalidTaskException(problems);
+        }
         boolean endpointTables = builder.endpointBansInDatabase()
                 && found.tasks().stream().anyMatch(t -> t.definition().endpoints() != null);
         boolean runColumns = found.tasks().stream().anyMatch(t -> t.definition().run() != RunMode.FOREVER);

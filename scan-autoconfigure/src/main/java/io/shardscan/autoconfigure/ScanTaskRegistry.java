@@ -136,17 +136,12 @@ public class ScanTaskRegistry {
                 if (properties.rangeMode()) {
                     RangeTask range = properties.toRangeTask(task);
                     if (methods.size() == 1) {
-                        if (methods.get(0).transactional()) {
-                            problems.add("@ScanTask(\"" + task + "\", transactional = true) on "
-                                    + methods.get(0).describe() + ": a range task writes no row back to commit"
-                                    + " with the handler; remove transactional, or fence your writes with"
-                                    + " ScanContext.epoch()");
-                        }
+                        HandlerMethod method = methods.get(0);
                         // a handler type that names its columns has its pages read only those, as a status task's
-                        RangeTask reading = range.withDefinition(range.definition()
-                                .withRowColumns(ScanTaskMethods.rowColumns(methods.get(0).method, mapper)));
+                        RangeTask reading = range.withDefinition(
+                                range.definition().withRowColumns(ScanTaskMethods.rowColumns(method.method, mapper)));
                         if (elsewhere == null) {
-                            ranges.add(new RangeJob(reading, methods.get(0).handler(mapper)));
+                            ranges.add(new RangeJob(reading, method.handler(mapper), method.transactional()));
                         }
                     }
                     return;

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import io.shardscan.core.spi.FailureGroup;
 import io.shardscan.core.spi.RangeFailure;
+import io.shardscan.core.spi.RangeTransactions;
 import io.shardscan.core.task.Outcome;
 import io.shardscan.core.task.RangeTask;
 import io.shardscan.core.task.Row;
@@ -9,6 +10,7 @@ import io.shardscan.core.task.ScanContext;
 import io.shardscan.core.task.TaskHandler;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +20,11 @@ import org.jspecify.annotations.Nullable;
  * A batch handler gets a page's rows as one list, tried and failed together. A row recorded as failed
  * is logged as a status task's failure is: at WARN the first time its kind is seen, then at most once
  * per {@link FailureLog#INTERVAL} with how many failed the same way meanwhile (the {@link FailureLog}
- * is the task's, shared by its workers), else at DEBUG. Thread-safe when the handler is.
+ * is the task's, shared by its workers), else at DEBUG. With {@link RangeTransactions} (a transactional
+ * task) each try runs in a transaction of its own, which commits only when the rows succeeded (done or
+ * skipped): a try that throws, or returns a retry or dead outcome, leaves none of its statements, so a
+ * row recorded as failed, which a requeue may run again, has no effect in the database. Thread-safe when
+ * the handler is.
  */
 final class RangeHandling {
 
@@ -28,12 +34,25 @@ final class RangeHandling {
     private final TaskHandler handler;
     private final ScanClock clock;
     private final FailureLog failureLog;
+    private final @Nullable RangeTransactions transactions;
 
-    RangeHandling(RangeTask task, TaskHandler handler, ScanClock clock, FailureLog failureLog) {
+    /** @param transactions those of a transactional task; {@code null} runs the handler outside any */
+    RangeHandling(
+            RangeTask task,
+            TaskHandler handler,
+            ScanClock clock,
+            FailureLog failureLog,
+            @Nullable RangeTransactions transactions) {
         this.task = task;
         this.handler = handler;
         this.clock = clock;
         this.failureLog = failureLog;
+        this.transactions = transactions;
+    }
+
+    /** Whether each try runs in a transaction of its own. */
+    boolean transactional() {
+        return transactions != null;
     }
 
     /** Whether the handler takes a page's rows at once. */
@@ -48,18 +67,49 @@ final class RangeHandling {
      * @return one failure per row when the call failed every try; empty when done or skipped
      */
     List<RangeFailure> handle(List<Row> rows, IntFunction<ScanContext> context) {
-        Failed failed = attempt(rows, context);
+        return handle(rows, context, () -> true).failures();
+    }
+
+    /**
+     * Handles rows as {@link #handle(List, IntFunction)} does, and runs {@code commit} once the try that
+     * succeeded returned: within its transaction, before it commits, when the task is transactional.
+     *
+     * @param commit {@code false} when it was refused: the try's transaction rolls back and the rows are
+     *     neither tried again nor recorded
+     * @return the failures, one per row when the call failed every try; or refused
+     */
+    Handled handle(List<Row> rows, IntFunction<ScanContext> context, BooleanSupplier commit) {
+        Tried tried = attempt(rows, context, commit);
+        if (tried.refused()) {
+            return Handled.REFUSED;
+        }
+        Failed failed = tried.failed();
         if (failed == null) {
-            return List.of();
+            return Handled.SUCCEEDED;
         }
         logFailure(rows, failed);
-        return rows.stream()
-                .map(row -> new RangeFailure(row.id(), failed.error(), failed.attempts(), clock.now()))
-                .toList();
+        return new Handled(
+                rows.stream()
+                        .map(row -> new RangeFailure(row.id(), failed.error(), failed.attempts(), clock.now()))
+                        .toList(),
+                false);
+    }
+
+    /**
+     * How rows ended: succeeded (no failures), failed every try (one failure per row), or succeeded and
+     * their commit was refused (nothing of them kept).
+     */
+    record Handled(List<RangeFailure> failures, boolean refused) {
+
+        static final Handled SUCCEEDED = new Handled(List.of(), false);
+        static final Handled REFUSED = new Handled(List.of(), true);
     }
 
     private record Failed(
             String error, int attempts, @Nullable Throwable cause) {}
+
+    /** The last try's failure ({@code null} when one succeeded), or a refused commit. */
+    private record Tried(@Nullable Failed failed, boolean refused) {}
 
     private void logFailure(List<Row> rows, Failed failed) {
         Throwable cause = failed.cause();
@@ -81,11 +131,15 @@ final class RangeHandling {
                 cause);
     }
 
-    private @Nullable Failed attempt(List<Row> rows, IntFunction<ScanContext> context) {
+    private Tried attempt(List<Row> rows, IntFunction<ScanContext> context, BooleanSupplier commit) {
         int allowed = 1 + task.inPlaceRetries();
         for (int attempt = 1; ; attempt++) {
             Throwable[] thrown = new Throwable[1];
-            Outcome outcome = call(rows, context.apply(attempt), thrown);
+            boolean[] refused = new boolean[1];
+            Outcome outcome = tryOnce(rows, context.apply(attempt), thrown, commit, refused);
+            if (refused[0]) {
+                return new Tried(null, true);
+            }
             // a switch expression: a kind added to Outcome fails compilation here until it is handled
             boolean again =
                     switch (outcome.kind()) {
@@ -94,11 +148,45 @@ final class RangeHandling {
                             attempt < allowed && !Thread.currentThread().isInterrupted();
                     };
             if (!again) {
-                return outcome.kind() == Outcome.Kind.DONE || outcome.kind() == Outcome.Kind.SKIP
-                        ? null
-                        : new Failed(reason(outcome), attempt, thrown[0]);
+                return new Tried(succeeded(outcome) ? null : new Failed(reason(outcome), attempt, thrown[0]), false);
             }
         }
+    }
+
+    private static boolean succeeded(Outcome outcome) {
+        return outcome.kind() == Outcome.Kind.DONE || outcome.kind() == Outcome.Kind.SKIP;
+    }
+
+    /**
+     * One try, in a transaction of its own when the task is transactional, whose statements commit only
+     * with the rows succeeded and {@code commit} written; {@code refused[0]} tells a refused commit.
+     */
+    private Outcome tryOnce(
+            List<Row> rows, ScanContext ctx, Throwable[] thrown, BooleanSupplier commit, boolean[] refused) {
+        if (transactions == null) {
+            Outcome outcome = call(rows, ctx, thrown);
+            refused[0] = succeeded(outcome) && !commit.getAsBoolean();
+            return outcome;
+        }
+        Outcome[] outcome = new Outcome[1];
+        try {
+            transactions.inTransaction(() -> {
+                outcome[0] = call(rows, ctx, thrown);
+                if (!succeeded(outcome[0])) {
+                    // a failing try leaves nothing: the next try, or a requeue of the failed row, starts clean
+                    return false;
+                }
+                refused[0] = !commit.getAsBoolean();
+                return !refused[0];
+            });
+        } catch (RuntimeException | Error e) {
+            // the transaction failed after the handler returned, and rolled back whole: a JPA session that
+            // flushes at the commit (a constraint its entity breaks), or the position commit itself; the
+            // try failed as a status task's transactional call does, and a try again starts clean
+            refused[0] = false;
+            return failed(e, thrown);
+        }
+        return outcome[0];
     }
 
     /** Calls the handler; anything it throws becomes a retry, and is left in {@code thrown[0]}. */
@@ -115,9 +203,13 @@ final class RangeHandling {
         } catch (Throwable e) {
             // an Error too (OutOfMemoryError, StackOverflowError): escaping, it failed the whole range,
             // which then ran again from its last commit, its row never recorded
-            thrown[0] = e;
-            return Outcome.retryLater(e instanceof Error || e.getMessage() == null ? e.toString() : e.getMessage());
+            return failed(e, thrown);
         }
+    }
+
+    private static Outcome failed(Throwable e, Throwable[] thrown) {
+        thrown[0] = e;
+        return Outcome.retryLater(e instanceof Error || e.getMessage() == null ? e.toString() : e.getMessage());
     }
 
     private static String reason(Outcome outcome) {

@@ -4,7 +4,9 @@ import io.shardscan.core.spi.RangeFailure;
 import io.shardscan.core.spi.RangeLease;
 import io.shardscan.core.spi.RangeProgress;
 import io.shardscan.core.spi.RangeStores;
+import io.shardscan.core.spi.RangeTransactions;
 import io.shardscan.core.spi.TaskRun;
+import io.shardscan.core.task.InvalidTaskException;
 import io.shardscan.core.task.RangeJob;
 import io.shardscan.core.task.RangeTask;
 import io.shardscan.core.task.Row;
@@ -23,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one range task on this node: {@code workers} threads, each scanning one range at a time (a
@@ -59,6 +62,16 @@ final class RangeRunner {
     private static final int QUIET_TICKS = 5;
 
     RangeRunner(RangeJob job, RangeStores stores, EngineSettings settings, ScanClock clock) {
+        if (job.transactional() && stores.transactions() == null) {
+            throw new InvalidTaskException("scan.tasks." + job.task().name() + ": @ScanTask(\""
+                    + job.task().name()
+                    + "\", transactional = true) commits each row with its range's position in one transaction,"
+                    + " which these range stores cannot: their RangeStores has no RangeTransactions (a RangeStores"
+                    + " bean of the application's built without one). Remove that bean, so that Shardscan builds its"
+                    + " JDBC range stores on its DataSource, or build it withTransactions(new JdbcRangeTransactions("
+                    + "<the DataSource of its ledger and of the handler's statements>, <its transaction manager>,"
+                    + " ...)); or remove transactional = true");
+        }
         this.job = job;
         this.task = job.task();
         this.statements = new RangeStatements(task.name(), clock);
@@ -79,6 +92,11 @@ final class RangeRunner {
 
     RangeTask task() {
         return task;
+    }
+
+    /** The transactions each try of a unit runs in, when the task is transactional. */
+    private @Nullable RangeTransactions transactions() {
+        return job.transactional() ? stores.transactions() : null;
     }
 
     RangeStatus status() {
@@ -204,7 +222,7 @@ final class RangeRunner {
     int requeue(int limit) {
         TaskRun current = run;
         List<RangeFailure> failed = stores.failures().recent(task.name(), current.id(), limit);
-        RangeHandling handling = new RangeHandling(task, job.handler(), clock, failureLog);
+        RangeHandling handling = new RangeHandling(task, job.handler(), clock, failureLog, transactions());
         int ran = 0;
         for (RangeFailure failure : failed) {
             if (!stores.failures().take(task.name(), current.id(), failure.id())) {
@@ -276,7 +294,7 @@ final class RangeRunner {
         RangeScan scan = new RangeScan(
                 task,
                 stores,
-                new RangeHandling(task, job.handler(), clock, failureLog),
+                new RangeHandling(task, job.handler(), clock, failureLog, transactions()),
                 clock,
                 settings.nodeId(),
                 () -> running,

@@ -13,6 +13,7 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 /**
  * Scans one held range in id order, page by page, from its committed position: runs each row,
@@ -23,7 +24,10 @@ import java.util.function.BooleanSupplier;
  * once (a follow task's tail range never ends). In a following run the range is done only once its
  * ids are settled ({@link IdHorizon}): the table's highest id is read before the page, never after it,
  * and ids missing when read are read again once the follow grace passed, so a row whose transaction
- * took its id before a higher one and committed after it still runs. One instance per worker thread.
+ * took its id before a higher one and committed after it still runs. A transactional task's units
+ * each commit the position past them in their own transaction, with the handler's statements: the
+ * redo after a takeover is then only the unit in hand, whose statements rolled back. One instance per
+ * worker thread.
  */
 final class RangeScan {
 
@@ -108,14 +112,20 @@ final class RangeScan {
                 }
                 int to = handling.batch() ? runs.size() : next + 1;
                 List<Row> rows = runs.subList(next, to);
-                failures.addAll(handling.handle(
-                        rows, attempt -> new ScanContext(task.name(), node, index, lease.epoch(), attempt)));
-                for (Row row : rows) {
-                    unsettled.passed(position, row.id());
-                    position = Math.max(position, row.id());
-                }
-                handled += rows.size();
+                IntFunction<ScanContext> context =
+                        attempt -> new ScanContext(task.name(), node, index, lease.epoch(), attempt);
                 next = to;
+                if (handling.transactional()) {
+                    long written = handleCommitting(held, rows, context, unsettled);
+                    if (written < 0) {
+                        return committed;
+                    }
+                    committed += written;
+                    continue;
+                }
+                failures.addAll(handling.handle(rows, context));
+                passed(rows, unsettled);
+                handled += rows.size();
                 if (clock.nanos() - lastCommitNanos
                         >= task.definition().rounds().commitInterval().toNanos()) {
                     long written = commit(held, false);
@@ -189,6 +199,50 @@ final class RangeScan {
                         + task.definition().table() + " can take longer");
     }
 
+    private void passed(List<Row> rows, UnsettledIds unsettled) {
+        for (Row row : rows) {
+            unsettled.passed(position, row.id());
+            position = Math.max(position, row.id());
+        }
+    }
+
+    /**
+     * Runs a transactional task's unit, each try in a transaction of its own, and commits the range's
+     * position past it in the transaction of the try that succeeded, so the handler's statements and the
+     * position commit together; a unit that failed every try is recorded failed, the position past it,
+     * with none of its tries' statements.
+     *
+     * @return the rows committed, or {@code -1} when the range was taken over (the unit rolled back)
+     */
+    private long handleCommitting(
+            HeldRange held, List<Row> rows, IntFunction<ScanContext> context, UnsettledIds unsettled) {
+        RangeLease lease = held.lease;
+        long past = position;
+        for (Row row : rows) {
+            past = Math.max(past, row.id());
+        }
+        RangeCommit unit = new RangeCommit(held.run, lease.start(), lease.epoch(), past, rows.size(), List.of(), false);
+        RangeHandling.Handled result =
+                handling.handle(rows, context, () -> stores.transactions().commit(task.name(), unit));
+        if (result.refused()) {
+            lost(
+                    held,
+                    "rolled back the transaction of row " + rows.get(0).id()
+                            + (rows.size() > 1 ? " and the " + (rows.size() - 1) + " other rows of its page" : "")
+                            + ", which its new owner runs");
+            return -1;
+        }
+        passed(rows, unsettled);
+        if (!result.failures().isEmpty()) {
+            handled += rows.size();
+            failures.addAll(result.failures());
+            return commit(held, false);
+        }
+        lastCommitNanos = clock.nanos();
+        committedRows.accept(rows.size());
+        return rows.size();
+    }
+
     /** Commits the position; returns the rows it wrote, or {@code -1} when the range was taken over. */
     private long commit(HeldRange held, boolean done) {
         RangeLease lease = held.lease;
@@ -198,12 +252,7 @@ final class RangeScan {
                         new RangeCommit(held.run, lease.start(), lease.epoch(), position, handled, failures, done));
         lastCommitNanos = clock.nanos();
         if (!written) {
-            held.markLost();
-            log.log(
-                    Level.INFO,
-                    "Task " + task.name() + ": range " + lease.start() + "-" + lease.end() + " was taken over (epoch "
-                            + lease.epoch() + " is stale); dropped " + handled
-                            + " uncommitted rows, which its new owner runs again");
+            lost(held, "dropped " + handled + " uncommitted rows, which its new owner runs again");
             return -1;
         }
         long count = handled;
@@ -211,5 +260,14 @@ final class RangeScan {
         handled = 0;
         failures = new ArrayList<>();
         return count;
+    }
+
+    private void lost(HeldRange held, String dropped) {
+        RangeLease lease = held.lease;
+        held.markLost();
+        log.log(
+                Level.INFO,
+                "Task " + task.name() + ": range " + lease.start() + "-" + lease.end() + " was taken over (epoch "
+                        + lease.epoch() + " is stale); " + dropped);
     }
 }

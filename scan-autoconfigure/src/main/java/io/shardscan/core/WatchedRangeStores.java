@@ -9,6 +9,7 @@ import io.shardscan.core.spi.RangeLedger;
 import io.shardscan.core.spi.RangeProgress;
 import io.shardscan.core.spi.RangeStores;
 import io.shardscan.core.spi.RangeTable;
+import io.shardscan.core.spi.RangeTransactions;
 import io.shardscan.core.spi.SchemaReport;
 import io.shardscan.core.task.RangeTask;
 import io.shardscan.core.task.Row;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * A range task's stores whose every statement of its workers and control thread runs through its
@@ -34,7 +36,23 @@ final class WatchedRangeStores {
                 new Cursor(stores.cursor(), statements),
                 new Ledger(stores.ledger(), statements),
                 new Table(stores.table(), statements),
-                new Failures(stores.failures(), statements));
+                new Failures(stores.failures(), statements),
+                stores.transactions() == null ? null : new Transactions(stores.transactions(), statements));
+    }
+
+    /** The transaction passes through (the handler's statements in it are the application's, not watched). */
+    private record Transactions(RangeTransactions transactions, RangeStatements statements)
+            implements RangeTransactions {
+
+        @Override
+        public boolean inTransaction(BooleanSupplier work) {
+            return transactions.inTransaction(work);
+        }
+
+        @Override
+        public boolean commit(String task, RangeCommit commit) {
+            return statements.run("position commit", () -> transactions.commit(task, commit));
+        }
     }
 
     private record Table(RangeTable table, RangeStatements statements) implements RangeTable {

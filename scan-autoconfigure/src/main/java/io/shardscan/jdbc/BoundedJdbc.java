@@ -25,10 +25,24 @@ final class BoundedJdbc {
     private final Duration timeout;
 
     BoundedJdbc(DataSource dataSource, Duration timeout, SqlDialect dialect) {
+        this(dataSource, timeout, dialect, true);
+    }
+
+    /**
+     * Statements on {@code dataSource} as it is, whose connection Spring's transactions bind: they join
+     * the application's transaction on the calling thread, bounded as the others.
+     */
+    static BoundedJdbc joining(DataSource dataSource, Duration timeout, SqlDialect dialect) {
+        return new BoundedJdbc(dataSource, timeout, dialect, false);
+    }
+
+    private BoundedJdbc(DataSource dataSource, Duration timeout, SqlDialect dialect, boolean autoCommit) {
         Objects.requireNonNull(dataSource, "dataSource");
-        // its stores (runs, range cursor, ledger, failures) write Shardscan's own tables and never join an
-        // application's transaction: their statements must commit whatever the pool's autocommit
-        dataSource = AutoCommitDataSource.of(dataSource);
+        if (autoCommit) {
+            // its stores (runs, range cursor, ledger, failures) write Shardscan's own tables and never join an
+            // application's transaction: their statements must commit whatever the pool's autocommit
+            dataSource = AutoCommitDataSource.of(dataSource);
+        }
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("a statement timeout must be positive (was " + timeout + ")");
         }

@@ -162,23 +162,29 @@ public final class JdbcRangeLedger implements RangeLedger {
             // frozen (SIGSTOP, a long GC pause) right after it holds no lock on its range that would block
             // the node taking the range over (RangeNodeChaosTests once froze one there: every takeover
             // waited on the row lock until cancelled, as long as the node stood still)
-            return Rerun.onDeadlockOrDuplicateKey(() -> movePosition(task, commit)) == 1;
+            return Rerun.onDeadlockOrDuplicateKey(() -> movePosition(jdbc, dialect, task, commit)) == 1;
         }
         // rerun when another node's failure of the same row was inserted meanwhile, or a deadlock's victim
-        Boolean written = Rerun.onDeadlockOrDuplicateKey(() -> transactions.execute(status -> {
-            int updated = movePosition(task, commit);
-            if (updated != 1) {
-                return false;
-            }
-            for (RangeFailure failure : commit.failures()) {
-                JdbcRangeFailures.upsert(jdbc, dialect, task, commit.run(), failure);
-            }
-            return true;
-        }));
+        Boolean written = Rerun.onDeadlockOrDuplicateKey(
+                () -> transactions.execute(status -> write(jdbc, dialect, task, commit)));
         return Boolean.TRUE.equals(written);
     }
 
-    private int movePosition(String task, RangeCommit commit) {
+    /**
+     * Moves the range's position and records the commit's failures, in the transaction the caller runs;
+     * {@code false}, having written nothing, when the range no longer holds the commit's epoch.
+     */
+    static boolean write(JdbcTemplate jdbc, SqlDialect dialect, String task, RangeCommit commit) {
+        if (movePosition(jdbc, dialect, task, commit) != 1) {
+            return false;
+        }
+        for (RangeFailure failure : commit.failures()) {
+            JdbcRangeFailures.upsert(jdbc, dialect, task, commit.run(), failure);
+        }
+        return true;
+    }
+
+    private static int movePosition(JdbcTemplate jdbc, SqlDialect dialect, String task, RangeCommit commit) {
         return jdbc.update(
                 "UPDATE scan_range SET position = ?, processed = processed + ?, failed = failed + ?, done = ?,"
                         + " moved_at = " + dialect.now() + ", heartbeat_at = " + dialect.now()

@@ -15,6 +15,7 @@ import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcRangeFailures;
 import io.shardscan.jdbc.JdbcRangeLedger;
 import io.shardscan.jdbc.JdbcRangeTable;
+import io.shardscan.jdbc.JdbcRangeTransactions;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskRuns;
 import io.shardscan.jdbc.JdbcTaskStore;
@@ -120,14 +121,18 @@ public final class Engines implements AfterEachCallback {
         return rangeStores(dataSource, cursor, STATEMENT_TIMEOUT);
     }
 
-    /** The JDBC range stores on {@code dataSource} with {@code cursor}, each statement bounded by {@code timeout}. */
+    /**
+     * The JDBC range stores on {@code dataSource} with {@code cursor}, each statement bounded by {@code timeout};
+     * their transactions, for transactional range jobs, are a {@code DataSourceTransactionManager}'s on it.
+     */
     public static RangeStores rangeStores(DataSource dataSource, RangeCursor cursor, Duration timeout) {
         return new RangeStores(
                 new JdbcTaskRuns(dataSource, timeout),
                 cursor,
                 new JdbcRangeLedger(dataSource, timeout),
                 new JdbcRangeTable(dataSource, timeout),
-                new JdbcRangeFailures(dataSource, timeout));
+                new JdbcRangeFailures(dataSource, timeout),
+                new JdbcRangeTransactions(dataSource, timeout));
     }
 
     /** Starts an engine built by the test; it is stopped after the test. */

@@ -13,6 +13,7 @@ import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcRangeFailures;
 import io.shardscan.jdbc.JdbcRangeLedger;
 import io.shardscan.jdbc.JdbcRangeTable;
+import io.shardscan.jdbc.JdbcRangeTransactions;
 import io.shardscan.jdbc.JdbcTaskRuns;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisRangeCursor;
@@ -159,7 +160,8 @@ public final class Bench implements AutoCloseable {
                         new RedisRangeCursor(redis),
                         new JdbcRangeLedger(dataSource, timeout),
                         new JdbcRangeTable(dataSource, timeout),
-                        new JdbcRangeFailures(dataSource, timeout)));
+                        new JdbcRangeFailures(dataSource, timeout),
+                        new JdbcRangeTransactions(dataSource, timeout)));
     }
 
     /** Closes pools and connections in reverse order of opening. */

@@ -51,7 +51,8 @@ public final class Options {
                 "rate",
                 "seconds",
                 "warmup-probes",
-                "dbscheduler-warmup-seconds");
+                "dbscheduler-warmup-seconds",
+                "transactional");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {

@@ -30,12 +30,15 @@ final class RangeScenario implements Scenario {
         int nodes = bench.options().intValue("nodes", 2);
         int workers = bench.options().intValue("workers", 8);
         int passes = Math.max(2, bench.options().intValue("passes", 2));
-        out.printf("range: %,d ids, %d nodes x %d workers, %d passes%n", rows, nodes, workers, passes);
+        boolean transactional = Boolean.parseBoolean(bench.options().value("transactional", "false"));
+        out.printf(
+                "range: %,d ids, %d nodes x %d workers, %d passes%s%n",
+                rows, nodes, workers, passes, transactional ? ", transactional" : "");
         List<Pass> all = new ArrayList<>();
         try (Pg pg = bench.pg(2)) {
             pg.recreateUserTable(rows);
             for (int i = 1; i <= passes; i++) {
-                all.add(pass(bench, pg, out, i, rows, nodes, workers));
+                all.add(pass(bench, pg, out, i, rows, nodes, workers, transactional));
             }
             pg.jdbc().execute("DROP TABLE IF EXISTS " + RangeJobs.TABLE);
         }
@@ -56,7 +59,11 @@ final class RangeScenario implements Scenario {
             table.row(
                             pass.number,
                             "Shardscan range mode (" + nodes + " in-process engines x " + workers
-                                    + " workers, Redis cursor, @ScanTask record), start to DONE",
+                                    + " workers, Redis cursor, @ScanTask record"
+                                    + (transactional
+                                            ? ", transactional: one transaction and position commit per row"
+                                            : "")
+                                    + "), start to DONE",
                             pass.shardscanHandled,
                             pass.shardscanSeconds,
                             pass.shardscanRate(),
@@ -88,18 +95,22 @@ final class RangeScenario implements Scenario {
                 .put("rows", rows)
                 .put("nodes", nodes)
                 .put("passes", passes)
+                .put("transactional", String.valueOf(transactional))
                 .put("shardscan_rows_per_s", shardscanRate)
                 .put("raw_rows_per_s", rawRate)
                 .put("ratio_vs_raw", shardscanRate / rawRate)
                 .put("first_pass_ratio_vs_raw", first.ratioVsRaw());
     }
 
-    private static Pass pass(Bench bench, Pg pg, PrintStream out, int number, int rows, int nodes, int workers)
+    private static Pass pass(
+            Bench bench, Pg pg, PrintStream out, int number, int rows, int nodes, int workers, boolean transactional)
             throws Exception {
         pg.coordinationTables();
         bench.clearRedis(RangeJobs.TASK);
         RangeJobs jobs = new RangeJobs();
-        RangeJob job = jobs.job(workers, PAGE);
+        RangeJob found = jobs.job(workers, PAGE);
+        // --transactional true: each row's (empty) transaction commits the range's position past it
+        RangeJob job = new RangeJob(found.task(), found.handler(), transactional);
         List<ScanEngine> engines = new ArrayList<>();
         List<Pg> pools = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {

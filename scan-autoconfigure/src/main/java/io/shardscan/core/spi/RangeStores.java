@@ -1,6 +1,7 @@
 package io.shardscan.core.spi;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where range tasks keep their runs, cursors, progress and failures, and how they read their tables.
@@ -12,9 +13,17 @@ import java.util.Objects;
  * @param ledger one progress row per range, fenced by epochs
  * @param table reads the scanned tables
  * @param failures the rows that failed every in-place try
+ * @param transactions runs a transactional task's handler and commits its position in one
+ *     transaction on the ledger's database; {@code null} when these stores cannot, and then no range
+ *     task may be transactional
  */
 public record RangeStores(
-        TaskRuns runs, RangeCursor cursor, RangeLedger ledger, RangeTable table, RangeFailures failures) {
+        TaskRuns runs,
+        RangeCursor cursor,
+        RangeLedger ledger,
+        RangeTable table,
+        RangeFailures failures,
+        @Nullable RangeTransactions transactions) {
 
     public RangeStores {
         Objects.requireNonNull(runs, "runs");
@@ -22,6 +31,17 @@ public record RangeStores(
         Objects.requireNonNull(ledger, "ledger");
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(failures, "failures");
+    }
+
+    /** Stores without {@linkplain #transactions() transactions}: no range task on them may be transactional. */
+    public RangeStores(
+            TaskRuns runs, RangeCursor cursor, RangeLedger ledger, RangeTable table, RangeFailures failures) {
+        this(runs, cursor, ledger, table, failures, null);
+    }
+
+    /** These stores with {@code transactions}. */
+    public RangeStores withTransactions(RangeTransactions transactions) {
+        return new RangeStores(runs, cursor, ledger, table, failures, Objects.requireNonNull(transactions));
     }
 
     /**
