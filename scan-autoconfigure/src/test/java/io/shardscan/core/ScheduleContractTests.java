@@ -166,6 +166,42 @@ abstract class ScheduleContractTests {
                 .hasSize(2);
     }
 
+    /**
+     * A node whose clock lags hands on a firing after the run it started elsewhere has ended: the firing's
+     * record, not the run's state, says it was handled, so it starts nothing.
+     */
+    @Test
+    void aNodeWhoseClockLagsFindsTheFiringHandledAfterTheRunEnded() {
+        setUp("lagging");
+        SettableScanClock lagging = new SettableScanClock(T0);
+        List<ScanEngine> nodes = List.of(node("node-a"), node("node-b"));
+        ScanEngine late = engines.start(
+                "node-c",
+                dataSource,
+                new JdbcShardCoordinator(dataSource),
+                new ScanEngine.ScanTask(task, handler),
+                lagging,
+                listener,
+                Engines.FAST_TTL,
+                Engines.FAST_RENEW);
+        List<ScanEngine> all = List.of(nodes.get(0), nodes.get(1), late);
+        awaitDone(all, 0);
+
+        // nothing to do: run 1 ends at once, before node-c's clock reaches the firing
+        clock.advance(Duration.ofHours(1));
+        await().atMost(TestTime.scaled(Duration.ofSeconds(120))).until(() -> ended.size() == 1);
+        awaitDone(all, 1);
+        assertThat(late.task(task.name()).schedule().nextFiring()).isEqualTo(ONE);
+
+        lagging.advance(Duration.ofHours(1));
+        await().until(() -> ONE.plus(Duration.ofHours(1))
+                .equals(late.task(task.name()).schedule().nextFiring()));
+        LeaseTicks.awaitNext(3, views(all));
+        assertThat(runIdInDatabase()).isEqualTo(1);
+        assertThat(ended).hasSize(1);
+        assertThat(late.task(task.name()).schedule().startedHere()).isZero();
+    }
+
     @Test
     void firingsMissedWhileEveryNodeWasDownRunOnceAtStart() {
         setUp("missed");
