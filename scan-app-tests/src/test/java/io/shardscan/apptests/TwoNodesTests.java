@@ -116,8 +116,9 @@ class TwoNodesTests {
         assertThat(jdbc.queryForList("SELECT version FROM flyway_schema_history WHERE success", String.class))
                 .containsExactly("1");
         assertThat(jdbc.queryForList(
-                        "SELECT version FROM scan_schema_history WHERE success AND version <> '0'", String.class))
-                .containsExactly("1");
+                        "SELECT version FROM scan_schema_history WHERE success AND version <> '0' ORDER BY installed_rank",
+                        String.class))
+                .containsExactly("1", "2");
     }
 
     @Test

@@ -32,6 +32,7 @@ import org.jspecify.annotations.Nullable;
  * @param etaSeconds the rest of the id space at that pace; {@code null} when done or unknown
  * @param handledHere rows this node handled and committed since it started
  * @param failures the failures now recorded: a count and the most recent ones; {@code null} in the overview
+ * @param schedule the task's schedule, its next and its last firing; {@code null} for a task without one
  */
 public record RangeTaskDescriptor(
         String mode,
@@ -51,7 +52,8 @@ public record RangeTaskDescriptor(
         double rowsPerSecond,
         @Nullable Long etaSeconds,
         long handledHere,
-        @Nullable FailuresDescriptor failures) {
+        @Nullable FailuresDescriptor failures,
+        @Nullable ScheduleDescriptor schedule) {
 
     /** How many recent failures the task's own page lists. */
     static final int RECENT_FAILURES = 10;
@@ -86,7 +88,8 @@ public record RangeTaskDescriptor(
                 Math.round(s.rowsPerSecond() * 10) / 10.0,
                 s.eta() == null ? null : s.eta().toSeconds(),
                 s.handledHere(),
-                failures ? new FailuresDescriptor(view.failureCount(), view.recentFailures(RECENT_FAILURES)) : null);
+                failures ? new FailuresDescriptor(view.failureCount(), view.recentFailures(RECENT_FAILURES)) : null,
+                ScheduleDescriptor.of(view.schedule()));
     }
 
     @Override

@@ -46,6 +46,7 @@ import org.jspecify.annotations.Nullable;
  *       when its current run is done, 0 while it runs, NaN before this node read it; {@code scan.run.id}
  *       (gauge; task): the current run's id;
  *   <li>for range tasks, the gauges of {@link RangeMetrics};
+ *   <li>for scheduled tasks, {@code scan.schedule.firings} of {@link ScheduleMetrics};
  *   <li>{@code scan.budget.wait} (timer; task, aged = true or false): how long rounds waited for
  *       workers of the node's budget; aged rounds went first because their oldest row waited past
  *       the task's max-wait. Registered only with {@code scan.max-workers}.
@@ -194,6 +195,7 @@ public class ScanMetrics implements MeterBinder, ScanListener {
             }
         }
         RangeMetrics.bind(registry, scanEngine);
+        ScheduleMetrics.bind(registry, scanEngine);
     }
 
     private static void runs(MeterRegistry registry, ScanEngine engine, String task) {

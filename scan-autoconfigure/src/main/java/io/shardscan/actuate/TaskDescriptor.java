@@ -42,6 +42,7 @@ import org.jspecify.annotations.Nullable;
  * @param run the task's current run as this node last read it, or {@code null} for a task that runs forever
  * @param shardCountConflict why this node claims no shard: its {@code shards} differs from the nodes
  *     holding the task's leases (names both counts, the members and the fix); {@code null} when it does not
+ * @param schedule the task's schedule, its next and its last firing; {@code null} for a task without one
  */
 public record TaskDescriptor(
         TaskView.State state,
@@ -64,7 +65,8 @@ public record TaskDescriptor(
         @Nullable BudgetDescriptor budget,
         List<EndpointBanDescriptor> bannedEndpoints,
         @Nullable RunDescriptor run,
-        @Nullable String shardCountConflict) {
+        @Nullable String shardCountConflict,
+        @Nullable ScheduleDescriptor schedule) {
 
     public TaskDescriptor {
         members = List.copyOf(members);
@@ -98,7 +100,8 @@ public record TaskDescriptor(
                 task.budgeted() ? BudgetDescriptor.of(task) : null,
                 task.bannedEndpoints().stream().map(EndpointBanDescriptor::of).toList(),
                 RunDescriptor.of(task.runMode(), task.run(), task.runDuration()),
-                shardCountConflict(task));
+                shardCountConflict(task),
+                ScheduleDescriptor.of(task.schedule()));
     }
 
     private static @Nullable String shardCountConflict(TaskView task) {

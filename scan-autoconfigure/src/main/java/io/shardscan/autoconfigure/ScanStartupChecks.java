@@ -38,13 +38,14 @@ final class ScanStartupChecks {
     /**
      * The durations that must have a unit, unlike Shardscan's others (seconds without one): a task's
      * {@code max-wait}, {@code delay}, {@code archive.after}, {@code slow-call}, {@code level2.window},
-     * {@code level2.ban} and {@code stall-timeout}. Each is too easily meant in another unit than
+     * {@code level2.ban}, {@code stall-timeout} and {@code schedule.every}. Each is too easily meant in another unit than
      * seconds: a latency bound in milliseconds ({@code max-wait: 500}, {@code slow-call: 500}: no call
      * would ever count as slow), a delay, a ban or a stall in minutes ({@code delay: 15},
      * {@code level2.ban: 5}, {@code stall-timeout: 5}, whose defaults are 5 minutes; a range task's
      * stall timeout bound as 5 ms has every range taken over again and again), an age in days
-     * ({@code archive.after: 7}); a slip runs, bans or archives rows at a time no one meant, and
-     * nothing else would show it.
+     * ({@code archive.after: 7}); and {@code schedule.every}, bound as milliseconds without one
+     * ({@code every: 3600} would start a run every 3.6 s). A slip runs, bans or archives rows at a time no
+     * one meant, and nothing else would show it.
      */
     static List<String> durationsWithoutUnit(ConfigurableEnvironment environment, ScanProperties properties) {
         // the tasks bound as ScanProperties binds them, so a task's key here is its key there whatever
@@ -68,6 +69,9 @@ final class ScanStartupChecks {
             withoutUnit(task, "level2.window", level2 == null ? null : level2.window(), "level2.window: 5m", problems);
             withoutUnit(task, "level2.ban", level2 == null ? null : level2.ban(), "level2.ban: 5m", problems);
             withoutUnit(task, "stall-timeout", durations.stallTimeout(), "stall-timeout: 5m", problems);
+            WrittenSchedule schedule = durations.schedule();
+            withoutUnit(
+                    task, "schedule.every", schedule == null ? null : schedule.every(), "schedule.every: 1m", problems);
         }
         return problems;
     }
@@ -77,7 +81,7 @@ final class ScanStartupChecks {
         if (value != null && NUMBER.matcher(value).matches()) {
             problems.add("scan.tasks." + task + "." + key + " is '" + value.trim() + "' without a unit: write it with"
                     + " one, e.g. " + example + " (max-wait, delay, archive.after, slow-call, level2.window,"
-                    + " level2.ban and stall-timeout need a unit, which ms, s, m, h or d makes plain)");
+                    + " level2.ban, stall-timeout and schedule.every need a unit, which ms, s, m, h or d makes plain)");
         }
     }
 
@@ -88,7 +92,11 @@ final class ScanStartupChecks {
             @Nullable WrittenArchive archive,
             @Nullable String slowCall,
             @Nullable WrittenLevel2 level2,
-            @Nullable String stallTimeout) {}
+            @Nullable String stallTimeout,
+            @Nullable WrittenSchedule schedule) {}
+
+    /** A task's {@code schedule.every} as written. */
+    record WrittenSchedule(@Nullable String every) {}
 
     /** A task's {@code archive.after} as written. */
     record WrittenArchive(@Nullable String after) {}

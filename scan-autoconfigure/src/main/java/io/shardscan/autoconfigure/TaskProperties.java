@@ -9,6 +9,7 @@ import io.shardscan.core.task.OnExhausted;
 import io.shardscan.core.task.Ordering;
 import io.shardscan.core.task.RangeTask;
 import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.Schedule;
 import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.core.task.Tier;
 import java.time.Duration;
@@ -145,6 +146,8 @@ public class TaskProperties {
 
     /** The node tags (scan.node-tags) a node must have, every one, to run the task; empty for every node. */
     private List<String> nodeTags = new ArrayList<>();
+    /** When the task's runs start by themselves: a cron in a zone, or a fixed rate; each firing starts one run on one node, and is skipped while the last run still runs; needs run until-empty, or once with mode range. */
+    private final ScheduleProperties schedule = new ScheduleProperties();
 
     /** The column naming each row's receiver (a store id, a host); its rows share a lane and a two-level blacklist. */
     private @Nullable String endpointColumn;
@@ -172,10 +175,10 @@ public class TaskProperties {
      * @throws InvalidTaskException naming the property and the fix when a setting cannot work
      */
     public TaskDefinition toDefinition(String name) {
-        return definition(name, run == null ? RunMode.FOREVER : run);
+        return definition(name, run == null ? RunMode.FOREVER : run, schedule.toSchedule(name));
     }
 
-    private TaskDefinition definition(String name, RunMode run) {
+    private TaskDefinition definition(String name, RunMode run, @Nullable Schedule schedule) {
         return TaskDefinition.builder(name)
                 .table(table)
                 .idColumn(idColumn)
@@ -207,6 +210,7 @@ public class TaskProperties {
                 .maxWait(maxWait)
                 .endpoints(endpoints(name))
                 .run(run)
+                .schedule(schedule)
                 .build();
     }
 
@@ -226,13 +230,14 @@ public class TaskProperties {
                     + " writes the table: remove endpoint-column, due-at-column, match and archive from the task,"
                     + " or use a status-column task");
         }
-        // the definition carries the table, paging and tiers; the range task its run
+        // the definition carries the table, paging and tiers; the range task its run and schedule
         return new RangeTask(
-                definition(name, RunMode.FOREVER),
+                definition(name, RunMode.FOREVER, null),
                 rangeSize,
                 stallTimeout,
                 run == null ? RunMode.ONCE : run,
-                followGrace);
+                followGrace,
+                schedule.toSchedule(name));
     }
 
     /** Whether the task runs in range mode. */
@@ -616,6 +621,10 @@ public class TaskProperties {
 
     public ArchiveProperties getArchive() {
         return archive;
+    }
+
+    public ScheduleProperties getSchedule() {
+        return schedule;
     }
 
     public IndexCheck getIndexCheck() {

@@ -13,6 +13,7 @@ import io.shardscan.core.task.Row;
 import io.shardscan.core.task.RunMode;
 import io.shardscan.core.task.RunRange;
 import io.shardscan.core.task.ScanContext;
+import io.shardscan.core.task.Schedule;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -54,6 +55,7 @@ final class RangeRunner {
     private final Object idle = new Object();
     private final ScheduledExecutorService control;
     private final ExecutorService workers;
+    private final @Nullable ScheduleKeeper schedule;
     private volatile boolean running;
     private volatile TaskRun run;
     private int quietTicks;
@@ -88,6 +90,23 @@ final class RangeRunner {
         this.workers = Executors.newFixedThreadPool(
                 task.definition().rounds().workers(),
                 settings.workerThreads().factory(task.name(), "scan-" + task.name() + "-range-worker-"));
+        Schedule firings = task.schedule();
+        this.schedule = firings == null
+                ? null
+                : new ScheduleKeeper(
+                        task.definition(),
+                        firings,
+                        settings.nodeId(),
+                        clock,
+                        () -> new RunRange(
+                                1, 0, task.rangeSize(), this.stores.cursor().kind()),
+                        this::snapshot);
+    }
+
+    /** The task's schedule as this node knows it; {@code null} for a task without one. */
+    @Nullable
+    ScheduleStatus schedule() {
+        return schedule == null ? null : schedule.status();
     }
 
     RangeTask task() {
@@ -119,6 +138,10 @@ final class RangeRunner {
     }
 
     void start() {
+        if (schedule != null) {
+            // makes run 0 when the task never ran, so that its first run waits for its first firing
+            schedule.tick(stores.runs(), null);
+        }
         run = current();
         status.follow(run);
         running = true;
@@ -256,6 +279,9 @@ final class RangeRunner {
      */
     private void tick() {
         ticks.incrementAndGet();
+        if (schedule != null) {
+            fire(schedule);
+        }
         if (run.done() && held.isEmpty() && quietTicks++ % QUIET_TICKS != 0) {
             return;
         }
@@ -287,6 +313,31 @@ final class RangeRunner {
             // logged by RangeStatements, once per kind
         } catch (RuntimeException e) {
             log.log(Level.WARNING, "Task " + task.name() + ": range heartbeat failed: " + e.getMessage());
+        }
+    }
+
+    /** Hands on a firing of the schedule that is due; a run it started (here or on another node) is followed at once. */
+    private void fire(ScheduleKeeper schedule) {
+        try {
+            if (schedule.tick(stores.runs(), run)) {
+                TaskRun next = current();
+                if (next.id() != run.id()) {
+                    RunRange range = range(next);
+                    log.log(
+                            Level.INFO,
+                            "Task " + task.name() + ": run " + next.id() + " started by node " + next.startedBy()
+                                    + " over ids " + range.lowId() + "-" + range.highId() + ", ranges of "
+                                    + range.rangeSize() + " ids");
+                    follow(next);
+                }
+            }
+        } catch (StatementTimeout e) {
+            // logged by RangeStatements, once per kind; the firing is handed on at the next tick
+        } catch (RuntimeException e) {
+            log.log(
+                    Level.WARNING,
+                    "Task " + task.name() + ": its schedule's firing failed (" + e.getMessage()
+                            + "); the next tick tries again");
         }
     }
 

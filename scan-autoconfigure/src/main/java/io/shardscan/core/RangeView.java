@@ -68,6 +68,16 @@ public final class RangeView {
     }
 
     /**
+     * The task's schedule, its next firing and its last firing as this node last read them
+     * ({@code scan.tasks.<name>.schedule}); runs no statement.
+     *
+     * @return {@code null} for a task without a schedule
+     */
+    public @org.jspecify.annotations.Nullable ScheduleStatus schedule() {
+        return runner.schedule();
+    }
+
+    /**
      * Starts a new run over the table's ids as they are now, when the current one is DONE; a running
      * run is left alone.
      *

@@ -5,6 +5,7 @@ import io.shardscan.core.spi.TaskRun;
 import io.shardscan.core.spi.TaskRuns;
 import io.shardscan.core.spi.TaskStore;
 import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.Schedule;
 import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -19,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   (none) → RUNNING            the task's first start, on whichever node reads it first
+ *   (none) → DONE               with a schedule instead: run 0, in which nothing ran ({@link ScheduleKeeper})
  *   RUNNING → DONE              nothing left ({@link TaskStore#anyLeft}): one conditional write, one node
+ *   DONE → RUNNING              a firing of the schedule: the next id, on one node; the others follow
  *   RUNNING | DONE → RUNNING    {@link #start}: a new run with the next id, on every node at its next tick
  * </pre>
  *
@@ -38,6 +41,7 @@ final class RunKeeper {
     private final TaskContext context;
     private final RunMode mode;
     private final Runnable trigger;
+    private final @Nullable ScheduleKeeper schedule;
     private volatile @Nullable TaskRun run;
     private long lastHandled = -1;
     private long nextCheckNanos;
@@ -49,6 +53,17 @@ final class RunKeeper {
         this.context = context;
         this.mode = context.definition().run();
         this.trigger = trigger;
+        Schedule firings = context.definition().schedule();
+        this.schedule = firings == null
+                ? null
+                : new ScheduleKeeper(
+                        context.definition(), firings, context.nodeId(), context.clock(), () -> null, () -> null);
+    }
+
+    /** The task's schedule as this node knows it; {@code null} for a task without one. */
+    @Nullable
+    ScheduleStatus schedule() {
+        return schedule == null ? null : schedule.status();
     }
 
     /** Whether this task keeps runs at all. */
@@ -107,9 +122,10 @@ final class RunKeeper {
     }
 
     /**
-     * One lease tick: reads the current run (starting the first when there is none), follows a run
-     * started elsewhere, and ends the running one when this node is quiet and the store says nothing is
-     * left. While the store cannot be read the last run read holds.
+     * One lease tick: hands on a firing of the task's schedule that is due ({@link ScheduleKeeper}),
+     * reads the current run (starting the first when there is none and the task has no schedule),
+     * follows a run started elsewhere, and ends the running one when this node is quiet and the store
+     * says nothing is left. While the store cannot be read the last run read holds.
      */
     void tick() {
         if (!keepsRuns()) {
@@ -117,7 +133,14 @@ final class RunKeeper {
         }
         try {
             TaskRuns runs = runs();
+            if (schedule != null) {
+                // makes run 0 at the first tick, so the read below finds a run
+                schedule.tick(runs, run);
+            }
             TaskRun current = runs.current(context.definition());
+            if (current == null && schedule != null) {
+                return;
+            }
             if (current == null) {
                 current = runs.startFirst(
                         context.definition(), context.nodeId(), context.clock().now(), null);
@@ -170,7 +193,11 @@ final class RunKeeper {
                     Level.INFO,
                     "Task " + context.name() + ": run " + current.id() + " is "
                             + current.state().name().toLowerCase(Locale.ROOT)
-                            + (current.done() ? "; this node starts no round until it is started again" : ""));
+                            + (!current.done()
+                                    ? ""
+                                    : schedule != null
+                                            ? "; this node starts no round until its next firing starts a run"
+                                            : "; this node starts no round until it is started again"));
         } else if (known.id() == current.id() && !known.done() && current.done()) {
             log.log(
                     Level.INFO,

@@ -137,6 +137,16 @@ public final class TaskView {
     }
 
     /**
+     * The task's schedule, its next firing and its last firing as this node last read them
+     * ({@code scan.tasks.<name>.schedule}); runs no statement.
+     *
+     * @return {@code null} for a task without a schedule
+     */
+    public @Nullable ScheduleStatus schedule() {
+        return runner.runs().schedule();
+    }
+
+    /**
      * Starts a new run of the task, with the next run id, on every node: here at once, on the others at
      * their next lease tick; each scans its shards at once.
      *

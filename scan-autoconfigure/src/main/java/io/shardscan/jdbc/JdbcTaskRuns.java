@@ -1,5 +1,6 @@
 package io.shardscan.jdbc;
 
+import io.shardscan.core.spi.Firing;
 import io.shardscan.core.spi.RunCounts;
 import io.shardscan.core.spi.TaskRun;
 import io.shardscan.core.spi.TaskRuns;
@@ -9,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +25,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the task-wide pause), with the counts of each run's write-backs kept per shard in the
  * {@code run_*} columns of {@code scan_fence}, which {@link JdbcTaskStore#writeBack} adds to in the
  * write-back's own transaction. A range task's run also keeps its {@link RunRange} there
- * ({@code run_low_id}, {@code run_high_id}, {@code run_range_size}, {@code run_cursor}). Thread-safe.
+ * ({@code run_low_id}, {@code run_high_id}, {@code run_range_size}, {@code run_cursor}), and a scheduled
+ * task its {@link Firing} record ({@code run_fired_at} in UTC, {@code run_fired_by}, {@code run_firing}),
+ * which the statement that starts a run at a firing moves with it. Thread-safe.
  */
 public final class JdbcTaskRuns implements TaskRuns {
 
@@ -169,6 +174,127 @@ public final class JdbcTaskRuns implements TaskRuns {
                 range.highId(),
                 range.rangeSize(),
                 range.cursor());
+    }
+
+    /**
+     * Up to three statements, each one step no other node's can split: run 0 given to a row without a
+     * run, the record made on a row without one, else the row inserted with both; a node whose insert
+     * met another's runs the two updates again. A crash between them leaves a row the next call completes.
+     */
+    @Override
+    public Firing firstSeen(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
+        return Rerun.onDeadlock(() -> firstSeenOnce(task, by, at, range));
+    }
+
+    private Firing firstSeenOnce(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
+        String runZero = "UPDATE scan_task SET run_id = 0, run_state = 'DONE', run_started_at = ?, run_started_by = ?,"
+                + " run_ended_at = ?, run_ended_by = ?, run_processed = 0, run_failed = 0, run_dead = 0"
+                + (range == null ? NO_RANGE : NEW_RANGE) + " WHERE task = ? AND run_id IS NULL";
+        Object[] runZeroValues = runZeroValues(task, by, at, range);
+        String seen = "UPDATE scan_task SET run_fired_at = ?, run_fired_by = ?, run_firing = 'SEEN'"
+                + " WHERE task = ? AND run_fired_at IS NULL";
+        Object[] seenValues = {utc(at), by, task.name()};
+        int gaveRun = committed(() -> jdbc.update(runZero, runZeroValues));
+        int recorded = committed(() -> jdbc.update(seen, seenValues));
+        if (gaveRun == 0 && recorded == 0 && firing(task) == null) {
+            try {
+                committed(() -> {
+                    insertSeen(task, by, at, range);
+                    return 1;
+                });
+            } catch (DuplicateKeyException e) {
+                // another node inserted the row first, with its record or with a pause only
+                committed(() -> jdbc.update(runZero, runZeroValues));
+                committed(() -> jdbc.update(seen, seenValues));
+            }
+        }
+        Firing firing = firing(task);
+        if (firing == null) {
+            throw new IllegalStateException("the firing record of task " + task.name() + " is gone from scan_task");
+        }
+        return firing;
+    }
+
+    /**
+     * One conditional statement starts the next run (the current one done, the record older than the
+     * firing); else one records the firing skipped (the current one running, the record older); then the
+     * record is read. Both leave the record alone when another node moved it past the firing first.
+     */
+    @Override
+    public Firing fire(TaskDefinition task, Instant firing, String by, Instant at, @Nullable RunRange range) {
+        List<Object> start = new java.util.ArrayList<>(List.of(Timestamp.from(at), by));
+        if (range != null) {
+            start.addAll(List.of(range.lowId(), range.highId(), range.rangeSize(), range.cursor()));
+        }
+        start.addAll(List.of(utc(at), by, task.name(), utc(firing)));
+        int started = Rerun.onDeadlock(() -> committed(() -> jdbc.update(
+                "UPDATE scan_task SET run_id = run_id + 1, " + NEW_RUN + (range == null ? NO_RANGE : NEW_RANGE)
+                        + ", run_fired_at = ?, run_fired_by = ?, run_firing = 'STARTED'"
+                        + " WHERE task = ? AND run_state = 'DONE' AND run_fired_at < ?",
+                start.toArray())));
+        if (started == 0) {
+            Rerun.onDeadlock(() -> committed(() -> jdbc.update(
+                    "UPDATE scan_task SET run_fired_at = ?, run_fired_by = ?, run_firing = 'SKIPPED'"
+                            + " WHERE task = ? AND run_state = 'RUNNING' AND run_fired_at < ?",
+                    utc(at),
+                    by,
+                    task.name(),
+                    utc(firing))));
+        }
+        Firing record = firing(task);
+        if (record == null) {
+            throw new IllegalStateException("task " + task.name() + " has no firing record in scan_task: its"
+                    + " schedule's first sight (TaskRuns.firstSeen) makes it");
+        }
+        return record;
+    }
+
+    /** The task's firing record; {@code null} when it has none. */
+    private @Nullable Firing firing(TaskDefinition task) {
+        List<Firing> records = jdbc.query(
+                "SELECT run_fired_at, run_fired_by, run_firing FROM scan_task WHERE task = ? AND run_fired_at IS NOT NULL",
+                (rs, n) -> new Firing(
+                        rs.getObject(1, LocalDateTime.class).toInstant(ZoneOffset.UTC),
+                        String.valueOf(rs.getString(2)),
+                        Firing.Kind.valueOf(rs.getString(3))),
+                task.name());
+        return records.isEmpty() ? null : records.get(0);
+    }
+
+    /**
+     * A firing record's time as a zone-less UTC value: nodes compare it with firings they computed, so it
+     * must not depend on a node's JVM zone (as a {@link Timestamp} would on a zone-less column).
+     */
+    private static LocalDateTime utc(Instant at) {
+        return LocalDateTime.ofInstant(at, ZoneOffset.UTC);
+    }
+
+    private static Object[] runZeroValues(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
+        List<Object> values = new java.util.ArrayList<>(List.of(Timestamp.from(at), by, Timestamp.from(at), by));
+        if (range != null) {
+            values.addAll(List.of(range.lowId(), range.highId(), range.rangeSize(), range.cursor()));
+        }
+        values.add(task.name());
+        return values.toArray();
+    }
+
+    private void insertSeen(TaskDefinition task, String by, Instant at, @Nullable RunRange range) {
+        jdbc.update(
+                "INSERT INTO scan_task (task, paused, run_id, run_state, run_started_at, run_started_by, run_ended_at,"
+                        + " run_ended_by, run_processed, run_failed, run_dead, run_low_id, run_high_id, run_range_size,"
+                        + " run_cursor, run_fired_at, run_fired_by, run_firing)"
+                        + " VALUES (?, 0, 0, 'DONE', ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, ?, ?, 'SEEN')",
+                task.name(),
+                Timestamp.from(at),
+                by,
+                Timestamp.from(at),
+                by,
+                range == null ? null : range.lowId(),
+                range == null ? null : range.highId(),
+                range == null ? null : range.rangeSize(),
+                range == null ? null : range.cursor(),
+                utc(at),
+                by);
     }
 
     @Override

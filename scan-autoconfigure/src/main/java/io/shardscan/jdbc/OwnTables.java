@@ -48,7 +48,8 @@ public final class OwnTables {
 
     /**
      * The run columns by table, each with its type ({@code TIMESTAMP} is the dialect's timestamp): the
-     * runs of status-column and range tasks alike, a range run's ids and range size included.
+     * runs of status-column and range tasks alike, a range run's ids and range size included, and the
+     * firing record of a scheduled task's (added by {@code V2__schedule_firings.sql}).
      */
     private static final Map<String, Map<String, String>> RUNS = Map.of(
             "scan_task",
@@ -65,7 +66,10 @@ public final class OwnTables {
                     Map.entry("run_low_id", "BIGINT"),
                     Map.entry("run_high_id", "BIGINT"),
                     Map.entry("run_range_size", "BIGINT"),
-                    Map.entry("run_cursor", "VARCHAR(16)")),
+                    Map.entry("run_cursor", "VARCHAR(16)"),
+                    Map.entry("run_fired_at", "TIMESTAMP"),
+                    Map.entry("run_fired_by", "VARCHAR(128)"),
+                    Map.entry("run_firing", "VARCHAR(16)")),
             "scan_fence",
             Map.of("run_id", "BIGINT", "run_processed", "BIGINT", "run_failed", "BIGINT", "run_dead", "BIGINT"));
 

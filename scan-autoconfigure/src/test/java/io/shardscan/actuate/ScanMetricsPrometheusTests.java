@@ -14,6 +14,7 @@ import io.shardscan.core.task.EndpointRules;
 import io.shardscan.core.task.RangeJob;
 import io.shardscan.core.task.RangeTask;
 import io.shardscan.core.task.RunMode;
+import io.shardscan.core.task.Schedule;
 import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcRangeCursor;
@@ -98,6 +99,8 @@ class ScanMetricsPrometheusTests {
                         "scan_range_percent",
                         "scan_range_rate",
                         "scan_range_eta",
+                        // registered only for a task with a schedule
+                        "scan_schedule_firings_total",
                         // the observations, through Micrometer's meter handler: a timer and a long task timer each
                         "scan_round_seconds_count",
                         "scan_round_seconds_sum",
@@ -190,13 +193,15 @@ class ScanMetricsPrometheusTests {
         // and a range task beside it, so that the range gauges (registered only for range tasks) are scraped
         new UserTable(dataSource).recreate().insertWithGaps(1, 10, 1);
         RangeTask range = new RangeTask(
-                TaskDefinition.builder("users")
-                        .table("tb_user")
-                        .idColumn("user_id")
-                        .build(),
-                1000,
-                Duration.ofMinutes(5),
-                RunMode.ONCE);
+                        TaskDefinition.builder("users")
+                                .table("tb_user")
+                                .idColumn("user_id")
+                                .build(),
+                        1000,
+                        Duration.ofMinutes(5),
+                        RunMode.ONCE)
+                // with a schedule, so that the firings counter (registered only for a scheduled task) is scraped
+                .withSchedule(Schedule.every(Duration.ofHours(1)));
         engine[0] = engines.start(new ScanEngine(
                 List.of(new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> null)),
                 new JdbcTaskStore(dataSource),

@@ -139,6 +139,15 @@ class ConfigurationMetadataTests {
                 TASK + "archive.");
         assertThat(archive).hasSize(new BeanWrapperImpl(ArchiveProperties.class).getPropertyDescriptors().length - 1);
         javadoc.putAll(archive);
+        // and so is schedule
+        assertThat(javadoc.remove(TASK + "schedule")).isNotBlank();
+        Map<String, String> schedule = fieldJavadoc(
+                Files.readString(
+                        Path.of("src/main/java/io/shardscan/autoconfigure/ScheduleProperties.java"),
+                        StandardCharsets.UTF_8),
+                TASK + "schedule.");
+        assertThat(schedule).hasSize(new BeanWrapperImpl(ScheduleProperties.class).getPropertyDescriptors().length - 1);
+        javadoc.putAll(schedule);
         Map<String, Object> documented = new LinkedHashMap<>();
         properties.forEach((name, property) -> {
             if (name.startsWith(TASK)) {

@@ -63,7 +63,9 @@ class ScanBootLiquibaseTests {
         try (ConfigurableApplicationContext context = start(db, "classpath:io/shardscan/db/changelog/shardscan.yaml")) {
             assertThat(changesets(db))
                     .as("DATABASECHANGELOG")
-                    .containsExactly("shardscan-v1-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
+                    .containsExactly(
+                            "shardscan-v1-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml",
+                            "shardscan-v2-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
             handlesEveryRow(context, db);
         }
     }
@@ -74,7 +76,8 @@ class ScanBootLiquibaseTests {
                     .as("DATABASECHANGELOG")
                     .containsExactly(
                             "shop-orders-1-" + vendor + " shop",
-                            "shardscan-v1-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
+                            "shardscan-v1-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml",
+                            "shardscan-v2-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
             handlesEveryRow(context, db);
         }
     }

@@ -21,7 +21,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 /**
  * An application that migrates its own schema with Flyway, its {@code V1__orders.sql} in
  * {@code classpath:app/db/migration/{vendor}}, and sets {@code scan.jdbc.flyway.enabled} as docs/guides/table-and-indexes.md
- * says: Shardscan's {@code V1} runs beside the application's in its own history table, every table and
+ * says: Shardscan's {@code V1} and {@code V2} run beside the application's in its own history table, every table and
  * column the startup checks know is there, the engine starts and handles a row, a restart migrates
  * nothing, and no statement logged "already exists". On PostgreSQL, MariaDB and H2.
  */
@@ -87,10 +87,12 @@ class ScanFlywayMigrationTests {
                 .as("every table and column any task needs")
                 .isEmpty();
         assertThat(db.migrations("flyway_schema_history")).containsExactly("V1__orders.sql");
-        assertThat(db.migrations("scan_schema_history")).containsExactly("V1__create_tables.sql");
+        assertThat(db.migrations("scan_schema_history"))
+                .containsExactly("V1__create_tables.sql", "V2__schedule_firings.sql");
 
         runner(db).run(context -> assertThat(context).hasNotFailed());
-        assertThat(db.migrations("scan_schema_history")).containsExactly("V1__create_tables.sql");
+        assertThat(db.migrations("scan_schema_history"))
+                .containsExactly("V1__create_tables.sql", "V2__schedule_firings.sql");
         assertThat(output.getAll()).doesNotContainIgnoringCase("already exists");
     }
 }

@@ -29,6 +29,8 @@ class ScanRuntimeHintsTests {
                         "io/shardscan/redis/acquire.lua",
                         "io/shardscan/db/migration/postgresql/V1__create_tables.sql",
                         "io/shardscan/db/migration/mysql/V1__create_tables.sql",
+                        "io/shardscan/db/migration/postgresql/V2__schedule_firings.sql",
+                        "io/shardscan/db/migration/mysql/V2__schedule_firings.sql",
                         "io/shardscan/db/changelog/shardscan.yaml");
         assertThat(scripts).allSatisfy(script -> assertThat(
                         RuntimeHintsPredicates.resource().forResource(script))

@@ -174,7 +174,7 @@ class StartupChecksTests {
                 .run(context -> assertThat(StartupProblems.of(context))
                         .contains("scan.tasks.orders.slow-call is '500' without a unit: write it with one, e.g."
                                 + " slow-call: 500ms or 2s (max-wait, delay, archive.after, slow-call,"
-                                + " level2.window, level2.ban and stall-timeout need a unit, which ms, s, m, h"
+                                + " level2.window, level2.ban, stall-timeout and schedule.every need a unit, which ms, s, m, h"
                                 + " or d makes plain)")
                         .anySatisfy(p -> assertThat(p)
                                 .startsWith("scan.tasks.orders.level2.window is '5' without a unit")

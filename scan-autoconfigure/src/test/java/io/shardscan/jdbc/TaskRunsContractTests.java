@@ -1,7 +1,9 @@
 package io.shardscan.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.shardscan.core.spi.Firing;
 import io.shardscan.core.spi.RunCounts;
 import io.shardscan.core.spi.TaskRun;
 import io.shardscan.core.spi.TaskRuns;
@@ -13,6 +15,8 @@ import io.shardscan.testsupport.OrderTable;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -145,6 +149,133 @@ abstract class TaskRunsContractTests {
     @Test
     void nodesStartingTheFirstRunByHandAtOnceAllGetIt() throws Exception {
         assertThat(atOnce(node -> runs.start(task, 0, node, T0, null).id())).containsOnly(1L);
+    }
+
+    /**
+     * A schedule's first sight makes its record once, and gives a task that never ran run 0, done, so
+     * that nothing runs before its first firing; the record's time is stored in UTC, whatever the JVM's zone.
+     */
+    @Test
+    void aScheduleIsFirstSeenOnceAndATaskThatNeverRanGetsRunZeroDone() {
+        Firing seen = runs.firstSeen(task, "node-a", T0, null);
+        assertThat(seen).isEqualTo(new Firing(T0, "node-a", Firing.Kind.SEEN));
+        assertThat(runs.firstSeen(task, "node-b", T0.plusSeconds(5), null))
+                .as("a second node finds the first one's record")
+                .isEqualTo(seen);
+        TaskRun zero = runs.current(task);
+        assertThat(zero.id()).isZero();
+        assertThat(zero.state()).isEqualTo(TaskRun.State.DONE);
+        assertThat(zero.counts()).isEqualTo(RunCounts.NONE);
+        assertThat(zero.range()).isNull();
+        assertThat(table.jdbc()
+                        .queryForObject(
+                                "SELECT run_fired_at FROM scan_task WHERE task = ?", LocalDateTime.class, task.name()))
+                .isEqualTo(LocalDateTime.ofInstant(T0, ZoneOffset.UTC));
+    }
+
+    /** A task that ran before its schedule was set keeps its run, and a pause set before keeps its row's pause. */
+    @Test
+    void firstSightKeepsTheRunAndThePauseThereAre() {
+        store.control().pauseEverywhere(task, true, "node-a", T0);
+        runs.firstSeen(task, "node-a", T0, null);
+        assertThat(store.control().pausedEverywhere(task)).isTrue();
+        assertThat(runs.current(task).id()).isZero();
+
+        TaskDefinition other = TaskDefinition.builder("other")
+                .table("tb_order")
+                .idColumn("order_id")
+                .run(RunMode.UNTIL_EMPTY)
+                .build();
+        runs.startFirst(other, "node-a", T0, null);
+        runs.finish(other, 1, new RunCounts(3, 0, 0), "node-a", T0.plusSeconds(1));
+        assertThat(runs.firstSeen(other, "node-b", T0.plusSeconds(2), null).kind())
+                .isEqualTo(Firing.Kind.SEEN);
+        assertThat(runs.current(other).id()).isEqualTo(1);
+        assertThat(runs.current(other).counts()).isEqualTo(new RunCounts(3, 0, 0));
+    }
+
+    /**
+     * A firing starts the next run once: a second node handling the same firing finds the first one's
+     * record; a firing while the run runs is recorded skipped and starts nothing; once the run is done the
+     * next firing starts the next run.
+     */
+    @Test
+    void aFiringStartsTheNextRunOnceAndIsSkippedWhileTheRunRuns() {
+        runs.firstSeen(task, "node-a", T0, null);
+        Instant first = T0.plusSeconds(60);
+        Firing started = runs.fire(task, first, "node-a", first.plusMillis(300), null);
+        assertThat(started).isEqualTo(new Firing(first.plusMillis(300), "node-a", Firing.Kind.STARTED));
+        assertThat(runs.fire(task, first, "node-b", first.plusMillis(400), null))
+                .as("another node handling the same firing finds it handled")
+                .isEqualTo(started);
+        TaskRun one = runs.current(task);
+        assertThat(one.id()).isEqualTo(1);
+        assertThat(one.state()).isEqualTo(TaskRun.State.RUNNING);
+        assertThat(one.startedBy()).isEqualTo("node-a");
+        assertThat(one.startedAt()).isEqualTo(first.plusMillis(300));
+
+        Instant second = T0.plusSeconds(120);
+        Firing skipped = runs.fire(task, second, "node-b", second.plusMillis(100), null);
+        assertThat(skipped).isEqualTo(new Firing(second.plusMillis(100), "node-b", Firing.Kind.SKIPPED));
+        assertThat(runs.current(task)).isEqualTo(one);
+        assertThat(runs.fire(task, second, "node-a", second.plusMillis(200), null))
+                .isEqualTo(skipped);
+
+        assertThat(runs.finish(task, 1, new RunCounts(40, 0, 0), "node-a", second.plusSeconds(10)))
+                .isTrue();
+        assertThat(runs.fire(task, second, "node-a", second.plusSeconds(11), null))
+                .as("a skipped firing stays skipped when the run ends after it")
+                .isEqualTo(skipped);
+        assertThat(runs.current(task).state()).isEqualTo(TaskRun.State.DONE);
+        Instant third = T0.plusSeconds(180);
+        assertThat(runs.fire(task, third, "node-b", third, null).kind()).isEqualTo(Firing.Kind.STARTED);
+        TaskRun two = runs.current(task);
+        assertThat(two.id()).isEqualTo(2);
+        assertThat(two.counts()).isEqualTo(RunCounts.NONE);
+        assertThat(two.endedAt()).isNull();
+    }
+
+    /** Eight nodes handing on one firing at once: one starts the run, the others find its record. */
+    @Test
+    void nodesFiringAtOnceStartOneRun() throws Exception {
+        runs.firstSeen(task, "node-a", T0, null);
+        Instant firing = T0.plusSeconds(60);
+        Instant at = firing.plusMillis(7);
+        List<Firing> fired = atOnce(node -> runs.fire(task, firing, node, at, null));
+        assertThat(fired)
+                .as("every node gets the one record of the node that started the run")
+                .allSatisfy(f -> assertThat(f).isEqualTo(fired.get(0)));
+        assertThat(fired.get(0).kind()).isEqualTo(Firing.Kind.STARTED);
+        assertThat(runs.current(task).id()).isEqualTo(1);
+    }
+
+    /** Before its first sight a task has no record to fire on: a firing changes nothing. */
+    @Test
+    void aFiringWithoutARecordIsRefused() {
+        runs.startFirst(task, "node-a", T0, null);
+        runs.finish(task, 1, RunCounts.NONE, "node-a", T0);
+        assertThatThrownBy(() -> runs.fire(task, T0.plusSeconds(60), "node-a", T0.plusSeconds(61), null))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("has no firing record");
+        assertThat(runs.current(task).id()).isEqualTo(1);
+    }
+
+    /** A range task's run 0 covers no id; a firing starts a run over the ids it is given. */
+    @Test
+    void aRangeTasksFiringStartsARunOverItsIds() {
+        TaskDefinition users = TaskDefinition.builder("users")
+                .table("tb_order")
+                .idColumn("order_id")
+                .build();
+        RunRange none = new RunRange(1, 0, 1_000, "jdbc");
+        runs.firstSeen(users, "node-a", T0, none);
+        assertThat(runs.current(users).range()).isEqualTo(none);
+        RunRange ids = new RunRange(13, 154, 1_000, "jdbc");
+        runs.fire(users, T0.plusSeconds(60), "node-b", T0.plusSeconds(60), ids);
+        TaskRun one = runs.current(users);
+        assertThat(one.id()).isEqualTo(1);
+        assertThat(one.range()).isEqualTo(ids);
+        assertThat(one.state()).isEqualTo(TaskRun.State.RUNNING);
     }
 
     /** What eight nodes, named node-0 to node-7, answer when released together. */

@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * recorded by one node; a {@code DONE} run stays done, through restarts, until a new run starts with
  * the next id. Immutable: a snapshot as last read.
  *
- * @param id the run id: 1 for the first run of the task, one more for each run started after it
+ * @param id the run id: 1 for the first run of the task, one more for each run started after it; 0 for
+ *     the run a scheduled task gets before its first firing ({@link TaskRuns#firstSeen}), done, in which
+ *     nothing ran
  * @param state running or done
  * @param startedAt when it started
  * @param startedBy the node that started it

@@ -2,6 +2,7 @@ package io.shardscan.core.task;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A task in range mode (seed 002): its table is read by id ranges claimed from a shared cursor and
@@ -16,9 +17,17 @@ import java.util.Objects;
  * @param followGrace with {@link RunMode#FOLLOW}: how long after the table showed a higher id a lower
  *     one may still commit and be run (a transaction that took its id early and committed late); a
  *     range counts as done only once the table's ids passed its end at least this long ago
+ * @param schedule with {@link RunMode#ONCE}: when runs start by themselves, each firing starting one over
+ *     the ids there are then, unless the current run still runs; {@code null}: only the first run and
+ *     {@code ScanTasks.start} start one
  */
 public record RangeTask(
-        TaskDefinition definition, long rangeSize, Duration stallTimeout, RunMode run, Duration followGrace) {
+        TaskDefinition definition,
+        long rangeSize,
+        Duration stallTimeout,
+        RunMode run,
+        Duration followGrace,
+        @Nullable Schedule schedule) {
 
     /** The default number of ids per range. */
     public static final long DEFAULT_RANGE_SIZE = 10_000;
@@ -54,6 +63,18 @@ public record RangeTask(
             throw new InvalidTaskException("scan.tasks." + definition.name() + ".follow-grace must not be negative"
                     + " (was " + followGrace + "), e.g. 5s; 0s runs no id that commits after a higher one was read");
         }
+        if (schedule != null && run != RunMode.ONCE) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".schedule starts a run at each firing,"
+                    + " but the task's run is " + run.property() + ", which never ends, so a firing would find it"
+                    + " running every time: set scan.tasks." + definition.name() + ".run: once, so that each firing"
+                    + " covers the ids there are then and ends, or remove schedule");
+        }
+    }
+
+    /** A range task without a schedule. */
+    public RangeTask(
+            TaskDefinition definition, long rangeSize, Duration stallTimeout, RunMode run, Duration followGrace) {
+        this(definition, rangeSize, stallTimeout, run, followGrace, null);
     }
 
     /** A range task with the {@linkplain #DEFAULT_FOLLOW_GRACE default follow grace}. */
@@ -63,7 +84,12 @@ public record RangeTask(
 
     /** This task with another definition (the same name), every range setting kept. */
     public RangeTask withDefinition(TaskDefinition definition) {
-        return new RangeTask(definition, rangeSize, stallTimeout, run, followGrace);
+        return new RangeTask(definition, rangeSize, stallTimeout, run, followGrace, schedule);
+    }
+
+    /** This task with {@code schedule}, every other setting kept. */
+    public RangeTask withSchedule(@Nullable Schedule schedule) {
+        return new RangeTask(definition, rangeSize, stallTimeout, run, followGrace, schedule);
     }
 
     /** The task's name. */

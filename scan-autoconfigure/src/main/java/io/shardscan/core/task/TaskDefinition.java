@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <p>With a due-at column ({@link Columns#dueAt()}) a row is due once the database's clock has reached that column's
  * time plus {@code delay}; rows are then fetched, and run per key, in due order, then id order.
  * {@code rowColumns} says which of the table's columns a fetch reads: every one, or those the
- * handler's row type names plus the engine's own.
+ * handler's row type names plus the engine's own. A task whose run ends ({@code run}) may have a
+ * {@code schedule}, whose firings start its runs.
  */
 public record TaskDefinition(
         String name,
@@ -36,7 +37,8 @@ public record TaskDefinition(
         @Nullable Archive archive,
         @Nullable EndpointRules endpoints,
         RowColumns rowColumns,
-        RunMode run) {
+        RunMode run,
+        @Nullable Schedule schedule) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -142,6 +144,15 @@ public record TaskDefinition(
                             + " shard key text)");
         }
         checkRun(name, run);
+        if (schedule != null && !run.ends()) {
+            throw invalid(
+                    name,
+                    "schedule",
+                    "starts a run of the task at each firing, but the task runs forever (scan.tasks." + name
+                            + ".run is forever or unset), which has no runs to start: set scan.tasks." + name
+                            + ".run: until-empty, so that each firing processes the rows pending then and ends, or"
+                            + " remove schedule");
+        }
     }
 
     /** A status-column task runs forever or until empty; once and follow cover an id space, which is range mode's. */
@@ -189,7 +200,8 @@ public record TaskDefinition(
                 archive,
                 endpoints,
                 rowColumns,
-                run);
+                run,
+                schedule);
     }
 
     /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
@@ -389,6 +401,7 @@ public record TaskDefinition(
         private @Nullable EndpointRules endpoints;
         private RowColumns rowColumns = RowColumns.ALL;
         private RunMode run = RunMode.FOREVER;
+        private @Nullable Schedule schedule;
         private @Nullable KeyType shardKeyType;
         private @Nullable KeyType idType;
 
@@ -545,6 +558,16 @@ public record TaskDefinition(
             return this;
         }
 
+        /**
+         * When the task's runs start by themselves: each firing starts one run, on one node, unless the
+         * current run still runs; {@code null} (the default): only {@code ScanTasks.start} starts one
+         * after the first. Needs a run that ends ({@link RunMode#UNTIL_EMPTY}).
+         */
+        public Builder schedule(@Nullable Schedule schedule) {
+            this.schedule = schedule;
+            return this;
+        }
+
         /** What the shard-key column holds; unset, a whole number, or the id's type when it is the id column. */
         public Builder shardKeyType(@Nullable KeyType shardKeyType) {
             this.shardKeyType = shardKeyType;
@@ -613,7 +636,8 @@ public record TaskDefinition(
                     archive,
                     endpoints,
                     rowColumns,
-                    run);
+                    run,
+                    schedule);
         }
     }
 }

@@ -41,6 +41,15 @@ function sum(series) {
   return total;
 }
 
+// A scheduled task's calendar: its next firing and what its last one did (a run is skipped while the last still runs).
+function scheduleLine(name, s) {
+  if (!s) return '';
+  const last = !s.lastFiring ? 'no firing yet'
+    : `last firing ${when(s.lastFiredAt)} on ${s.lastFiredBy}: ` + (s.lastFiring === 'skipped' ? 'skipped, the run still ran' : 'started a run');
+  return el('p.muted', { 'data-schedule': name },
+    `schedule ${s.schedule} · next firing ${s.nextFiring ? when(s.nextFiring) : 'none'} · ${last}`);
+}
+
 function taskCard(name, t) {
   const rates = sum(overview.rates[name]);
   const now = rates.length ? rates[rates.length - 1] : 0;
@@ -50,7 +59,8 @@ function taskCard(name, t) {
   const paused = t.state === 'PAUSED';
   return el('article.card', { 'data-task': name },
     el('header.row', {}, el('h3', {}, name), stateBadge(t.state),
-      el('span.muted', {}, `${t.coordinator} · ${t.shards} shards`)),
+      el('span.muted', {}, `${t.coordinator} · ${t.shards} shards` + (t.run ? ` · run ${t.run.id}` : ''))),
+    scheduleLine(name, t.schedule),
     el('div.row', {},
       el('div.stat', {}, el('span.muted', {}, 'rows/s'), el('b', { 'data-rate': name }, now.toFixed(1))),
       el('div.stat', {}, el('span.muted', {}, 'pending'), el('b', {}, backlog ? fmt(backlog.total) : '–')),
@@ -122,6 +132,7 @@ function renderJobs() {
   if (!jobs.length) return [el('p.muted', {}, 'No range jobs (mode: range) on this node.')];
   return [el('h2', {}, 'Range jobs'), el('div.cards', {}, jobs.map(([name, j]) => el('article.card', { 'data-job': name },
     el('header.row', {}, el('h3', {}, name), stateBadge(j.state), el('span.muted', {}, `run ${j.runId} · ${j.run}`)),
+    scheduleLine(name, j.schedule),
     el('div.bar', { role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': j.percent.toFixed(1),
       'aria-label': name + ' progress' }, el('div', { style: `width: ${Math.min(100, j.percent)}%` })),
     el('div.row', {},
