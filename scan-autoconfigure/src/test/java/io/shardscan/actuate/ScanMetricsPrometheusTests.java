@@ -67,6 +67,7 @@ class ScanMetricsPrometheusTests {
                 .containsExactlyInAnyOrder(
                         "scan_rows_total",
                         "scan_backlog_rows",
+                        "scan_backlog_oldest_age_seconds",
                         "scan_shards_owned",
                         "scan_coordinator_reachable",
                         "scan_store_reachable",
