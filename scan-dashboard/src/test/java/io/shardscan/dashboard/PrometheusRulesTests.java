@@ -20,7 +20,7 @@ import org.yaml.snakeyaml.Yaml;
  * rule file Prometheus loads, and read only what a running engine exports: every {@code scan_*} name in their
  * expressions is in a real scrape, and every exact label matcher selects a scraped series, so a renamed meter
  * or tag value fails here. Whether an expression fires when it should is PromQL's business: the rules were
- * checked once with {@code promtool test rules} (see docs/guides/operating.md).
+ * checked once with {@code promtool test rules} (see the Grafana section of docs/guides/dashboard.md).
  */
 class PrometheusRulesTests {
 
