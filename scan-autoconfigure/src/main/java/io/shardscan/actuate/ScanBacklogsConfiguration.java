@@ -1,7 +1,9 @@
 package io.shardscan.actuate;
 
 import io.shardscan.autoconfigure.ScanProperties;
+import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,7 +17,7 @@ public class ScanBacklogsConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ScanBacklogs scanBacklogs(ScanEngine engine, ScanProperties properties) {
-        return new ScanBacklogs(engine, properties.getBacklogRefresh());
+    ScanBacklogs scanBacklogs(ScanEngine engine, ScanProperties properties, ObjectProvider<ScanClock> clock) {
+        return new ScanBacklogs(engine, properties.getBacklogRefresh(), clock.getIfAvailable(ScanClock::system));
     }
 }

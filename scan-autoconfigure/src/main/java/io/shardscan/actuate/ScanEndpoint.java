@@ -21,16 +21,14 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code scan} actuator endpoint: every task's state, members, shard ownership, cached backlog
- * and totals on this node, and, when {@code scan.endpoint.write-enabled=true}, pause, resume, trigger,
+ * and totals on this node, and, when {@code management.endpoint.scan.access=unrestricted} (see
+ * {@link ScanEndpointAccess}), pause, resume, trigger,
  * requeue-dead and lift-ban. Reading runs no query: leases and members are those of the last lease tick, the
  * backlog that of the last background count. Over HTTP {@link ScanEndpointWebExtension} answers
  * errors with status codes; over JMX they are exceptions. Thread-safe.
  */
 @Endpoint(id = "scan")
 public class ScanEndpoint {
-
-    /** The property that turns write operations on, named in refusals. */
-    public static final String WRITE_ENABLED_PROPERTY = "scan.endpoint.write-enabled";
 
     private static final System.Logger log = System.getLogger(ScanEndpoint.class.getName());
 
@@ -184,7 +182,8 @@ public class ScanEndpoint {
     }
 
     static String writeDisabledMessage() {
-        return "Write operations of the scan endpoint are off: set " + WRITE_ENABLED_PROPERTY + "=true to allow them";
+        return "Write operations of the scan endpoint are off: set " + ScanEndpointAccess.PROPERTY
+                + "=unrestricted to allow them";
     }
 
     String unknownTaskMessage(String task) {

@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * Registers the {@code scan} actuator endpoint, its HTTP extension and the background backlog
@@ -26,10 +27,21 @@ import org.springframework.context.annotation.Import;
 @Import(ScanBacklogsConfiguration.class)
 public class ScanEndpointAutoConfiguration {
 
+    private static final System.Logger log = System.getLogger(ScanEndpointAutoConfiguration.class.getName());
+
+    // Writes are on with management.endpoint.scan.access=unrestricted: one switch, Boot's own
     @Bean
     @ConditionalOnMissingBean
-    ScanEndpoint scanEndpoint(ScanEngine engine, ScanBacklogs backlogs, ScanProperties properties) {
-        return new ScanEndpoint(engine, backlogs, properties.getEndpoint().isWriteEnabled());
+    ScanEndpoint scanEndpoint(
+            ScanEngine engine, ScanBacklogs backlogs, ScanProperties properties, Environment environment) {
+        boolean deprecated = properties.getEndpoint().isWriteEnabled();
+        if (deprecated) {
+            log.log(
+                    System.Logger.Level.WARNING,
+                    ScanEndpointAccess.DEPRECATED_PROPERTY + " is deprecated: set " + ScanEndpointAccess.PROPERTY
+                            + "=unrestricted instead, the one switch of the scan endpoint's write operations");
+        }
+        return new ScanEndpoint(engine, backlogs, ScanEndpointAccess.writesEnabled(environment, deprecated));
     }
 
     @Bean

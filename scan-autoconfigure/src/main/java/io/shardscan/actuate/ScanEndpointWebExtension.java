@@ -14,7 +14,7 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 
 /**
  * The HTTP side of {@link ScanEndpoint}: 404 with a message for an unknown task, 403 naming
- * {@code scan.endpoint.write-enabled} for a write while writes are off, 400 for an unknown action
+ * {@code management.endpoint.scan.access} for a write while writes are off, 400 for an unknown action
  * and for a {@code lift-ban} without an endpoint or on a task without an endpoint column.
  */
 @EndpointWebExtension(endpoint = ScanEndpoint.class)

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.shardscan.core.Backlog;
+import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
 import io.shardscan.core.TaskStats;
@@ -29,6 +30,11 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code scan.rows} (counter; task, tier, outcome = done, failed, dead or skipped): rows handled;
  *   <li>{@code scan.backlog} (gauge; task, tier): pending rows as last counted, NaN before a count;
+ *   <li>{@code scan.backlog.oldest.age} (gauge; task, tier; seconds): how long the tier's oldest due row
+ *       has waited, the lag signal to alert on: its age at the last count plus the time since that count
+ *       by the engine's clock, so it keeps growing while counts fail or a quiet task is not recounted
+ *       (it may run ahead by up to the time since the count when the row was handled meanwhile); 0 while
+ *       the tier had no due row at the count, NaN before a count;
  *   <li>{@code scan.shards.owned} (gauge; task): shards this node holds a usable lease on;
  *   <li>{@code scan.coordinator.reachable} and {@code scan.store.reachable} (gauges; task): 1 while
  *       the lease tick and the task's table answer, 0 while one does not (the health says which and
@@ -68,7 +74,7 @@ import org.jspecify.annotations.Nullable;
 public class ScanMetrics implements MeterBinder, ScanListener {
 
     private final Supplier<@Nullable ScanEngine> engine;
-    private final Function<String, @Nullable Backlog> cachedBacklog;
+    private final BacklogMetrics backlogs;
     private final CopyOnWriteArrayList<MeterRegistry> registries = new CopyOnWriteArrayList<>();
 
     /**
@@ -76,11 +82,28 @@ public class ScanMetrics implements MeterBinder, ScanListener {
      * because the engine is built with this listener in it.
      *
      * @param engine the engine, or {@code null} when there is none
+     * @param cachedCount a task's last backlog count with the time {@code clock} read when it was
+     *     taken, or {@code null} when not counted yet; must not query
+     * @param clock the clock that stamped the counts, which ages them
+     */
+    public ScanMetrics(
+            Supplier<@Nullable ScanEngine> engine,
+            Function<String, ScanBacklogs.@Nullable Count> cachedCount,
+            ScanClock clock) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.backlogs = new BacklogMetrics(cachedCount, clock);
+    }
+
+    /**
+     * Creates meters for a backlog cache that does not say when it counted: the oldest ages are
+     * those of the count, not aged since.
+     *
+     * @param engine the engine, or {@code null} when there is none
      * @param cachedBacklog a task's last counted backlog, or {@code null} when not counted yet; must not query
      */
     public ScanMetrics(Supplier<@Nullable ScanEngine> engine, Function<String, @Nullable Backlog> cachedBacklog) {
         this.engine = Objects.requireNonNull(engine, "engine");
-        this.cachedBacklog = Objects.requireNonNull(cachedBacklog, "cachedBacklog");
+        this.backlogs = BacklogMetrics.unaged(cachedBacklog);
     }
 
     @Override
@@ -125,11 +148,7 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     .tag("task", task)
                     .register(registry);
             for (Tier tier : scanEngine.task(task).definition().tiers()) {
-                Gauge.builder("scan.backlog", () -> backlog(task, tier.label()))
-                        .description("Pending rows of the tier as last counted, NaN before the first count")
-                        .baseUnit(BaseUnits.ROWS)
-                        .tags("task", task, "tier", tier.label())
-                        .register(registry);
+                backlogs.bind(registry, task, tier.label());
                 for (Outcome.Kind kind : Outcome.Kind.values()) {
                     rows(registry, task, tier.label(), kind);
                 }
@@ -259,18 +278,6 @@ public class ScanMetrics implements MeterBinder, ScanListener {
     /** The {@code outcome} tag of a kind: what happened to the row, as the handler said. */
     static String outcome(Outcome.Kind kind) {
         return kind.tag();
-    }
-
-    private double backlog(String task, String tier) {
-        Backlog backlog = cachedBacklog.apply(task);
-        if (backlog == null) {
-            return Double.NaN;
-        }
-        return backlog.tiers().stream()
-                .filter(t -> t.retries().equals(tier))
-                .mapToDouble(Backlog.TierBacklog::pending)
-                .findFirst()
-                .orElse(Double.NaN);
     }
 
     private static Counter rows(MeterRegistry registry, String task, String tier, Outcome.Kind kind) {

@@ -3,6 +3,7 @@ package io.shardscan.actuate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
+import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -29,13 +30,18 @@ import org.springframework.context.annotation.Import;
 public class ScanMetricsAutoConfiguration {
 
     // The engine is built with this listener in it, so the metrics reach the engine only when bound;
-    // the backlog gauges read the background counter's last result, never the database.
+    // the backlog gauges read the background counter's last result, never the database, and age it by
+    // the engine's clock, which stamped it.
     @Bean
     @ConditionalOnMissingBean
-    ScanMetrics scanMetrics(ObjectProvider<ScanEngine> engine, ObjectProvider<ScanBacklogs> backlogs) {
-        return new ScanMetrics(engine::getIfAvailable, task -> {
-            ScanBacklogs counter = backlogs.getIfAvailable();
-            return counter == null ? null : counter.backlog(task);
-        });
+    ScanMetrics scanMetrics(
+            ObjectProvider<ScanEngine> engine, ObjectProvider<ScanBacklogs> backlogs, ObjectProvider<ScanClock> clock) {
+        return new ScanMetrics(
+                engine::getIfAvailable,
+                task -> {
+                    ScanBacklogs counter = backlogs.getIfAvailable();
+                    return counter == null ? null : counter.count(task);
+                },
+                clock.getIfAvailable(ScanClock::system));
     }
 }

@@ -51,8 +51,12 @@ final class EndpointNode implements AutoCloseable {
         JdbcEndpoint db = TestServers.postgresEndpoint("endpoint");
         RedisServerHandle redis = TestServers.redis();
         String task = "scan.tasks." + TASK + ".";
-        return new EndpointNode(new SpringApplicationBuilder(TestApp.class)
-                .properties(
+        SpringApplicationBuilder node = new SpringApplicationBuilder(TestApp.class);
+        if (writeEnabled) {
+            // unset, Shardscan takes the access as read-only, and a write gets a 403 naming this property
+            node.properties("management.endpoint.scan.access=unrestricted");
+        }
+        return new EndpointNode(node.properties(
                         "server.port=0",
                         "management.endpoints.web.exposure.include=scan,health",
                         "spring.jmx.enabled=" + writeEnabled,
@@ -67,7 +71,6 @@ final class EndpointNode implements AutoCloseable {
                         "scan.lease-ttl=2s",
                         "scan.renew-interval=500ms",
                         "scan.backlog-refresh=500ms",
-                        "scan.endpoint.write-enabled=" + writeEnabled,
                         "scan.jdbc.initialize-schema=never",
                         task + "table=tb_order",
                         task + "id-column=order_id",

@@ -149,7 +149,7 @@ class LiftBanHttpTests {
                         "scan.node-id=lift-ban-node",
                         "scan.lease-ttl=2s",
                         "scan.renew-interval=500ms",
-                        "scan.endpoint.write-enabled=true",
+                        "management.endpoint.scan.access=unrestricted",
                         "scan.jdbc.initialize-schema=never",
                         task + "mode=sync",
                         task + "table=tb_order",

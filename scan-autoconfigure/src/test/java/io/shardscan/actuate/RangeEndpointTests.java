@@ -45,7 +45,7 @@ class RangeEndpointTests {
                     "spring.datasource.url=" + DB.url(),
                     "spring.datasource.username=" + DB.user(),
                     "scan.node-id=solo",
-                    "scan.endpoint.write-enabled=true",
+                    "management.endpoint.scan.access=UNRESTRICTED",
                     "management.endpoints.web.exposure.include=scan",
                     "scan.tasks.notify.mode=range",
                     "scan.tasks.notify.table=tb_user",

@@ -108,8 +108,10 @@ class ScanEndpointAutoConfigurationTests {
                 .run(context -> assertThatIllegalStateException()
                         .isThrownBy(() ->
                                 context.getBean(ScanEndpoint.class).act("orders", "pause", null, SecurityContext.NONE))
-                        .withMessageContaining("scan.endpoint.write-enabled=true"));
-        runner.withPropertyValues("management.endpoints.web.exposure.include=scan", "scan.endpoint.write-enabled=true")
+                        .withMessageContaining("management.endpoint.scan.access=unrestricted"));
+        runner.withPropertyValues(
+                        "management.endpoints.web.exposure.include=scan",
+                        "management.endpoint.scan.access=UNRESTRICTED")
                 .run(context -> {
                     ScanEndpoint endpoint = context.getBean(ScanEndpoint.class);
                     assertThatIllegalArgumentException()

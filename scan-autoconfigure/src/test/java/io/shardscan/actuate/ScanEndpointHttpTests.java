@@ -100,7 +100,7 @@ class ScanEndpointHttpTests {
         assertThat(a.send("/actuator/scan/nope", "pause").statusCode()).isEqualTo(404);
         HttpResponse<String> refused = b.send(PATH, "pause");
         assertThat(refused.statusCode()).isEqualTo(403);
-        assertThat(refused.body()).contains("scan.endpoint.write-enabled");
+        assertThat(refused.body()).contains("management.endpoint.scan.access=unrestricted");
         assertThat(b.engine().task(TASK).state()).isEqualTo(TaskView.State.RUNNING);
         HttpResponse<String> unknown = a.send(PATH, "explode");
         assertThat(unknown.statusCode()).isEqualTo(400);

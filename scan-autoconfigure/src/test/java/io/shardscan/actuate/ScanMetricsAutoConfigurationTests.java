@@ -1,14 +1,18 @@
 package io.shardscan.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
+import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
+import io.shardscan.core.SettableScanClock;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -57,6 +61,44 @@ class ScanMetricsAutoConfigurationTests {
             assertThat(registry.get("scan.backlog").tags("task", "orders").gauges())
                     .hasSize(3);
         });
+    }
+
+    /**
+     * The lag gauge reads the background counter's last count and ages it by the application's
+     * {@link ScanClock}, which stamped it: here a settable one, so the age moves only when the test moves it.
+     */
+    @Test
+    void agesTheLagGaugeByTheApplicationsScanClock() {
+        OrderTable table = new OrderTable(dataSource);
+        // failed once a minute ago, resting an hour: pending for the whole test
+        table.jdbc().update("UPDATE tb_order SET retry_count = 1");
+        table.updatedAgo("order_id > 0", Duration.ofSeconds(60));
+        SettableScanClock clock = new SettableScanClock(Instant.parse("2026-01-01T00:00:00Z"));
+        withMetrics
+                .withBean(ScanClock.class, () -> clock)
+                .withPropertyValues(
+                        "scan.backlog-refresh=1h",
+                        "scan.tasks.orders.tiers[0].retries=0",
+                        "scan.tasks.orders.tiers[0].interval=1s",
+                        "scan.tasks.orders.tiers[1].retries=1-5",
+                        "scan.tasks.orders.tiers[1].interval=1h")
+                .run(context -> {
+                    ScanBacklogs backlogs = context.getBean(ScanBacklogs.class);
+                    await().until(() -> backlogs.count("orders") != null);
+                    assertThat(backlogs.count("orders").takenAt()).isEqualTo(clock.now());
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    double counted = registry.get("scan.backlog.oldest.age")
+                            .tags("task", "orders", "tier", "1-5")
+                            .gauge()
+                            .value();
+                    assertThat(counted).isBetween(60.0, 120.0);
+                    clock.advance(Duration.ofSeconds(90));
+                    assertThat(registry.get("scan.backlog.oldest.age")
+                                    .tags("task", "orders", "tier", "1-5")
+                                    .gauge()
+                                    .value())
+                            .isEqualTo(counted + 90);
+                });
     }
 
     @Test

@@ -88,6 +88,7 @@ class ConfigurationReferenceTests {
                                         ? "`" + value(property.get("defaultValue")) + "`"
                                         : "")
                         .append(" | ")
+                        .append(deprecation(property))
                         .append(cell(property.get("description")))
                         .append(values.isEmpty() ? "" : "<br>" + String.join("<br>", values))
                         .append(" |\n");
@@ -139,6 +140,19 @@ class ConfigurationReferenceTests {
             return decimal.scale() <= 0 ? decimal.toBigInteger().toString() : decimal.toPlainString();
         }
         return String.valueOf(value);
+    }
+
+    /** A deprecated property's replacement and why, ahead of its description; nothing for the others. */
+    @SuppressWarnings("unchecked")
+    private static String deprecation(Map<String, Object> property) {
+        if (!(property.get("deprecation") instanceof Map<?, ?> deprecation)) {
+            return "";
+        }
+        Map<String, Object> fields = (Map<String, Object>) deprecation;
+        Object replacement = fields.get("replacement");
+        Object reason = fields.get("reason");
+        return "**Deprecated**" + (replacement == null ? "" : ", use `" + replacement + "`")
+                + (reason == null ? "" : ": " + cell(reason).replaceAll("\\.$", "")) + ". ";
     }
 
     private static String cell(@Nullable Object text) {

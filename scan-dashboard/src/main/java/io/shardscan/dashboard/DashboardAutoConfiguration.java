@@ -3,6 +3,7 @@ package io.shardscan.dashboard;
 import io.shardscan.actuate.ScanBacklogs;
 import io.shardscan.actuate.ScanBacklogsConfiguration;
 import io.shardscan.actuate.ScanEndpoint;
+import io.shardscan.actuate.ScanEndpointAccess;
 import io.shardscan.actuate.ScanEndpointAutoConfiguration;
 import io.shardscan.autoconfigure.ScanAutoConfiguration;
 import io.shardscan.autoconfigure.ScanProperties;
@@ -16,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -47,10 +49,12 @@ public final class DashboardAutoConfiguration {
     }
 
     @Bean
-    DashboardWriteGuard scanDashboardWriteGuard(DashboardProperties dashboard, ScanProperties scan) {
+    DashboardWriteGuard scanDashboardWriteGuard(
+            DashboardProperties dashboard, ScanProperties scan, Environment environment) {
         checkPath(dashboard.getPath());
-        return new DashboardWriteGuard(
-                dashboard.isWriteEnabled() || scan.getEndpoint().isWriteEnabled());
+        return new DashboardWriteGuard(dashboard.isWriteEnabled()
+                || ScanEndpointAccess.writesEnabled(
+                        environment, scan.getEndpoint().isWriteEnabled()));
     }
 
     @Bean

@@ -13,7 +13,7 @@ public class DashboardProperties {
     /** The path the dashboard page and its JSON API (below /api) are served under. */
     private String path = "/scan";
 
-    /** Whether the dashboard may pause, resume, requeue and lift bans even while scan.endpoint.write-enabled is false. */
+    /** Whether the dashboard may pause, resume, requeue and lift bans even while the scan endpoint's writes are off. */
     private boolean writeEnabled = false;
 
     /** How often every node's published counters are sampled into the rows/s ring buffer. */

@@ -1,6 +1,6 @@
 package io.shardscan.dashboard;
 
-import io.shardscan.actuate.ScanEndpoint;
+import io.shardscan.actuate.ScanEndpointAccess;
 import io.shardscan.actuate.ScanEndpointWebExtension.Refusal;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
@@ -23,7 +23,7 @@ final class DashboardWriteGuard {
 
     private final boolean writeEnabled;
 
-    /** @param writeEnabled {@code scan.endpoint.write-enabled} or {@code scan.dashboard.write-enabled} */
+    /** @param writeEnabled {@code scan.dashboard.write-enabled}, or the scan endpoint's writes are on */
     DashboardWriteGuard(boolean writeEnabled) {
         this.writeEnabled = writeEnabled;
     }
@@ -44,7 +44,8 @@ final class DashboardWriteGuard {
                     FORBIDDEN,
                     task,
                     "Writes from the dashboard are off: set scan.dashboard.write-enabled=true (or "
-                            + ScanEndpoint.WRITE_ENABLED_PROPERTY + "=true) to allow them");
+                            + ScanEndpointAccess.PROPERTY + "=unrestricted, which allows the actuator's writes too)"
+                            + " to allow them");
         }
         if (request.getHeader(HEADER) == null) {
             return new Refusal(

@@ -20,7 +20,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 /**
- * With neither {@code scan.dashboard.write-enabled} nor {@code scan.endpoint.write-enabled}, the
+ * With neither {@code scan.dashboard.write-enabled} nor {@code management.endpoint.scan.access=unrestricted}, the
  * dashboard on another path reads but refuses every write, naming both switches, even with its header.
  */
 @SpringBootTest(
@@ -58,7 +58,8 @@ class DashboardWritesOffTests {
                         .content("{\"action\": \"pause\"}"))
                 .andExpect(status().isForbidden())
                 .andExpect(jsonPath("$.message").value(Matchers.containsString("scan.dashboard.write-enabled")))
-                .andExpect(jsonPath("$.message").value(Matchers.containsString("scan.endpoint.write-enabled")));
+                .andExpect(jsonPath("$.message")
+                        .value(Matchers.containsString("management.endpoint.scan.access=unrestricted")));
         mvc.perform(post("/ops/scan/api/tasks/orders/requeue")
                         .header(DashboardWriteGuard.HEADER, "1")
                         .contentType(MediaType.APPLICATION_JSON)

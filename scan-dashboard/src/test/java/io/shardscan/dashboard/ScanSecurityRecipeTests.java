@@ -46,7 +46,7 @@ import org.springframework.web.bind.annotation.RestController;
         classes = ScanSecurityRecipeTests.App.class,
         properties = {
             "scan.dashboard.enabled=true",
-            "scan.endpoint.write-enabled=true",
+            "management.endpoint.scan.access=unrestricted",
             "scan.node-id=recipe-node",
             "scan.jdbc.initialize-schema=never",
             "management.endpoints.web.exposure.include=health,scan"

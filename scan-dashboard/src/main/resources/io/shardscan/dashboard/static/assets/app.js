@@ -29,7 +29,7 @@ export function writeButton(label, onclick, attrs) {
   const enabled = overview && overview.writeEnabled;
   return el('button', Object.assign({
     onclick, disabled: !enabled,
-    title: enabled ? label : 'Writes are off: set scan.dashboard.write-enabled=true (or scan.endpoint.write-enabled=true)'
+    title: enabled ? label : 'Writes are off: set scan.dashboard.write-enabled=true (or management.endpoint.scan.access=unrestricted)'
   }, attrs || {}), label);
 }
 
