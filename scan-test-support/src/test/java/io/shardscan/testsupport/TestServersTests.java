@@ -82,6 +82,7 @@ class TestServersTests {
         RedisServerHandle redis = TestServers.redis();
         assertThat(TestServers.redisUrl()).isEqualTo(redis.url());
         assertThat(ping(redis)).isEqualTo("+PONG");
+        assertThat(redis.version()).as("INFO server's redis_version").matches("\\d+\\.\\d+\\.\\d+");
 
         assumeThat(redis.isManaged()).as("Redis started by the tests").isTrue();
         redis.stop();
