@@ -161,23 +161,23 @@ public final class RedisShardCoordinator implements ShardCoordinator {
         shards.forEach(shard -> scriptKeys.add(keys.lease(shard)));
         List<Object> reply =
                 run(LEASES, scriptKeys, shards.stream().map(String::valueOf).toArray());
-        long now = number(reply.get(0));
+        // reply.get(0) is the server's time; each lease carries its own expiry
         List<LeaseInfo> leases = new ArrayList<>(shards.size());
         for (int i = 0; i < shards.size(); i++) {
-            leases.add(leaseInfo(shards.get(i), now, reply.subList(1 + 3 * i, 4 + 3 * i)));
+            leases.add(leaseInfo(shards.get(i), reply.subList(1 + 3 * i, 4 + 3 * i)));
         }
         return leases;
     }
 
-    /** One shard's entry of the leases script: its lease value, PTTL and last granted epoch. */
-    private static LeaseInfo leaseInfo(int shard, long now, List<Object> entry) {
+    /** One shard's entry of the leases script: its lease value, expiry in epoch ms and last granted epoch. */
+    private static LeaseInfo leaseInfo(int shard, List<Object> entry) {
         String value = String.valueOf(entry.get(0));
         long epoch = Long.parseLong(String.valueOf(entry.get(2)));
         if (value.isEmpty()) {
             return new LeaseInfo(shard, null, epoch, null);
         }
         String owner = value.substring(value.indexOf(':') + 1);
-        return new LeaseInfo(shard, owner, epoch, Instant.ofEpochMilli(now + number(entry.get(1))));
+        return new LeaseInfo(shard, owner, epoch, Instant.ofEpochMilli(number(entry.get(1))));
     }
 
     private List<Object> run(RedisScript<List<Object>> script, List<String> keys, Object... args) {
