@@ -39,20 +39,7 @@ class EndpointTransferTests {
     void aDownStoresRowsEndDeadAfterTheConfiguredTriesWithTheReason() {
         table.insert(500, 50, Instant.now().minusSeconds(5)).withStores(5);
         stores.down(1);
-        // what mode: transfer sets: one try a pass, dead after the last tier (here 3 tries in all)
-        TaskDefinition task = TaskDefinition.builder("store-transfer")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(16)
-                .ordering(Ordering.NONE)
-                .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 2, Duration.ofMillis(200))))
-                .onExhausted(OnExhausted.DEAD)
-                .handlerTimeout(Duration.ofSeconds(10))
-                .endpoints(EndpointRules.of("store_id")
-                        .withLevel1After(1)
-                        .withLevel2(1_000_000, Duration.ofMinutes(5), Duration.ofMinutes(5)))
-                .build();
+        TaskDefinition task = transfer("store-transfer", 1_000_000, Duration.ofMinutes(5));
         engines.start("node-a", dataSource, task, (TaskHandler.PerRow) stores::push);
 
         await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 2") == 100);
@@ -73,19 +60,7 @@ class EndpointTransferTests {
         stores.down(1);
         // the first level-1 trip bans store 1 everywhere for longer than the test: its rows are never
         // called again, and transfer counts each pass over them as a failed attempt (seed 003)
-        TaskDefinition task = TaskDefinition.builder("store-transfer-ban")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(16)
-                .ordering(Ordering.NONE)
-                .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 2, Duration.ofMillis(200))))
-                .onExhausted(OnExhausted.DEAD)
-                .handlerTimeout(Duration.ofSeconds(10))
-                .endpoints(EndpointRules.of("store_id")
-                        .withLevel1After(1)
-                        .withLevel2(1, Duration.ofMinutes(5), Duration.ofHours(1)))
-                .build();
+        TaskDefinition task = transfer("store-transfer-ban", 1, Duration.ofHours(1));
         engines.start("node-a", dataSource, task, (TaskHandler.PerRow) stores::push);
 
         await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 2") == 100);
@@ -96,5 +71,24 @@ class EndpointTransferTests {
                 .isPositive();
         await().until(() -> table.count("status = 1") == 400);
         assertThat(stores.calls(1)).isLessThan(100);
+    }
+
+    /**
+     * What mode: transfer sets: one try a pass, dead after the last tier (here 3 tries in all); level 1
+     * after one endpoint-down failure, level 2 after {@code trips} trips within 5 minutes for {@code ban}.
+     */
+    private static TaskDefinition transfer(String name, int trips, Duration ban) {
+        return TaskDefinition.builder(name)
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(16)
+                .ordering(Ordering.NONE)
+                .tiers(List.of(new Tier(0, 0, Duration.ofMillis(200)), new Tier(1, 2, Duration.ofMillis(200))))
+                .onExhausted(OnExhausted.DEAD)
+                .handlerTimeout(Duration.ofSeconds(10))
+                .endpoints(
+                        EndpointRules.of("store_id").withLevel1After(1).withLevel2(trips, Duration.ofMinutes(5), ban))
+                .build();
     }
 }

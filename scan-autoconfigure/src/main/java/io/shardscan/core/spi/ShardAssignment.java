@@ -38,9 +38,7 @@ public final class ShardAssignment {
      * @return shard index to member, one entry per shard; all {@code null} when there are no members
      */
     public static String[] assign(List<String> members, String[] current) {
-        Map<String, Integer> weights = new HashMap<>();
-        members.forEach(m -> weights.put(m, 1));
-        return assign(weights, current);
+        return assign(equalWeights(members), current);
     }
 
     /**
@@ -130,9 +128,7 @@ public final class ShardAssignment {
 
     /** The shards {@code node} is assigned among {@code members} given the current owners, ascending. */
     public static List<Integer> shardsOf(String node, List<String> members, String[] current) {
-        Map<String, Integer> weights = new HashMap<>();
-        members.forEach(m -> weights.put(m, 1));
-        return shardsOf(node, weights, current);
+        return shardsOf(node, equalWeights(members), current);
     }
 
     /** The same with each member's weight. */
@@ -152,6 +148,13 @@ public final class ShardAssignment {
         Map<String, Integer> loads = new HashMap<>();
         Arrays.stream(owners).filter(o -> o != null).forEach(o -> loads.merge(o, 1, Integer::sum));
         return loads;
+    }
+
+    /** Every member at weight 1. */
+    private static Map<String, Integer> equalWeights(List<String> members) {
+        Map<String, Integer> weights = new HashMap<>();
+        members.forEach(m -> weights.put(m, 1));
+        return weights;
     }
 
     private static long score(long nodeHash, int shard) {
