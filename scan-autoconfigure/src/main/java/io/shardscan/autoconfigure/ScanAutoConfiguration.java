@@ -370,7 +370,9 @@ public class ScanAutoConfiguration {
             ScanEngineBuilder builder,
             ObjectProvider<RangeStores> rangeStores,
             ObjectProvider<SqlDialect> dialect,
-            WakeChannel wakeChannel) {
+            WakeChannel wakeChannel,
+            ListableBeanFactory beans,
+            ResourceLoader resourceLoader) {
         // the engine's lines go to the application's logging, which outlives java.util.logging at shutdown
         ScanLogging.use(CommonsSystemLogger::new);
         log.log(System.Logger.Level.INFO, ScanCoordinators.explain(properties, coordinator));
@@ -387,7 +389,13 @@ public class ScanAutoConfiguration {
                         database.dataSource(),
                         dialect::getObject,
                         clock,
-                        rangeStores::getObject)
+                        rangeStores::getObject,
+                        new ScanTableSources(
+                                beans,
+                                database.dataSource(),
+                                store,
+                                properties.getJdbc(),
+                                resourceLoader.getClassLoader()))
                 .wakeThrough(wakeChannel);
     }
 

@@ -119,7 +119,8 @@ final class ScanStartupChecks {
             DataSource dataSource,
             Supplier<SqlDialect> dialect,
             ScanClock clock,
-            Supplier<RangeStores> rangeStores) {
+            Supplier<RangeStores> rangeStores,
+            ScanTableSources tableSources) {
         UnknownScanProperties.Found unknown = UnknownScanProperties.find(environment);
         List<String> problems = new ArrayList<>(unknown.problems());
         EngineSettings settings = null;
@@ -143,7 +144,7 @@ final class ScanStartupChecks {
         ScanEngine engine;
         try {
             engine = builder.build(
-                            found.tasks(),
+                            tableSources.attach(found.tasks(), problems),
                             store,
                             coordinator,
                             clock,

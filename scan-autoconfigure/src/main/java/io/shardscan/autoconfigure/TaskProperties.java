@@ -10,6 +10,7 @@ import io.shardscan.core.task.Ordering;
 import io.shardscan.core.task.RangeTask;
 import io.shardscan.core.task.RunMode;
 import io.shardscan.core.task.Schedule;
+import io.shardscan.core.task.Tables;
 import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.core.task.Tier;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +30,18 @@ public class TaskProperties {
 
     /** The table to scan, optionally schema-qualified. */
     private @Nullable String table;
+
+    /**
+     * The tables of a sharded task, scanned as one task instead of table: names separated by commas, each
+     * with at most one numbered range, e.g. tb_order_{0000..1023}; shards is then each table's shard count.
+     */
+    private @Nullable String tables;
+
+    /**
+     * Where the tables live, by DataSource bean name: each bean's tables, in the form of tables, e.g. ds0:
+     * tb_order_{0000..0511}; unset, every table is in Shardscan's own DataSource.
+     */
+    private Map<String, String> dataSources = new LinkedHashMap<>();
 
     /** The primary-key column the scan pages by: a whole number, or text or a UUID with id-type text. */
     private String idColumn = "id";
@@ -181,6 +195,7 @@ public class TaskProperties {
     private TaskDefinition definition(String name, RunMode run, @Nullable Schedule schedule) {
         return TaskDefinition.builder(name)
                 .table(table)
+                .tables(tables(name))
                 .idColumn(idColumn)
                 .shardKeyColumn(shardKeyColumn)
                 .shardKeyType(shardKeyType)
@@ -229,6 +244,10 @@ public class TaskProperties {
             throw new InvalidTaskException("scan.tasks." + name + ".mode=range reads every row by id once and never"
                     + " writes the table: remove endpoint-column, due-at-column, match and archive from the task,"
                     + " or use a status-column task");
+        }
+        if (tables != null) {
+            throw new InvalidTaskException("scan.tasks." + name + ".mode=range covers one table's ids, but tables"
+                    + " names several: run a range task per table, or a status-column task over the tables");
         }
         // the definition carries the table, paging and tiers; the range task its run and schedule
         return new RangeTask(
@@ -423,6 +442,84 @@ public class TaskProperties {
             result.add(new Tier(retries.minRetries(), retries.maxRetries(), interval));
         }
         return result;
+    }
+
+    /**
+     * The tables of a sharded task with their data sources, checked: none when {@code tables} is not set.
+     * A table of {@code data-sources} must be one of {@code tables}, and with {@code data-sources} every
+     * table must be in one of its entries.
+     */
+    private @Nullable List<Tables.Table> tables(String name) {
+        if (tables == null || tables.isBlank()) {
+            if (!dataSources.isEmpty()) {
+                throw new InvalidTaskException("scan.tasks." + name + ".data-sources is set, but tables is not: it"
+                        + " says where the tables of a sharded task live; set scan.tasks." + name
+                        + ".tables (e.g. tb_order_{0000..0015}) or remove data-sources");
+            }
+            return null;
+        }
+        if (table != null) {
+            throw new InvalidTaskException("scan.tasks." + name + " sets both table and tables: a task scans one"
+                    + " table (table) or several of the same columns (tables); remove one");
+        }
+        List<String> names = expand(name, "tables", tables);
+        Map<String, String> sourceOf = new LinkedHashMap<>();
+        dataSources.forEach((source, list) -> {
+            for (String table : expand(name, "data-sources." + source, list)) {
+                String earlier = sourceOf.put(table.toLowerCase(Locale.ROOT), source);
+                if (earlier != null) {
+                    throw new InvalidTaskException("scan.tasks." + name + ".data-sources names the table " + table
+                            + " in both " + earlier + " and " + source + ": a table lives in one DataSource");
+                }
+                if (names.stream().noneMatch(table::equalsIgnoreCase)) {
+                    throw new InvalidTaskException("scan.tasks." + name + ".data-sources." + source + " names the"
+                            + " table " + table + ", which scan.tasks." + name + ".tables does not list: add it to"
+                            + " tables or remove it from data-sources");
+                }
+            }
+        });
+        List<Tables.Table> result = new ArrayList<>();
+        List<String> homeless = new ArrayList<>();
+        for (String table : names) {
+            String source = dataSources.isEmpty() ? Tables.Table.HOME : sourceOf.get(table.toLowerCase(Locale.ROOT));
+            if (source == null) {
+                homeless.add(table);
+            } else {
+                result.add(new Tables.Table(table, source));
+            }
+        }
+        if (!homeless.isEmpty()) {
+            throw new InvalidTaskException("scan.tasks." + name + ".data-sources does not say where the tables "
+                    + (homeless.size() > 5
+                            ? homeless.subList(0, 5) + " and " + (homeless.size() - 5) + " more"
+                            : homeless)
+                    + " live: name each table of tables under the DataSource bean that holds it");
+        }
+        return result;
+    }
+
+    private static List<String> expand(String name, String property, String names) {
+        try {
+            return Tables.expand(names);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidTaskException("scan.tasks." + name + "." + property + ": " + e.getMessage());
+        }
+    }
+
+    public @Nullable String getTables() {
+        return tables;
+    }
+
+    public void setTables(@Nullable String tables) {
+        this.tables = tables;
+    }
+
+    public Map<String, String> getDataSources() {
+        return dataSources;
+    }
+
+    public void setDataSources(Map<String, String> dataSources) {
+        this.dataSources = dataSources;
     }
 
     public @Nullable String getTable() {

@@ -404,7 +404,7 @@ final class Lane implements Runnable {
     private Outcome handleInTransaction(List<Row> unit) throws Exception {
         Outcome[] outcome = new Outcome[1];
         WriteBack[] written = new WriteBack[1];
-        boolean committed = task.store().inTransaction(() -> {
+        boolean committed = task.store().inTransaction(task.definition(), shard.shard, () -> {
             outcome[0] = call(unit);
             Outcomes own = new Outcomes(task.definition(), task.rules(), unit);
             unit.forEach(row -> own.put(row, outcome[0]));
@@ -433,6 +433,9 @@ final class Lane implements Runnable {
                 shard.shard,
                 shard.epoch,
                 row.retries() + 1,
-                endpoints == null ? null : endpoints.endpointOf(row));
+                endpoints == null ? null : endpoints.endpointOf(row),
+                task.definition().tables() == null
+                        ? null
+                        : task.definition().tables().nameOf(shard.shard));
     }
 }

@@ -100,8 +100,14 @@ public final class ScanEngine {
         this.budget = settings.maxWorkers() == null ? null : new WorkerBudget(settings.maxWorkers(), clock);
         this.renewals = new LeaseRenewals(coordinator, settings, clock);
         for (ScanTask task : tasks) {
+            if (task.definition().tables() != null && !(task.store() instanceof ShardedTablesStore)) {
+                throw new InvalidTaskException("scan.tasks." + task.definition().name() + " scans several tables,"
+                        + " whose rows the engine's store cannot route: give the task a ShardedTablesStore"
+                        + " (ScanTask.withStore)");
+            }
+            TaskStore own = task.store() == null ? store : task.store();
             TaskRunner runner =
-                    new TaskRunner(task, store, coordinator, settings, clock, listener, bans, budget, renewals);
+                    new TaskRunner(task, own, coordinator, settings, clock, listener, bans, budget, renewals);
             if (runners.putIfAbsent(task.definition().name(), runner) != null) {
                 throw new InvalidTaskException(
                         "scan.tasks." + task.definition().name() + " has two handlers: keep one @ScanTask(\""
@@ -151,11 +157,25 @@ public final class ScanEngine {
      * @param transactional whether each handler call and its row's write-back commit in one
      *     transaction checked against the fence: exactly-once for the handler's database effects
      */
-    public record ScanTask(TaskDefinition definition, TaskHandler handler, boolean transactional) {
+    public record ScanTask(
+            TaskDefinition definition,
+            TaskHandler handler,
+            boolean transactional,
+            @Nullable TaskStore store) {
+
+        /** A task of the engine's store. */
+        public ScanTask(TaskDefinition definition, TaskHandler handler, boolean transactional) {
+            this(definition, handler, transactional, null);
+        }
 
         /** A task whose handler runs outside the write-back's transaction. */
         public ScanTask(TaskDefinition definition, TaskHandler handler) {
             this(definition, handler, false);
+        }
+
+        /** This task on a store of its own (a sharded task's {@link ShardedTablesStore}), not the engine's. */
+        public ScanTask withStore(TaskStore store) {
+            return new ScanTask(definition, handler, transactional, store);
         }
     }
 

@@ -91,7 +91,7 @@ public final class ScanTasks {
      *     {@link #wake(String, Object)} with the id's text), for an unknown or a range task
      */
     public void wakeRow(String task, long id) {
-        engine.wake(task, List.of(ShardKeys.shardOfId(engine.task(task).definition(), id)));
+        engine.wake(task, ShardKeys.shardsOfId(engine.task(task).definition(), id));
     }
 
     /**
@@ -103,7 +103,7 @@ public final class ScanTasks {
     public void wakeRows(String task, Collection<Long> ids) {
         TaskDefinition definition = engine.task(task).definition();
         TreeSet<Integer> shards = new TreeSet<>();
-        ids.forEach(id -> shards.add(ShardKeys.shardOfId(definition, id)));
+        ids.forEach(id -> shards.addAll(ShardKeys.shardsOfId(definition, id)));
         engine.wake(task, shards);
     }
 

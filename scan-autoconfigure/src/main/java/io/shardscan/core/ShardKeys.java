@@ -7,6 +7,7 @@ import io.shardscan.core.task.TextKeys;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
 
@@ -18,19 +19,36 @@ final class ShardKeys {
     /** The shards of {@code keys}, each the shard of its key ({@link TaskDefinition#shardOf}). */
     static Collection<Integer> shards(TaskDefinition task, Collection<?> keys) {
         TreeSet<Integer> shards = new TreeSet<>();
-        keys.forEach(key -> shards.add(
+        keys.forEach(key -> shards.addAll(everyTable(
+                task,
                 task.columns().shardKeyType() == KeyType.TEXT
-                        ? TextKeys.shardOf(text(task, key), task.shards())
-                        : task.shardOf(value(task, key))));
+                        ? TextKeys.shardOf(text(task, key), task.shardsPerTable())
+                        : task.shardOf(value(task, key)))));
         return shards;
     }
 
     /**
-     * The shard of the row with id {@code id}: known from the id alone only when the id is the shard key.
+     * The logical shards of a key whose shard within its table is {@code local}: that shard, or for a
+     * sharded task that shard of every table, as the key does not say its table.
+     */
+    private static List<Integer> everyTable(TaskDefinition task, int local) {
+        if (task.tables() == null) {
+            return List.of(local);
+        }
+        List<Integer> shards = new java.util.ArrayList<>();
+        for (int table = 0; table < task.tables().tables().size(); table++) {
+            shards.add(task.tables().logicalShard(table, local));
+        }
+        return shards;
+    }
+
+    /**
+     * The shards of the row with id {@code id} (one, but a sharded task's id does not say its table): known
+     * from the id alone only when the id is the shard key.
      *
      * @throws IllegalArgumentException when the shard key is another column
      */
-    static int shardOfId(TaskDefinition task, long id) {
+    static List<Integer> shardsOfId(TaskDefinition task, long id) {
         if (!task.columns().shardKey().equalsIgnoreCase(task.columns().id())) {
             throw new IllegalArgumentException("task " + task.name() + " shards its rows by "
                     + task.columns().shardKey()
@@ -42,7 +60,7 @@ final class ShardKeys {
             throw new IllegalArgumentException("task " + task.name() + " has text ids (id-type: text): call wake(\""
                     + task.name() + "\", id) with the row's " + task.columns().id() + " as a String or UUID");
         }
-        return task.shardOf(id);
+        return everyTable(task, task.shardOf(id));
     }
 
     /**

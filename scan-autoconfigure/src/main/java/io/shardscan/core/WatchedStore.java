@@ -74,6 +74,11 @@ final class WatchedStore implements TaskStore {
     }
 
     @Override
+    public List<Integer> dueRequests(List<TaskDefinition> tasks, List<FetchRequest> requests) {
+        return watch("probe", () -> bounded.dueRequests(tasks, requests));
+    }
+
+    @Override
     public List<RowKey> failedRows(TaskDefinition task, int shard) {
         return watch("held keys", () -> bounded.failedRows(task, shard));
     }
@@ -137,5 +142,10 @@ final class WatchedStore implements TaskStore {
     @Override
     public boolean inTransaction(TransactionalWork work) throws Exception {
         return store.inTransaction(work);
+    }
+
+    @Override
+    public boolean inTransaction(TaskDefinition task, int shard, TransactionalWork work) throws Exception {
+        return store.inTransaction(task, shard, work);
     }
 }

@@ -30,20 +30,24 @@ final class JdbcFetch {
     List<Row> fetch(TaskDefinition task, FetchRequest asked) {
         TaskSql sql = statements.sql(task);
         FetchRequest request = bindable(asked, sql.names().endpointNumeric());
-        List<Row> page =
-                jdbc.query(sql.fetch().sql(request), ps -> bind(ps, 1, sql, request), (ResultSetExtractor<List<Row>>)
+        List<Row> page = jdbc.query(
+                sql.fetch().sql(request), ps -> bind(ps, 1, task, sql, request), (ResultSetExtractor<List<Row>>)
                         rs -> reader.rows(rs, task.name(), sql.names(), request.limit()));
         return page == null ? List.of() : page;
     }
 
-    /** One statement: a branch per request, each an index probe that stops at the first due row of its shard and tier. */
-    List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> asked) {
+    /**
+     * One statement: a branch per request, each an index probe that stops at the first due row of its
+     * shard and tier, request {@code i} in the table of {@code tasks.get(i)} (the parts of a sharded task
+     * in one data source, or one task's).
+     */
+    List<Integer> dueRequests(List<TaskDefinition> tasks, List<FetchRequest> asked) {
         if (asked.isEmpty()) {
             return List.of();
         }
-        TaskSql sql = statements.sql(task);
-        List<FetchRequest> requests = asked.stream()
-                .map(request -> bindable(request, sql.names().endpointNumeric()))
+        List<TaskSql> sqls = tasks.stream().map(statements::sql).toList();
+        List<FetchRequest> requests = java.util.stream.IntStream.range(0, asked.size())
+                .mapToObj(i -> bindable(asked.get(i), sqls.get(i).names().endpointNumeric()))
                 .toList();
         List<Integer> due = new ArrayList<>();
         int from = 0;
@@ -54,17 +58,18 @@ final class JdbcFetch {
             while (to < requests.size()
                     && (to == from
                             || (to - from < MAX_BRANCHES
-                                    && parameters + parameters(sql, requests.get(to)) <= MAX_PARAMETERS))) {
-                parameters += parameters(sql, requests.get(to++));
+                                    && parameters + parameters(sqls.get(to), requests.get(to)) <= MAX_PARAMETERS))) {
+                parameters += parameters(sqls.get(to), requests.get(to));
+                to++;
             }
-            List<FetchRequest> part = requests.subList(from, to);
             int offset = from;
+            int end = to;
             jdbc.query(
-                    sql.fetch().probe(part),
+                    TaskSql.Fetch.probe(sqls.subList(from, to), requests.subList(from, to)),
                     ps -> {
                         int index = 1;
-                        for (FetchRequest request : part) {
-                            index = bind(ps, index, sql, request);
+                        for (int i = offset; i < end; i++) {
+                            index = bind(ps, index, tasks.get(i), sqls.get(i), requests.get(i));
                         }
                     },
                     rs -> {
@@ -94,9 +99,10 @@ final class JdbcFetch {
     }
 
     /** Binds a fetch's parameters from {@code index} on (see {@link TaskSql.Fetch#sql}); returns the next index. */
-    private int bind(PreparedStatement ps, int from, TaskSql sql, FetchRequest request) throws SQLException {
+    private int bind(PreparedStatement ps, int from, TaskDefinition task, TaskSql sql, FetchRequest request)
+            throws SQLException {
         int index = from;
-        ps.setInt(index++, request.shard());
+        ps.setInt(index++, task.localShard(request.shard()));
         if (sql.fetch().endpoint() != null) {
             for (String endpoint : request.excludedEndpoints()) {
                 if (sql.names().endpointNumeric()) {

@@ -33,8 +33,7 @@ final class JdbcTaskAdmin implements TaskAdmin {
         if (tasks.isEmpty()) {
             return 0;
         }
-        List<TaskSql> sqls =
-                tasks.stream().map(t -> statements.inspected(t.name())).toList();
+        List<TaskSql> sqls = tasks.stream().map(t -> statements.inspected(t)).toList();
         if (sqls.contains(null)) {
             return -1;
         }

@@ -31,8 +31,13 @@ final class JdbcTaskStatements {
 
     /** The statements of a task inspected without problems, as they are; {@code null} for any other. */
     @Nullable
-    TaskSql inspected(String task) {
-        return statements.get(task);
+    TaskSql inspected(TaskDefinition task) {
+        return statements.get(key(task));
+    }
+
+    /** Whose statements these are: the task's, or of one table of a sharded task, each table's own. */
+    private static String key(TaskDefinition task) {
+        return task.tables() == null ? task.name() : task.name() + " " + task.table();
     }
 
     /** Inspects the task's table (see {@link io.shardscan.core.spi.TaskStore#inspect}) and keeps its statements. */
@@ -40,21 +45,21 @@ final class JdbcTaskStatements {
         TableInspector.Inspection inspection = inspector.inspect(task);
         if (inspection.names() != null) {
             statements.put(
-                    task.name(),
+                    key(task),
                     TaskSql.of(task, inspection.names(), inspection.report().columns(), dialect));
         }
         if (inspection.archive() != null) {
-            archives.put(task.name(), inspection.archive());
+            archives.put(key(task), inspection.archive());
         }
         return inspection.report();
     }
 
     /** The task's archive statements, inspecting its tables first when they were not yet. */
     ArchiveSql archiveSql(TaskDefinition task) {
-        ArchiveSql sql = archives.get(task.name());
+        ArchiveSql sql = archives.get(key(task));
         if (sql == null) {
             SchemaReport report = inspect(task);
-            sql = archives.get(task.name());
+            sql = archives.get(key(task));
             if (sql == null) {
                 throw new InvalidTaskException(
                         "scan.tasks." + task.name() + ": cannot archive: " + String.join("; ", report.problems()));
@@ -65,16 +70,16 @@ final class JdbcTaskStatements {
 
     /** The task's statements, inspecting its table first when it was not yet. */
     TaskSql sql(TaskDefinition task) {
-        TaskSql sql = statements.get(task.name());
+        TaskSql sql = statements.get(key(task));
         if (sql != null && (!sql.reads().equals(task.rowColumns()) || sql.stale())) {
             // inspected with another handler's columns (the same names, another fetch), or its due
             // bound holds the JVM's offset from before a daylight saving switch
             sql = TaskSql.of(task, sql.names(), sql.tableColumns(), dialect);
-            statements.put(task.name(), sql);
+            statements.put(key(task), sql);
         }
         if (sql == null) {
             SchemaReport report = inspect(task);
-            sql = statements.get(task.name());
+            sql = statements.get(key(task));
             if (sql == null) {
                 throw new InvalidTaskException("scan.tasks." + task.name() + ": table " + task.table()
                         + (report.tableExists() ? " lacks columns " + report.missingColumns() : " does not exist"));

@@ -138,7 +138,13 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public List<Integer> dueRequests(TaskDefinition task, List<FetchRequest> requests) {
-        return fetches.dueRequests(task, requests);
+        return fetches.dueRequests(java.util.Collections.nCopies(requests.size(), task), requests);
+    }
+
+    /** One statement for the requests of every table, each request a branch in its own table. */
+    @Override
+    public List<Integer> dueRequests(List<TaskDefinition> tasks, List<FetchRequest> requests) {
+        return fetches.dueRequests(tasks, requests);
     }
 
     @Override
@@ -164,7 +170,7 @@ public final class JdbcTaskStore implements TaskStore {
                             due ? RowReader.instant(rs.getTimestamp(3)) : null,
                             id instanceof String text ? text : null);
                 },
-                shard);
+                task.localShard(shard));
     }
 
     /**

@@ -195,15 +195,24 @@ record TaskSql(
         }
 
         /**
-         * Which of the requests have a row the fetch would return: one branch per request, the
-         * fetch of its first row selecting only the request's position in {@code requests} (a
-         * literal), so each branch is one probe of the fetch's index that stops at the first row; the
-         * branches' parameters are the fetch's, in request order. The requests may differ in shard
-         * and tier.
+         * Which of the requests have a row the fetch would return: one branch per request, the fetch
+         * of its first row (with the fetch of {@code fetches.get(i)}, the statements of its table)
+         * selecting only the request's position in {@code requests} (a literal), so each branch is one
+         * probe of the fetch's index that stops at the first row; the branches' parameters are the
+         * fetches', in request order. The requests may differ in shard, tier and table.
          */
-        String probe(List<FetchRequest> requests) {
+        static String probe(List<TaskSql> fetches, List<FetchRequest> requests) {
             return java.util.stream.IntStream.range(0, requests.size())
-                    .mapToObj(position -> "(" + sql("SELECT " + position + probeFrom, requests.get(position)) + ")")
+                    .mapToObj(position -> "("
+                            + fetches.get(position)
+                                    .fetch()
+                                    .sql(
+                                            "SELECT " + position
+                                                    + fetches.get(position)
+                                                            .fetch()
+                                                            .probeFrom(),
+                                            requests.get(position))
+                            + ")")
                     .collect(Collectors.joining(" UNION ALL "));
         }
 

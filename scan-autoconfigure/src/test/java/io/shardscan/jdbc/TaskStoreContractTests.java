@@ -1050,8 +1050,8 @@ abstract class TaskStoreContractTests {
                 connection.createStatement().execute(setting);
             }
             List<FetchRequest> requests = bothTiersOfEveryShard(Duration.ofSeconds(30));
-            try (PreparedStatement statement =
-                    connection.prepareStatement(explain + sql.fetch().probe(requests))) {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    explain + TaskSql.Fetch.probe(java.util.Collections.nCopies(requests.size(), sql), requests))) {
                 int index = 1;
                 for (FetchRequest request : requests) {
                     statement.setInt(index++, request.shard());

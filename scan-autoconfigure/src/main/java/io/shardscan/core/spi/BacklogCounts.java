@@ -98,12 +98,51 @@ public record BacklogCounts(
         public Group(int retries, long count, @Nullable Instant oldestUpdatedAt) {
             this(retries, count, oldestUpdatedAt, 0);
         }
+
+        /** Both groups of one retry count as one: counts summed, the earlier oldest times. */
+        Group plus(Group other) {
+            return new Group(
+                    retries,
+                    count + other.count,
+                    earlier(oldestUpdatedAt, other.oldestUpdatedAt),
+                    notYetDue + other.notYetDue,
+                    withoutDueTime + other.withoutDueTime,
+                    earlier(oldestDueAt, other.oldestDueAt),
+                    withoutUpdatedAt + other.withoutUpdatedAt);
+        }
+
+        private static @Nullable Instant earlier(@Nullable Instant a, @Nullable Instant b) {
+            return a == null ? b : b == null || a.isBefore(b) ? a : b;
+        }
     }
 
     /**
      * The unfetchable rows among these counts: the rows without a retry count, the groups of a
      * negative retry count, and the rows without an updated-at of the groups of failed rows.
      */
+    /**
+     * These counts and {@code other}'s together, as of one backlog over both tables: each retry
+     * count's group summed, with the older oldest times; the later count time.
+     */
+    public BacklogCounts plus(BacklogCounts other) {
+        java.util.Map<Integer, Group> groups = new java.util.TreeMap<>();
+        for (Group group : pending) {
+            groups.put(group.retries(), group);
+        }
+        for (Group group : other.pending) {
+            groups.merge(group.retries(), group, Group::plus);
+        }
+        return new BacklogCounts(
+                List.copyOf(groups.values()),
+                dead + other.dead,
+                withoutShardKey + other.withoutShardKey,
+                outsideShards + other.outsideShards,
+                withoutRetryCount + other.withoutRetryCount,
+                countedAt == null || (other.countedAt != null && other.countedAt.isAfter(countedAt))
+                        ? other.countedAt
+                        : countedAt);
+    }
+
     public UnfetchableRows unfetchable() {
         long negative = 0;
         long withoutUpdatedAt = 0;

@@ -100,6 +100,30 @@ public interface TaskStore {
     }
 
     /**
+     * {@link #dueRequests(TaskDefinition, List)} for requests in several tables of this store's data:
+     * request {@code i} asks the table of {@code tasks.get(i)}, a part ({@link TaskDefinition#part}) of a
+     * sharded task, so that the idle shards of every table of one data source are asked in one statement.
+     *
+     * <p>The default asks each task's requests apart, one {@link #dueRequests(TaskDefinition, List)} per task.
+     *
+     * @return the positions in {@code requests} of those that have such a row, in any order
+     */
+    default List<Integer> dueRequests(List<TaskDefinition> tasks, List<FetchRequest> requests) {
+        java.util.Map<TaskDefinition, List<Integer>> byTask = new java.util.LinkedHashMap<>();
+        for (int position = 0; position < requests.size(); position++) {
+            byTask.computeIfAbsent(tasks.get(position), task -> new java.util.ArrayList<>())
+                    .add(position);
+        }
+        List<Integer> due = new java.util.ArrayList<>();
+        byTask.forEach((task, positions) -> {
+            List<Integer> found =
+                    dueRequests(task, positions.stream().map(requests::get).toList());
+            found.forEach(position -> due.add(positions.get(position)));
+        });
+        return due;
+    }
+
+    /**
      * The shard's pending rows that failed before (retry count above 0), in id order: from these
      * a new owner rebuilds which keys wait. For a task with a due-at column each carries its due time.
      *
@@ -188,6 +212,16 @@ public interface TaskStore {
      * @throws Exception what {@code work} threw, after the rollback
      */
     boolean inTransaction(TransactionalWork work) throws Exception;
+
+    /**
+     * {@link #inTransaction(TransactionalWork)} for the work of one shard's round: in the data source of
+     * the shard's table, where a store holds several ({@link TaskDefinition#tables()}).
+     *
+     * <p>The default ignores the shard.
+     */
+    default boolean inTransaction(TaskDefinition task, int shard, TransactionalWork work) throws Exception {
+        return inTransaction(work);
+    }
 
     /** Work that decides at its end whether its transaction commits. */
     @FunctionalInterface

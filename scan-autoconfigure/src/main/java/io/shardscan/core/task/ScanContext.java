@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param attempt 1 for a row that never failed, retries + 1 otherwise (the first row's, for a batch)
  * @param endpoint the row's receiver, from the task's endpoint column; {@code null} without one or
  *     when the column is NULL
+ * @param table the table the rows are of: for a sharded task ({@code tables}) the shard's table, whose data
+ *     source a transactional handler's own statements must use; {@code null} for a task of one table
  */
 public record ScanContext(
         String task,
@@ -24,7 +26,13 @@ public record ScanContext(
         int shard,
         long epoch,
         int attempt,
-        @Nullable String endpoint) {
+        @Nullable String endpoint,
+        @Nullable String table) {
+
+    /** A context of a task of one table. */
+    public ScanContext(String task, String node, int shard, long epoch, int attempt, @Nullable String endpoint) {
+        this(task, node, shard, epoch, attempt, endpoint, null);
+    }
 
     /** A context without an endpoint. */
     public ScanContext(String task, String node, int shard, long epoch, int attempt) {

@@ -38,7 +38,8 @@ public record TaskDefinition(
         @Nullable EndpointRules endpoints,
         RowColumns rowColumns,
         RunMode run,
-        @Nullable Schedule schedule) {
+        @Nullable Schedule schedule,
+        @Nullable Tables tables) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
@@ -144,6 +145,7 @@ public record TaskDefinition(
                             + " shard key text)");
         }
         checkRun(name, run);
+        checkTables(name, table, shards, archive, tables);
         if (schedule != null && !run.ends()) {
             throw invalid(
                     name,
@@ -152,6 +154,28 @@ public record TaskDefinition(
                             + ".run is forever or unset), which has no runs to start: set scan.tasks." + name
                             + ".run: until-empty, so that each firing processes the rows pending then and ends, or"
                             + " remove schedule");
+        }
+    }
+
+    /** A sharded task's tables are plain names, the first is its table, and its shards are theirs. */
+    private static void checkTables(
+            String name, String table, int shards, @Nullable Archive archive, @Nullable Tables tables) {
+        if (tables == null) {
+            return;
+        }
+        for (Tables.Table each : tables.tables()) {
+            checkIdentifier(name, "tables", each.name(), QUALIFIED);
+        }
+        if (!tables.tables().get(0).name().equals(table) || tables.shards() != shards) {
+            throw new IllegalArgumentException("task " + name + ": table " + table + " and " + shards + " shards are"
+                    + " not those of its tables " + tables);
+        }
+        if (archive != null) {
+            throw invalid(
+                    name,
+                    "archive",
+                    "is set, but the task scans several tables (scan.tasks." + name + ".tables), which do not archive"
+                            + " yet: remove archive, or archive each table with a task of its own");
         }
     }
 
@@ -201,7 +225,8 @@ public record TaskDefinition(
                 endpoints,
                 rowColumns,
                 run,
-                schedule);
+                schedule,
+                tables);
     }
 
     /** The rules of this task's tiers: what a failure means and which rows a tier fetches. */
@@ -224,7 +249,53 @@ public record TaskDefinition(
      * text key see {@link TextKeys#shardOf}).
      */
     public int shardOf(long shardKey) {
-        return (int) Math.floorMod(shardKey, (long) shards);
+        return (int) Math.floorMod(shardKey, (long) shardsPerTable());
+    }
+
+    /** The shards of each of the task's tables: {@link #shards()} for a task of one table. */
+    public int shardsPerTable() {
+        return tables == null ? shards : tables.perTable();
+    }
+
+    /**
+     * Logical shard {@code shard}'s shard within its table, the {@code shard key mod shardsPerTable} class
+     * its rows are: {@code shard} itself for a task of one table (see {@link Tables}).
+     */
+    public int localShard(int shard) {
+        return tables == null ? shard : tables.localShard(shard);
+    }
+
+    /**
+     * The part of a sharded task that table {@code table} (its position in {@link #tables()}) holds: this
+     * task on that table alone, with that table's shards, to which logical shards of that table are given.
+     *
+     * @throws IllegalStateException when the task has no {@link #tables()}
+     */
+    public TaskDefinition part(int table) {
+        if (tables == null) {
+            throw new IllegalStateException("task " + name + " scans one table");
+        }
+        Tables only = tables.only(table);
+        return new TaskDefinition(
+                name,
+                only.tables().get(0).name(),
+                columns,
+                statuses,
+                only.shards(),
+                rounds,
+                tiers,
+                onExhausted,
+                indexCheck,
+                ordering,
+                match,
+                matchOverlap,
+                delay,
+                archive,
+                endpoints,
+                rowColumns,
+                run,
+                schedule,
+                only);
     }
 
     private static String checkIdentifier(String task, String property, String value, Pattern pattern) {
@@ -404,9 +475,23 @@ public record TaskDefinition(
         private @Nullable Schedule schedule;
         private @Nullable KeyType shardKeyType;
         private @Nullable KeyType idType;
+        private @Nullable List<Tables.Table> tables;
 
         private Builder(String name) {
             this.name = name;
+        }
+
+        /**
+         * The physical tables of a sharded task, scanned as one task: then {@link #shards(int)} is each table's
+         * shard count, the task's logical shards are every table's (see {@link Tables}), and {@link
+         * #table(String)} need not be set.
+         */
+        public Builder tables(@Nullable List<Tables.Table> tables) {
+            this.tables = tables == null || tables.isEmpty() ? null : List.copyOf(tables);
+            if (this.tables != null) {
+                this.table = this.tables.get(0).name();
+            }
+            return this;
         }
 
         public Builder table(String table) {
@@ -607,6 +692,12 @@ public record TaskDefinition(
             KeyType keyType =
                     shardKeyType != null ? shardKeyType : oneColumn && idType != null ? idType : KeyType.WHOLE;
             KeyType ids = idType != null ? idType : oneColumn ? keyType : KeyType.WHOLE;
+            Tables sharded;
+            try {
+                sharded = tables == null ? null : new Tables(tables, shards);
+            } catch (IllegalArgumentException e) {
+                throw invalid(name, tables == null || shards >= 1 ? "tables" : "shards", e.getMessage());
+            }
             return new TaskDefinition(
                     name,
                     table,
@@ -622,7 +713,7 @@ public record TaskDefinition(
                             ids,
                             keyType),
                     new Statuses(pendingStatus, doneStatus, deadStatus),
-                    shards,
+                    sharded == null ? shards : sharded.shards(),
                     new Rounds(pageSize, workers, roundTimeout, commitInterval, handlerTimeout, priority, maxWait),
                     tiers,
                     onExhausted,
@@ -637,7 +728,8 @@ public record TaskDefinition(
                     endpoints,
                     rowColumns,
                     run,
-                    schedule);
+                    schedule,
+                    sharded);
         }
     }
 }
