@@ -31,16 +31,10 @@ public class TaskProperties {
     /** The table to scan, optionally schema-qualified. */
     private @Nullable String table;
 
-    /**
-     * The tables of a sharded task, scanned as one task instead of table: names separated by commas, each
-     * with at most one numbered range, e.g. tb_order_{0000..1023}; shards is then each table's shard count.
-     */
+    /** The tables of a sharded task, scanned as one task instead of table: names separated by commas, each with at most one numbered range, e.g. tb_order_{0000..1023}; shards is then each table's shard count. */
     private @Nullable String tables;
 
-    /**
-     * Where the tables live, by DataSource bean name: each bean's tables, in the form of tables, e.g. ds0:
-     * tb_order_{0000..0511}; unset, every table is in Shardscan's own DataSource.
-     */
+    /** Where the tables live, by DataSource bean name: each bean's tables, in the form of tables, e.g. ds0: tb_order_{0000..0511}; unset, every table is in Shardscan's own DataSource. */
     private Map<String, String> dataSources = new LinkedHashMap<>();
 
     /** The primary-key column the scan pages by: a whole number, or text or a UUID with id-type text. */
