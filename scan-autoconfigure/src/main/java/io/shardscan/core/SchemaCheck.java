@@ -52,19 +52,23 @@ final class SchemaCheck {
 
     private static List<String> problems(TaskDefinition task, SchemaReport report, ScanEngine.TableCheck extra) {
         String property = "scan.tasks." + task.name();
+        if (!report.tableExists() && task.tables() != null) {
+            return List.of(property + ".tables: " + String.join("; ", report.problems())
+                    + ": create them, or leave them out of " + property + ".tables");
+        }
         if (!report.tableExists()) {
             return List.of(property + ".table '" + task.table() + "' does not exist: create it or point " + property
                     + ".table at the table to scan");
         }
         if (task.delayed()
                 && report.missingColumns().equals(List.of(task.columns().dueAt()))) {
-            return List.of(property + ".due-at-column: table " + task.table() + " has no column "
+            return List.of(property + ".due-at-column: " + tableOf(task) + " has no column "
                     + task.columns().dueAt() + " (its columns: " + String.join(", ", report.columns())
                     + "): add the timestamp column that says when a row is due, or point " + property
                     + ".due-at-column at it");
         }
         if (!report.missingColumns().isEmpty()) {
-            return List.of(property + ": table " + task.table() + " has no column "
+            return List.of(property + ": " + tableOf(task) + " has no column "
                     + String.join(", ", report.missingColumns()) + " (its columns: "
                     + String.join(", ", report.columns()) + "): add the column or set "
                     + String.join(
@@ -81,7 +85,7 @@ final class SchemaCheck {
         if (report.nullShardKeys() > 0) {
             log.log(
                     Level.WARNING,
-                    property + ": " + report.nullShardKeys() + " pending rows of " + task.table()
+                    property + ": " + report.nullShardKeys() + " pending rows of " + tableOf(task)
                             + " have a NULL shard key (" + task.columns().shardKey() + "); no shard fetches them."
                             + " Give them a key (e.g. UPDATE " + task.table() + " SET "
                             + task.columns().shardKey()
@@ -95,7 +99,7 @@ final class SchemaCheck {
         if (report.nullDueTimes() > 0) {
             log.log(
                     Level.WARNING,
-                    property + ": " + report.nullDueTimes() + " pending rows of " + task.table()
+                    property + ": " + report.nullDueTimes() + " pending rows of " + tableOf(task)
                             + " have a NULL due time (" + task.columns().dueAt() + "); they are never due, so no"
                             + " round runs them (/actuator/scan counts them as withoutDueTime). Give them a due time"
                             + " (e.g. UPDATE " + task.table() + " SET "
@@ -120,7 +124,8 @@ final class SchemaCheck {
             // types (a text key's MOD): it is printed once the problems above are fixed
             return problems;
         }
-        String message = property + ": table " + task.table() + " lacks an index that keeps its"
+        String message = property + ": " + tableOf(task) + (task.tables() == null ? " lacks" : " lack")
+                + " an index that keeps its"
                 + " fetches range scans, so a fetch reads finished rows, or every pending row of its shard, too."
                 + " Create the missing ones of:\n  "
                 + String.join(";\n  ", report.indexStatements()) + ";\n" + orSet(task);
@@ -130,6 +135,13 @@ final class SchemaCheck {
             log.log(Level.WARNING, message);
         }
         return problems;
+    }
+
+    /** How a message names the task's table: its one table, or for a sharded task its tables that the report names. */
+    private static String tableOf(TaskDefinition task) {
+        return task.tables() == null
+                ? "table " + task.table()
+                : "some of the " + task.tables().tables().size() + " tables of scan.tasks." + task.name() + ".tables";
     }
 
     /**

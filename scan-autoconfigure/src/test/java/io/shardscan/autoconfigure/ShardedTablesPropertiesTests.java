@@ -96,6 +96,42 @@ class ShardedTablesPropertiesTests {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void oneWarningListsTheIndexesOfTheTablesThatLackOne(org.springframework.boot.test.system.CapturedOutput output) {
+        tables(home, 0, 1);
+        tables(second, 2, 3);
+        // tables 02 and 03 have the index the task's fetch needs: its own statements for them
+        io.shardscan.core.task.TaskDefinition task = io.shardscan.core.task.TaskDefinition.builder("orders")
+                .tables(java.util.stream.Stream.of("tb_o_00", "tb_o_01", "tb_o_02", "tb_o_03")
+                        .map(name -> new io.shardscan.core.task.Tables.Table(name, "any"))
+                        .toList())
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(2)
+                .build();
+        for (int table : new int[] {2, 3}) {
+            io.shardscan.jdbc.SchemaDdl.scanIndexStatements(
+                            io.shardscan.jdbc.SqlDialect.detect(second), task.part(table))
+                    .forEach(new JdbcTemplate(second)::execute);
+        }
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            java.util.List<String> warnings = output.getAll()
+                    .lines()
+                    .filter(line -> line.contains("an index that keeps its fetches range scans"))
+                    .toList();
+            assertThat(warnings)
+                    .singleElement()
+                    .asString()
+                    .contains("scan.tasks.orders: some of the 4 tables of scan.tasks.orders.tables lack");
+            String statements = output.getAll().substring(output.getAll().indexOf(warnings.get(0)));
+            assertThat(statements.substring(0, statements.indexOf("or set")))
+                    .contains("ON tb_o_00", "ON tb_o_01")
+                    .doesNotContain("ON tb_o_02", "ON tb_o_03");
+        });
+    }
+
+    @Test
     void aDataSourceThatIsNoBeanIsNamedAtStartup() {
         tables(home, 0, 1);
         runner.withPropertyValues(
