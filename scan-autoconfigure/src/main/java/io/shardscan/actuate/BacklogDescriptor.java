@@ -23,6 +23,8 @@ import java.util.List;
  *     them 0; in no tier, not in {@code total}
  * @param failedWithoutUpdatedAt failed pending rows whose updated-at is NULL, which are never due:
  *     give them one; in their tier and {@code total} too
+ * @param tables for a sharded task, the tables with the most pending rows (and dead ones), at most
+ *     {@link Backlog#TABLES_SHOWN}, the most first; empty for a task of one table
  */
 public record BacklogDescriptor(
         List<TierDescriptor> tiers,
@@ -35,10 +37,12 @@ public record BacklogDescriptor(
         Instant countedAt,
         long nullRetryCount,
         long negativeRetryCount,
-        long failedWithoutUpdatedAt) {
+        long failedWithoutUpdatedAt,
+        List<Backlog.TableBacklog> tables) {
 
     public BacklogDescriptor {
         tiers = List.copyOf(tiers);
+        tables = List.copyOf(tables);
     }
 
     static BacklogDescriptor of(Backlog backlog) {
@@ -56,7 +60,8 @@ public record BacklogDescriptor(
                 backlog.countedAt(),
                 backlog.unfetchable().nullRetries(),
                 backlog.unfetchable().negativeRetries(),
-                backlog.unfetchable().failedWithoutUpdatedAt());
+                backlog.unfetchable().failedWithoutUpdatedAt(),
+                backlog.tables());
     }
 
     /**

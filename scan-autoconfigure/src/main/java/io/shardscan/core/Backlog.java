@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param unfetchable pending rows no tier fetches for what the engine's columns hold: those whose
  *     retry count is NULL or negative are in no tier and not in {@code total}; failed rows without an
  *     updated-at are in their tier and in {@code total} too
+ * @param tables for a sharded task, its tables with the most pending rows (and dead ones), at most
+ *     {@link #TABLES_SHOWN}, the most first; empty for a task of one table
  */
 public record Backlog(
         List<TierBacklog> tiers,
@@ -34,10 +36,57 @@ public record Backlog(
         long withoutShardKey,
         long outsideShards,
         Instant countedAt,
-        UnfetchableRows unfetchable) {
+        UnfetchableRows unfetchable,
+        List<TableBacklog> tables) {
+
+    /** The most tables a sharded task's backlog lists, so that a task of 1 024 tables stays one screen. */
+    public static final int TABLES_SHOWN = 20;
 
     public Backlog {
         tiers = List.copyOf(tiers);
+        tables = List.copyOf(tables);
+    }
+
+    /** A backlog of a task of one table. */
+    public Backlog(
+            List<TierBacklog> tiers,
+            long dead,
+            long total,
+            long withoutShardKey,
+            long outsideShards,
+            Instant countedAt,
+            UnfetchableRows unfetchable) {
+        this(tiers, dead, total, withoutShardKey, outsideShards, countedAt, unfetchable, List.of());
+    }
+
+    /**
+     * One table of a sharded task: its pending and dead rows.
+     *
+     * @param table the table's name
+     * @param pending its pending rows, due or not
+     * @param dead its dead rows
+     */
+    public record TableBacklog(String table, long pending, long dead) {}
+
+    /**
+     * This backlog with the tables of {@code byTable} that hold pending or dead rows, the most pending
+     * first (then the most dead), at most {@link #TABLES_SHOWN}.
+     */
+    public Backlog withTables(java.util.Map<String, BacklogCounts> byTable) {
+        List<TableBacklog> busy = byTable.entrySet().stream()
+                .map(entry -> new TableBacklog(
+                        entry.getKey(),
+                        entry.getValue().pending().stream()
+                                .mapToLong(BacklogCounts.Group::count)
+                                .sum(),
+                        entry.getValue().dead()))
+                .filter(table -> table.pending() > 0 || table.dead() > 0)
+                .sorted(java.util.Comparator.comparingLong(TableBacklog::pending)
+                        .thenComparingLong(TableBacklog::dead)
+                        .reversed())
+                .limit(TABLES_SHOWN)
+                .toList();
+        return new Backlog(tiers, dead, total, withoutShardKey, outsideShards, countedAt, unfetchable, busy);
     }
 
     /** A backlog without rows that no tier fetches. */

@@ -241,8 +241,7 @@ public final class ShardedTablesStore implements TaskStore {
         return store(task, shard).inTransaction(work);
     }
 
-    /** Each table's backlog counts, by table name, in table order. */
-    public Map<String, BacklogCounts> backlogByTable(TaskDefinition task) {
+    private Map<String, BacklogCounts> backlogByTable(TaskDefinition task) {
         Map<String, BacklogCounts> counts = new LinkedHashMap<>();
         List<TaskDefinition> each = parts.of(task);
         for (int table = 0; table < each.size(); table++) {
@@ -258,6 +257,11 @@ public final class ShardedTablesStore implements TaskStore {
             return backlogByTable(task).values().stream()
                     .reduce(BacklogCounts::plus)
                     .orElseThrow();
+        }
+
+        @Override
+        public Map<String, BacklogCounts> countBacklogByTable(TaskDefinition task) {
+            return backlogByTable(task);
         }
 
         @Override

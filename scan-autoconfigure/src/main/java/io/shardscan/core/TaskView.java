@@ -180,7 +180,12 @@ public final class TaskView {
     public Backlog countBacklog() {
         TaskContext context = runner.context();
         long activity = activity(context);
-        BacklogCounts counts = context.store().admin().countBacklog(context.definition());
+        Map<String, BacklogCounts> byTable = context.definition().tables() == null
+                ? null
+                : context.store().admin().countBacklogByTable(context.definition());
+        BacklogCounts counts = byTable == null
+                ? context.store().admin().countBacklog(context.definition())
+                : byTable.values().stream().reduce(BacklogCounts::plus).orElseThrow();
         BacklogCounts before =
                 runner.backlogWatch().counted(counts, activity, context.clock().nanos());
         if (counts.outsideShards() > 0 && (before == null || before.outsideShards() == 0)) {
@@ -190,12 +195,13 @@ public final class TaskView {
             warnAppeared(context.definition(), before.unfetchable(), counts.unfetchable());
         }
         // aged by the store's clock, which stamped the rows: a node whose clock is off shows true ages
-        return Backlog.of(
+        Backlog backlog = Backlog.of(
                 context.definition(),
                 counts,
                 counts.countedAt() != null
                         ? counts.countedAt()
                         : context.clock().now());
+        return byTable == null ? backlog : backlog.withTables(byTable);
     }
 
     /**

@@ -132,6 +132,26 @@ class ShardedTablesPropertiesTests {
     }
 
     @Test
+    void theScanEndpointListsTheTablesThatHoldRows() {
+        tables(home, 0, 1);
+        tables(second, 2, 3);
+        new JdbcTemplate(second).update("UPDATE tb_o_03 SET status = 2 WHERE order_id <= 4");
+        runner.withConfiguration(AutoConfigurations.of(io.shardscan.actuate.ScanEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=scan", "scan.backlog-refresh=200ms")
+                .run(context -> {
+                    io.shardscan.actuate.ScanEndpoint endpoint =
+                            context.getBean(io.shardscan.actuate.ScanEndpoint.class);
+                    await().atMost(TestTime.scaled(Duration.ofSeconds(30)))
+                            .untilAsserted(() -> assertThat(endpoint.scan()
+                                            .tasks()
+                                            .get("orders")
+                                            .backlog()
+                                            .tables())
+                                    .containsExactly(new io.shardscan.core.Backlog.TableBacklog("tb_o_03", 0, 4)));
+                });
+    }
+
+    @Test
     void aDataSourceThatIsNoBeanIsNamedAtStartup() {
         tables(home, 0, 1);
         runner.withPropertyValues(

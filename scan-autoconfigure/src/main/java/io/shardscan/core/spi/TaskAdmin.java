@@ -25,6 +25,16 @@ public interface TaskAdmin {
     BacklogCounts countBacklog(TaskDefinition task);
 
     /**
+     * {@link #countBacklog} of each of the task's tables, by table name in table order: for a sharded task
+     * ({@link TaskDefinition#tables()}) one count per table; the default, the task's one table.
+     *
+     * @return the counts by table; never empty
+     */
+    default Map<String, BacklogCounts> countBacklogByTable(TaskDefinition task) {
+        return Map.of(task.table(), countBacklog(task));
+    }
+
+    /**
      * Counts the pending rows of the tasks' table that none of their matches selects, which no task
      * ever fetches: one count over the pending rows, at startup. The tasks share one table, status
      * column and pending value, each has a {@link TaskDefinition#match() match}, and each was
