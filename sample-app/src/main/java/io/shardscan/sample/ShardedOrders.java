@@ -167,15 +167,20 @@ public class ShardedOrders {
                             Timestamp.from(Instant.now()));
         }
 
-        /** How far it got, in both databases. */
+        private volatile String last = "";
+
+        /** How far it got, in both databases, whenever it changed. */
         @Scheduled(
                 initialDelayString = "${sample.progress-interval:5s}",
                 fixedDelayString = "${sample.progress-interval:5s}")
         public void report() {
-            log.info(
-                    "order-sms-sharded progress: sms_outbox={} in dataSource, {} in shardsB",
-                    first.queryForObject("SELECT COUNT(*) FROM sms_outbox", Integer.class),
-                    second.queryForObject("SELECT COUNT(*) FROM sms_outbox", Integer.class));
+            String line = "sms_outbox=" + first.queryForObject("SELECT COUNT(*) FROM sms_outbox", Integer.class)
+                    + " in dataSource, " + second.queryForObject("SELECT COUNT(*) FROM sms_outbox", Integer.class)
+                    + " in shardsB";
+            if (!line.equals(last)) {
+                log.info("order-sms-sharded progress: {}", line);
+                last = line;
+            }
         }
     }
 }
