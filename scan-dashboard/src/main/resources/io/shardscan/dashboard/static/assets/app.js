@@ -50,6 +50,15 @@ function scheduleLine(name, s) {
     `schedule ${s.schedule} · next firing ${s.nextFiring ? when(s.nextFiring) : 'none'} · ${last}`);
 }
 
+// A sharded task's busiest tables (the endpoint lists at most 20, the most pending first).
+function tablesTable(name, backlog) {
+  if (!backlog || !backlog.tables || !backlog.tables.length) return '';
+  return el('div.scroll', { 'data-tables': name }, el('table', {},
+    el('thead', {}, el('tr', {}, el('th', {}, 'table'), el('th.num', {}, 'pending'), el('th.num', {}, 'dead'))),
+    el('tbody', {}, backlog.tables.map(x => el('tr', {}, el('td', {}, x.table), el('td.num', {}, fmt(x.pending)),
+      el('td.num', { class: x.dead ? 'bad' : '' }, fmt(x.dead)))))));
+}
+
 function taskCard(name, t) {
   const rates = sum(overview.rates[name]);
   const now = rates.length ? rates[rates.length - 1] : 0;
@@ -73,6 +82,7 @@ function taskCard(name, t) {
       el('tbody', {}, backlog.tiers.map(x => el('tr', {}, el('td', {}, x.retries), el('td.num', {}, fmt(x.pending)),
         el('td.num', {}, fmt(x.notYetDue)), el('td.num', {}, x.pending ? age(x.oldestPendingAgeSeconds) : '–')))))) :
       el('p.muted', {}, 'backlog not counted yet'),
+    tablesTable(name, backlog),
     el('div.row', {},
       paused ? writeButton('▶ Resume', () => act(name, 'resume'), { 'data-action': 'resume' })
         : writeButton('‖ Pause', () => act(name, 'pause'), { 'data-action': 'pause' }),
