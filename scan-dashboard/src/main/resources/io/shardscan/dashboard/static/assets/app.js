@@ -56,7 +56,7 @@ function tablesTable(name, backlog) {
   return el('div.scroll', { 'data-tables': name }, el('table', {},
     el('thead', {}, el('tr', {}, el('th', {}, 'table'), el('th.num', {}, 'pending'), el('th.num', {}, 'dead'))),
     el('tbody', {}, backlog.tables.map(x => el('tr', {}, el('td', {}, x.table), el('td.num', {}, fmt(x.pending)),
-      el('td.num', { class: x.dead ? 'bad' : '' }, fmt(x.dead)))))));
+      el(x.dead ? 'td.num.bad' : 'td.num', {}, fmt(x.dead)))))));
 }
 
 function taskCard(name, t) {
