@@ -90,13 +90,24 @@ public final class NodeMain {
                     }
                 });
 
+        serve(node, engine, () -> {
+            redis.destroy();
+            dataSource.close();
+        });
+    }
+
+    /**
+     * Starts {@code engine}, prints {@code READY <node>} and runs until killed: SIGTERM (and the end of
+     * standard input, the launching JVM's pipe) stops the engine through a shutdown hook, then {@code close}
+     * runs; SIGKILL skips both, as a crash would.
+     */
+    static void serve(String node, ScanEngine engine, Runnable close) throws IOException {
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
                             log(node, "stopping");
                             engine.stop();
-                            redis.destroy();
-                            dataSource.close();
+                            close.run();
                             log(node, "stopped");
                         },
                         "node-main-shutdown"));
@@ -114,7 +125,8 @@ public final class NodeMain {
         System.exit(0);
     }
 
-    private static void log(String node, String message) {
+    /** Prints {@code <instant> <node> <message>}, as the tests read a node's claims. */
+    static void log(String node, String message) {
         System.out.println(Instant.now() + " " + node + " " + message);
         System.out.flush();
     }

@@ -13,9 +13,7 @@ import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.redis.RedisShardCoordinator;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -95,30 +93,13 @@ public final class ShardedNodeMain {
                 new ScanListener() {
                     @Override
                     public void shardClaimed(String task, int shard, long epoch) {
-                        log(node, "claimed shard " + shard + " epoch " + epoch);
+                        NodeMain.log(node, "claimed shard " + shard + " epoch " + epoch);
                     }
                 });
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            engine.stop();
-                            redis.destroy();
-                            a.close();
-                            b.close();
-                        },
-                        "sharded-node-shutdown"));
-        engine.start();
-        System.out.println("READY " + node);
-        System.out.flush();
-        InputStream in = System.in;
-        while (in.read() >= 0) {
-            // runs until killed, or until the launching JVM's pipe ends
-        }
-        System.exit(0);
-    }
-
-    private static void log(String node, String message) {
-        System.out.println(Instant.now() + " " + node + " " + message);
-        System.out.flush();
+        NodeMain.serve(node, engine, () -> {
+            redis.destroy();
+            a.close();
+            b.close();
+        });
     }
 }

@@ -207,6 +207,11 @@ public record TaskDefinition(
         if (rowColumns.equals(this.rowColumns)) {
             return this;
         }
+        return copy(table, shards, rowColumns, tables);
+    }
+
+    /** This task with another table, shard count, fetched columns or tables; the rest as it is. */
+    private TaskDefinition copy(String table, int shards, RowColumns rowColumns, @Nullable Tables tables) {
         return new TaskDefinition(
                 name,
                 table,
@@ -276,26 +281,7 @@ public record TaskDefinition(
             throw new IllegalStateException("task " + name + " scans one table");
         }
         Tables only = tables.only(table);
-        return new TaskDefinition(
-                name,
-                only.tables().get(0).name(),
-                columns,
-                statuses,
-                only.shards(),
-                rounds,
-                tiers,
-                onExhausted,
-                indexCheck,
-                ordering,
-                match,
-                matchOverlap,
-                delay,
-                archive,
-                endpoints,
-                rowColumns,
-                run,
-                schedule,
-                only);
+        return copy(only.tables().get(0).name(), only.shards(), rowColumns, only);
     }
 
     private static String checkIdentifier(String task, String property, String value, Pattern pattern) {
