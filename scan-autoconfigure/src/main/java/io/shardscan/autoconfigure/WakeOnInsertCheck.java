@@ -29,6 +29,13 @@ final class WakeOnInsertCheck {
             if (configured == null || !configured.isWakeOnInsert()) {
                 continue;
             }
+            if (definition.tables() != null) {
+                problems.add("scan.tasks." + definition.name() + ".wake-on-insert is true, but the task scans several"
+                        + " tables (tables), whose insert triggers Shardscan does not check or listen to yet: remove"
+                        + " it (the idle probe finds new rows within the first tier's interval), or call"
+                        + " ScanTasks.wake after the insert");
+                continue;
+            }
             if (!postgres) {
                 problems.add("scan.tasks." + definition.name() + ".wake-on-insert is true, but only PostgreSQL can"
                         + " notify from an insert trigger: remove it, or call ScanTasks.wake after the insert");

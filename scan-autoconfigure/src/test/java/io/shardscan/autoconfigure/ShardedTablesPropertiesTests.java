@@ -141,13 +141,14 @@ class ShardedTablesPropertiesTests {
                 .run(context -> {
                     io.shardscan.actuate.ScanEndpoint endpoint =
                             context.getBean(io.shardscan.actuate.ScanEndpoint.class);
-                    await().atMost(TestTime.scaled(Duration.ofSeconds(30)))
-                            .untilAsserted(() -> assertThat(endpoint.scan()
-                                            .tasks()
-                                            .get("orders")
-                                            .backlog()
-                                            .tables())
-                                    .containsExactly(new io.shardscan.core.Backlog.TableBacklog("tb_o_03", 0, 4)));
+                    await().atMost(TestTime.scaled(Duration.ofSeconds(30))).untilAsserted(() -> {
+                        // null until the first background count
+                        io.shardscan.actuate.BacklogDescriptor backlog =
+                                endpoint.scan().tasks().get("orders").backlog();
+                        assertThat(backlog).isNotNull();
+                        assertThat(backlog.tables())
+                                .containsExactly(new io.shardscan.core.Backlog.TableBacklog("tb_o_03", 0, 4));
+                    });
                 });
     }
 
@@ -169,6 +170,16 @@ class ShardedTablesPropertiesTests {
                         .getFailure()
                         .hasMessageContaining(
                                 "scan.tasks.orders.data-sources does not say where the tables [tb_o_03]" + " live"));
+    }
+
+    @Test
+    void wakeOnInsertIsRefusedForATaskOfSeveralTables() {
+        tables(home, 0, 1);
+        tables(second, 2, 3);
+        runner.withPropertyValues("scan.tasks.orders.wake-on-insert=true").run(context -> assertThat(context)
+                .getFailure()
+                .hasMessageContaining(
+                        "scan.tasks.orders.wake-on-insert is true, but the task scans several" + " tables"));
     }
 
     @Test
