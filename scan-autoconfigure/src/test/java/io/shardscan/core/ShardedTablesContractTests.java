@@ -207,6 +207,11 @@ abstract class ShardedTablesContractTests {
         ScanEngine node = node("node-a", handler, false);
         await().atMost(TestTime.scaled(Duration.ofSeconds(30)))
                 .until(() -> node.task(task.name()).ownedShards().size() == TABLES * PER_TABLE);
+        // once every shard's first fetch came back empty, every probe asks all of them; a probe before
+        // that asks only the shards already idle
+        await().atMost(TestTime.scaled(Duration.ofSeconds(30)))
+                .until(() -> probes(a).stream().anyMatch(probe -> namesAll(probe, 0, 1, 2))
+                        && probes(b).stream().anyMatch(probe -> namesAll(probe, 3, 4, 5)));
         a.clear();
         b.clear();
         await().atMost(TestTime.scaled(Duration.ofSeconds(30)))
@@ -227,6 +232,10 @@ abstract class ShardedTablesContractTests {
                         "INSERT INTO tb_order_4 (order_id, user_id, updated_at) VALUES (1, 1, ?)",
                         OrderTable.utc(Instant.now()));
         await().atMost(TestTime.scaled(Duration.ofSeconds(30))).until(() -> effects("tbl = 'tb_order_4'") == 1);
+    }
+
+    private static boolean namesAll(String probe, int... tables) {
+        return java.util.Arrays.stream(tables).allMatch(table -> probe.contains("tb_order_" + table));
     }
 
     private static List<String> probes(PreparedStatements data) {
