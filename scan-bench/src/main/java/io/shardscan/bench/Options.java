@@ -56,7 +56,8 @@ public final class Options {
                 "tables",
                 "databases",
                 "busy",
-                "pickups");
+                "pickups",
+                "hold-seconds");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {

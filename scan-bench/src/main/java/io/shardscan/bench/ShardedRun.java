@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -29,8 +31,15 @@ final class ShardedRun {
     /** The default tier 0 interval: an idle shard is probed this often, so pickups start at random within it. */
     static final Duration TIER0 = Duration.ofSeconds(3);
 
+    /** How long a pickup may take before it counts as missed. */
+    static final Duration PICKUP_TIMEOUT = Duration.ofSeconds(30);
+
+    /** How long the drain may take before its rate is taken from the rows handled so far. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
+
     /** What a side measures with. */
-    record Settings(int seconds, int warmupProbes, int pickups, List<Integer> busy, int rows, int workers) {}
+    record Settings(
+            int seconds, int warmupProbes, int holdSeconds, int pickups, List<Integer> busy, int rows, int workers) {}
 
     /** One application of a side: its DataSource beans (the first primary), tasks and properties. */
     record App(
@@ -43,14 +52,19 @@ final class ShardedRun {
     record Figures(
             int applications,
             int tasks,
+            int shards,
             int shardsHeld,
             double startSeconds,
+            long leasesLost,
+            String idleLoad,
             int threadsIdle,
             int threadsDrained,
             double[] idlePerSecond,
             Map<String, Long> idleKinds,
             Pickups.Latencies pickups,
+            int pickupsMissed,
             long rows,
+            long rowsHandled,
             double drainSeconds,
             long drainStatements) {
 
@@ -63,11 +77,11 @@ final class ShardedRun {
         }
 
         double rowsPerSecond() {
-            return rows / drainSeconds;
+            return rowsHandled / drainSeconds;
         }
 
         double drainStatementsPer1000() {
-            return rows == 0 ? 0 : drainStatements * 1000.0 / rows;
+            return rowsHandled == 0 ? 0 : drainStatements * 1000.0 / rowsHandled;
         }
     }
 
@@ -112,20 +126,30 @@ final class ShardedRun {
                         app.properties(),
                         bench.redis()));
             }
-            Await.until(
-                    label + ": every shard held and probed idle " + settings.warmupProbes() + " times",
-                    Duration.ofMinutes(10),
+            boolean warm = within(
+                    Duration.ofSeconds(settings.holdSeconds()),
                     Duration.ofMillis(200),
                     () -> warm(running, specs, settings.warmupProbes()));
             double startSeconds = (System.nanoTime() - start) / 1e9;
+            int held = held(running, specs);
             int threadsIdle = ManagementFactory.getThreadMXBean().getThreadCount() - baseline;
             int tasks = specs.stream().mapToInt(app -> app.tasks().size()).sum();
             int shards = specs.stream()
                     .mapToInt(app -> app.tasks().size() * app.shardsPerTask())
                     .sum();
             out.printf(
-                    "  %s: %d application(s), %d task(s), %d shards held after %.1f s, %d threads; idle for %d s%n",
-                    label, specs.size(), tasks, shards, startSeconds, threadsIdle, settings.seconds());
+                    "  %s: %d application(s), %d task(s), %d of %d shards held after %.1f s%s, %d threads; idle for %d"
+                            + " s%n",
+                    label,
+                    specs.size(),
+                    tasks,
+                    held,
+                    shards,
+                    startSeconds,
+                    warm ? "" : " (not every shard held and probed within --hold-seconds; measured as it stands)",
+                    threadsIdle,
+                    settings.seconds());
+            long lostBefore = leasesLost(running, specs);
 
             long[] before = totals(counted);
             Map<String, Long> kindsBefore = kinds(counted);
@@ -133,6 +157,8 @@ final class ShardedRun {
             Thread.sleep(settings.seconds() * 1000L);
             long[] after = totals(counted);
             double window = (System.nanoTime() - windowStart) / 1e9;
+            String idleLoad = ShardedScenario.loadAverage();
+            long lost = leasesLost(running, specs) - lostBefore;
             double[] idle = new double[after.length];
             for (int d = 0; d < idle.length; d++) {
                 idle[d] = (after[d] - before[d]) / window;
@@ -145,32 +171,38 @@ final class ShardedRun {
                 }
             });
 
-            pickUp(orders, settings, pickups, inserters);
-            out.printf("  %s: %d pickups%n", label, settings.pickups());
+            int missed = pickUp(orders, settings, pickups, inserters);
+            out.printf(
+                    "  %s: %d pickups, %d not started within " + PICKUP_TIMEOUT.toSeconds() + " s%n",
+                    label,
+                    settings.pickups(),
+                    missed);
 
             long statementsBefore = sum(totals(counted));
             long drainStart = System.nanoTime();
             insertSpread(orders, settings, inserters);
-            Await.until(
-                    label + ": every drained row handled",
-                    Duration.ofMinutes(30),
-                    Duration.ofMillis(20),
-                    () -> drained.sum() >= settings.rows());
+            within(DRAIN_TIMEOUT, Duration.ofMillis(20), () -> drained.sum() >= settings.rows());
             double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
+            long handled = Math.min(drained.sum(), settings.rows());
             long drainStatements = sum(totals(counted)) - statementsBefore;
             int threadsDrained = ManagementFactory.getThreadMXBean().getThreadCount() - baseline;
-            out.printf("  %s: %,d rows drained in %.2f s%n", label, settings.rows(), drainSeconds);
+            out.printf("  %s: %,d of %,d rows drained in %.2f s%n", label, handled, settings.rows(), drainSeconds);
             return new Figures(
                     specs.size(),
                     tasks,
                     shards,
+                    held,
                     startSeconds,
+                    lost,
+                    idleLoad,
                     threadsIdle,
                     threadsDrained,
                     idle,
                     idleKinds,
                     pickups.latencies(),
+                    missed,
                     settings.rows(),
+                    handled,
                     drainSeconds,
                     drainStatements);
         } finally {
@@ -178,6 +210,36 @@ final class ShardedRun {
             pools.forEach(Pg::close);
             inserters.forEach(Pg::close);
         }
+    }
+
+    /** Whether {@code condition} came true within {@code timeout}. */
+    private static boolean within(Duration timeout, Duration poll, Callable<Boolean> condition) throws Exception {
+        try {
+            Await.until("", timeout, poll, condition);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        }
+    }
+
+    private static int held(List<ScanApplication> running, List<App> specs) {
+        int held = 0;
+        for (int i = 0; i < running.size(); i++) {
+            for (String task : specs.get(i).tasks()) {
+                held += running.get(i).engine().task(task).ownedShards().size();
+            }
+        }
+        return held;
+    }
+
+    private static long leasesLost(List<ScanApplication> running, List<App> specs) {
+        long lost = 0;
+        for (int i = 0; i < running.size(); i++) {
+            for (String task : specs.get(i).tasks()) {
+                lost += running.get(i).engine().task(task).stats().leasesLost();
+            }
+        }
+        return lost;
     }
 
     private static boolean warm(List<ScanApplication> running, List<App> specs, int probes) {
@@ -199,21 +261,21 @@ final class ShardedRun {
      * Inserts one row at a time into the busy tables in turn, each after a random pause within the tier 0
      * interval (so that the inserts fall anywhere in the probes' cycle), and waits for its handler.
      */
-    private static void pickUp(OrderTables orders, Settings settings, Pickups pickups, List<Pg> inserters)
+    private static int pickUp(OrderTables orders, Settings settings, Pickups pickups, List<Pg> inserters)
             throws Exception {
+        int missed = 0;
         for (int i = 0; i < settings.pickups(); i++) {
             Thread.sleep(ThreadLocalRandom.current().nextLong(TIER0.toMillis()));
             int table = settings.busy().get(i % settings.busy().size());
             long id = OrderHandlers.PICKUP_IDS + i;
             orders.insert(inserters.get(orders.databaseOf(table)), table, id, 1);
             pickups.committed(id);
-            int picked = i + 1;
-            Await.until(
-                    "pickup " + picked,
-                    Duration.ofMinutes(2),
-                    Duration.ofMillis(1),
-                    () -> pickups.startedCount() >= picked);
+            int picked = i + 1 - missed;
+            if (!within(PICKUP_TIMEOUT, Duration.ofMillis(1), () -> pickups.startedCount() >= picked)) {
+                missed++;
+            }
         }
+        return missed;
     }
 
     /** Inserts the drained rows, as evenly as they divide, into the busy tables: one statement per table. */

@@ -47,6 +47,7 @@ final class ShardedScenario implements Scenario {
         ShardedRun.Settings settings = new ShardedRun.Settings(
                 bench.options().intValue("seconds", 60),
                 bench.options().intValue("warmup-probes", 3),
+                bench.options().intValue("hold-seconds", 180),
                 bench.options().intValue("pickups", 10),
                 orders.busy(busy),
                 bench.options().intValue("rows", 48_000),
@@ -68,9 +69,12 @@ final class ShardedScenario implements Scenario {
         table.row("Spring Boot applications", sharded.applications(), single.applications());
         table.row(
                 "tasks / logical shards",
-                sharded.tasks() + " / " + sharded.shardsHeld(),
-                single.tasks() + " / " + single.shardsHeld());
-        table.row("start to every shard held and probed (s)", sharded.startSeconds(), single.startSeconds());
+                sharded.tasks() + " / " + sharded.shards(),
+                single.tasks() + " / " + single.shards());
+        table.row("start to every shard held and probed (s)", held(sharded), held(single));
+        table.row("shards held when the idle window opened", sharded.shardsHeld(), single.shardsHeld());
+        table.row("leases lost in the idle window", sharded.leasesLost(), single.leasesLost());
+        table.row("load average at the idle window's end", sharded.idleLoad(), single.idleLoad());
         table.row("threads, idle", sharded.threadsIdle(), single.threadsIdle());
         table.row("threads, after draining", sharded.threadsDrained(), single.threadsDrained());
         for (int d = 0; d < databases; d++) {
@@ -89,8 +93,13 @@ final class ShardedScenario implements Scenario {
                 sharded.pickups().percentile(95),
                 single.pickups().percentile(95));
         table.row("pickup max (ms)", sharded.pickups().max(), single.pickups().max());
+        table.row(
+                "pickups not started within " + ShardedRun.PICKUP_TIMEOUT.toSeconds() + " s",
+                sharded.pickupsMissed(),
+                single.pickupsMissed());
         table.row("drain rows/s", sharded.rowsPerSecond(), single.rowsPerSecond());
         table.row("drain seconds", sharded.drainSeconds(), single.drainSeconds());
+        table.row("drain rows handled", sharded.rowsHandled(), single.rowsHandled());
         table.row("drain statements/1000 rows", sharded.drainStatementsPer1000(), single.drainStatementsPer1000());
         table.note(
                         "one side after the other on the same PostgreSQL; each a Spring Boot application (SpringApplication,"
@@ -128,7 +137,16 @@ final class ShardedScenario implements Scenario {
                 .put("single_rows_per_s", single.rowsPerSecond())
                 .put("sharded_threads", sharded.threadsIdle())
                 .put("single_threads", single.threadsIdle())
+                .put("single_shards_held", single.shardsHeld())
+                .put("single_leases_lost", single.leasesLost())
                 .put("load_average", loadBefore.split(" ")[0]);
+    }
+
+    /** The seconds to every shard held and probed, or what stopped the wait. */
+    private static Object held(ShardedRun.Figures figures) {
+        return figures.shardsHeld() == figures.shards()
+                ? (Object) figures.startSeconds()
+                : String.format("not within %.0f", figures.startSeconds());
     }
 
     private static void idleKinds(Table table, String side, ShardedRun.Figures figures) {
