@@ -25,7 +25,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * auto-configuration, {@code scan.*} properties, the application's DataSource beans (the first primary, so
  * Shardscan's own) and a bean with {@code @ScanTask} methods. Leases, wake-ups and endpoint bans in Redis, as
  * the auto-configuration sets them up when {@code spring.data.redis} is configured (here the beans are given,
- * on a connection of the bench's, and the auto-configuration backs off). Closing it stops the engine.
+ * on a connection of the bench's with the starter's command timeout, a third of the lease TTL, and the
+ * auto-configuration backs off). Closing it stops the engine.
  */
 final class ScanApplication implements AutoCloseable {
 

@@ -124,7 +124,7 @@ final class ShardedRun {
                         app.dataSources(),
                         OrderHandlers.forTasks(app.tasks(), pickups, drained),
                         app.properties(),
-                        bench.redis()));
+                        bench.starterRedis()));
             }
             boolean warm = within(
                     Duration.ofSeconds(settings.holdSeconds()),
