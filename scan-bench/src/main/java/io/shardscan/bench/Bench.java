@@ -76,14 +76,24 @@ public final class Bench implements AutoCloseable {
         return redis(redisUrl, closeables);
     }
 
+    /**
+     * A started Lettuce connection factory with the command timeout of the starter's own Redis connection
+     * (a third of the lease TTL), closed with this bench: for a scenario that runs the auto-configuration.
+     */
+    public LettuceConnectionFactory starterRedis() {
+        return redis(redisUrl, closeables, EngineSettings.callTimeout(LEASE_TTL));
+    }
+
     static LettuceConnectionFactory redis(String url, List<AutoCloseable> closeables) {
+        return redis(url, closeables, Duration.ofSeconds(1));
+    }
+
+    private static LettuceConnectionFactory redis(String url, List<AutoCloseable> closeables, Duration timeout) {
         URI uri = URI.create(url);
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
                 new RedisStandaloneConfiguration(
                         uri.getHost() == null ? "127.0.0.1" : uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 6379),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(Duration.ofSeconds(1))
-                        .build());
+                LettuceClientConfiguration.builder().commandTimeout(timeout).build());
         factory.afterPropertiesSet();
         factory.start();
         closeables.add(factory::destroy);

@@ -38,7 +38,7 @@ final class IdleScenario implements Scenario {
         int seconds = bench.options().intValue("seconds", 60);
         int warmup = bench.options().intValue("warmup-probes", 5);
         int rows = bench.options().intValue("rows", 100_000);
-        String url = databaseUrl(bench);
+        String url = Pg.database(bench.pgUrl(), DATABASE);
         try (Pg pg = new Pg(url, 2)) {
             pg.recreateTaskTable(rows, Math.max(1, rows / 4));
             pg.jdbc().update("UPDATE " + Pg.TABLE + " SET status = 1");
@@ -231,19 +231,6 @@ final class IdleScenario implements Scenario {
 
     private static long total(List<CountingDataSource> sources) {
         return sources.stream().mapToLong(CountingDataSource::total).sum();
-    }
-
-    /** The URL of {@link #DATABASE} on the bench's server, created when missing. */
-    private static String databaseUrl(Bench bench) {
-        try (Pg admin = new Pg(bench.pgUrl(), 1)) {
-            Boolean exists = admin.jdbc()
-                    .queryForObject(
-                            "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = ?)", Boolean.class, DATABASE);
-            if (!Boolean.TRUE.equals(exists)) {
-                admin.execute("CREATE DATABASE " + DATABASE);
-            }
-        }
-        return bench.pgUrl().replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + DATABASE);
     }
 
     /** One system's window. */

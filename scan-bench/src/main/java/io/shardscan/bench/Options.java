@@ -52,7 +52,12 @@ public final class Options {
                 "seconds",
                 "warmup-probes",
                 "dbscheduler-warmup-seconds",
-                "transactional");
+                "transactional",
+                "tables",
+                "databases",
+                "busy",
+                "pickups",
+                "hold-seconds");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {

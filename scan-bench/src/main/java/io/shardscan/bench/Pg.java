@@ -48,6 +48,23 @@ public final class Pg implements AutoCloseable {
         this.jdbc = new JdbcTemplate(dataSource);
     }
 
+    /**
+     * The URL of {@code database} on the server of {@code serverUrl}, the database created when missing.
+     *
+     * @param serverUrl a JDBC URL of any database on the server, as {@link #Pg(String, int)} takes
+     */
+    public static String database(String serverUrl, String database) {
+        try (Pg admin = new Pg(serverUrl, 1)) {
+            Boolean exists = admin.jdbc()
+                    .queryForObject(
+                            "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = ?)", Boolean.class, database);
+            if (!Boolean.TRUE.equals(exists)) {
+                admin.execute("CREATE DATABASE " + database);
+            }
+        }
+        return serverUrl.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + database);
+    }
+
     public String url() {
         return url;
     }

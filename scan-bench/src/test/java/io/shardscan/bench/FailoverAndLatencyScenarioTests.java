@@ -57,4 +57,49 @@ class FailoverAndLatencyScenarioTests {
                 "dbscheduler_p99_ms",
                 "dbscheduler_max_ms");
     }
+
+    @Test
+    void sharded() throws Exception {
+        String output = ScenarioTests.run(
+                "sharded",
+                "--tables",
+                "16",
+                "--databases",
+                "2",
+                "--busy",
+                "4",
+                "--rows",
+                "400",
+                "--seconds",
+                "1",
+                "--pickups",
+                "2",
+                "--warmup-probes",
+                "1");
+        assertThat(output)
+                .as("both sides side by side: one application and task against one per database and per table")
+                .containsPattern("figure +1 sharded task +16 single-table tasks")
+                .containsPattern("Spring Boot applications +1 +2")
+                .containsPattern("tasks / logical shards +1 / 16 +16 / 16")
+                .containsPattern("idle statements/s, bench_sharded_1 +\\S+ +\\S+")
+                .contains("load average");
+        ScenarioTests.assertResult(
+                output,
+                "sharded",
+                "tables",
+                "databases",
+                "busy_tables",
+                "rows",
+                "sharded_idle_statements_per_s",
+                "single_idle_statements_per_s",
+                "sharded_pickup_p50_ms",
+                "sharded_pickup_p95_ms",
+                "single_pickup_p50_ms",
+                "single_pickup_p95_ms",
+                "sharded_rows_per_s",
+                "single_rows_per_s",
+                "sharded_threads",
+                "single_threads",
+                "load_average");
+    }
 }
