@@ -85,7 +85,7 @@ final class SchemaCheck {
         if (report.nullShardKeys() > 0) {
             log.log(
                     Level.WARNING,
-                    property + ": " + report.nullShardKeys() + " pending rows of " + tableOf(task)
+                    property + ": " + report.nullShardKeys() + " pending rows of " + rowsOf(task)
                             + " have a NULL shard key (" + task.columns().shardKey() + "); no shard fetches them."
                             + " Give them a key (e.g. UPDATE " + task.table() + " SET "
                             + task.columns().shardKey()
@@ -99,7 +99,7 @@ final class SchemaCheck {
         if (report.nullDueTimes() > 0) {
             log.log(
                     Level.WARNING,
-                    property + ": " + report.nullDueTimes() + " pending rows of " + tableOf(task)
+                    property + ": " + report.nullDueTimes() + " pending rows of " + rowsOf(task)
                             + " have a NULL due time (" + task.columns().dueAt() + "); they are never due, so no"
                             + " round runs them (/actuator/scan counts them as withoutDueTime). Give them a due time"
                             + " (e.g. UPDATE " + task.table() + " SET "
@@ -135,6 +135,11 @@ final class SchemaCheck {
             log.log(Level.WARNING, message);
         }
         return problems;
+    }
+
+    /** Whose rows a count is of: the task's one table, or a sharded task's tables. */
+    private static String rowsOf(TaskDefinition task) {
+        return task.tables() == null ? task.table() : "the tables of scan.tasks." + task.name() + ".tables";
     }
 
     /** How a message names the task's table: its one table, or for a sharded task its tables that the report names. */

@@ -32,8 +32,9 @@ final class TimedOutStatements {
 
     /** Counts {@code failure} and keeps it as the last one; returns it. */
     StatementTimeout record(StatementTimeout failure) {
-        count.incrementAndGet();
+        // the failure first: a reader that sees the count go up reads it too
         last.set(new TimedOut(failure.kind(), failure.getMessage(), clock.nanos()));
+        count.incrementAndGet();
         return failure;
     }
 

@@ -122,9 +122,11 @@ abstract class RangeStatementTimeoutContractTests {
         lockUsers(locker);
         locked.countDown();
 
-        await("the engine cancels a page read on the locked table")
+        // the count goes up before the caller logs the timeout: wait for both
+        await("the engine cancels a page read on the locked table and says so")
                 .atMost(TestTime.scaled(Duration.ofSeconds(60)))
-                .until(() -> view.statementTimeouts() > 0);
+                .until(() -> view.statementTimeouts() > 0
+                        && log.warnings().stream().anyMatch(w -> w.contains("was cancelled after")));
         String expected = "a page read on tb_user was cancelled after " + timeout + " (twice scan.lease-ttl)";
         assertThat(timeout).isEqualTo(Duration.ofSeconds(4));
         assertThat(view.statementTimedOut())
