@@ -275,7 +275,18 @@ class ManyReceiversTests {
         }
         await().until(() ->
                 nodes.stream().allMatch(n -> n.task(name).ownedShards().size() == 8));
-        table.insert(4000, 200, Instant.now().minusSeconds(5));
+        // 199 users, not 200: with 200, order i's store is (i mod 200) mod 20 = i mod 20, so the down store's
+        // orders (i = 20k + 19) fall in the shards i mod 16 of {3, 7, 11, 15} only, and when one node held all
+        // four (the assignment hashes the test's random task name) the other never tripped and the test hung
+        table.insert(4000, 199, Instant.now().minusSeconds(5));
+        for (ScanEngine node : nodes) {
+            String owned = node.task(name).ownedShards().keySet().stream()
+                    .map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(", "));
+            assertThat(table.count("store_id = " + DOWN + " AND MOD(order_id, 16) IN (" + owned + ")"))
+                    .as("orders of the down store in the shards of each node")
+                    .isPositive();
+        }
 
         await().until(() -> ((HeldBans) bans.get("node-a")).banned.get() == 1);
         assertThat(banEvents.get("node-b").get()).isOne();
