@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +96,56 @@ class ShardAssignmentTests {
         assertThat(ShardAssignment.loads(left)).containsOnly(entry("b", 21), entry("big", 43));
         long heldByA = IntStream.range(0, 64).filter(s -> joined[s].equals("a")).count();
         assertThat(moved(joined, left)).as("only a's shards move").isEqualTo(heldByA);
+    }
+
+    /** A node that rejoined after its shards went to the others (failover) gets none back while it holds back. */
+    @Test
+    void aMemberHoldingBackTakesNoShardTheOthersHold() {
+        Map<String, Integer> weights = Map.of("a", 1, "b", 1, "c", 1);
+        String[] failedOver = ShardAssignment.assign(List.of("a", "c"), 64);
+
+        String[] held = ShardAssignment.assign(weights, failedOver, Set.of("b"));
+
+        assertThat(held).containsExactly(failedOver);
+        assertThat(ShardAssignment.shardsOf("b", weights, failedOver, Set.of("b")))
+                .isEmpty();
+        // once the hold ends, the assignment is the one without it: the minimal movement of a join
+        assertThat(ShardAssignment.assign(weights, failedOver, Set.of()))
+                .containsExactly(ShardAssignment.assign(weights, failedOver));
+        assertThat(moved(failedOver, ShardAssignment.assign(weights, failedOver)))
+                .isEqualTo(21);
+    }
+
+    /** A hold never leaves a shard without an owner: free shards and a dead member's go as without it. */
+    @Test
+    void aMemberHoldingBackStillTakesItsShareOfFreeShards() {
+        Map<String, Integer> weights = Map.of("a", 1, "b", 1);
+        String[] current = ShardAssignment.assign(List.of("a"), 64);
+        for (int shard = 0; shard < 64; shard += 2) {
+            current[shard] = shard % 4 == 0 ? null : "gone";
+        }
+
+        String[] owners = ShardAssignment.assign(weights, current, Set.of("b"));
+
+        assertThat(owners).doesNotContainNull().containsOnly("a", "b");
+        for (int shard = 1; shard < 64; shard += 2) {
+            assertThat(owners[shard]).as("shard %d, held by a", shard).isEqualTo("a");
+        }
+        IntStream.range(0, 64)
+                .filter(s -> current[s] == null || current[s].equals("gone"))
+                .forEach(s -> assertThat(owners[s])
+                        .as("free shard %d", s)
+                        .isEqualTo(ShardAssignment.assign(weights, current)[s]));
+    }
+
+    /** After a coordinator outage every node rejoined: none holds back, the shards balance as without holds. */
+    @Test
+    void whenEveryMemberHoldsBackNoneDoes() {
+        Map<String, Integer> weights = Map.of("a", 1, "b", 1);
+        String[] current = ShardAssignment.assign(List.of("a"), 64);
+
+        assertThat(ShardAssignment.assign(weights, current, Set.of("a", "b")))
+                .containsExactly(ShardAssignment.assign(weights, current));
     }
 
     private static long moved(String[] before, String[] after) {
