@@ -43,8 +43,12 @@ final class CoordinatorHealth {
         this.renewals = renewals;
         this.reachability = new Reachability(context.name(), coordinator.location());
         this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind(), settings.leaseTtl());
-        this.rejoinHold =
-                new RejoinHold(context.name(), context.clock(), settings.rejoinDamping(), settings.memberTimeout());
+        this.rejoinHold = new RejoinHold(
+                context.name(),
+                context.clock(),
+                settings.rejoinDamping(),
+                settings.memberTimeout(),
+                settings.renewInterval());
     }
 
     /** This node's hold after rejoining the members, as the endpoint shows it; {@code null} when it does not hold back. */
@@ -77,8 +81,7 @@ final class CoordinatorHealth {
      */
     void tick() {
         ShardCoordinator.Tick tick;
-        long sentAt = context.clock().nanos();
-        tickSentAt = sentAt;
+        tickSentAt = context.clock().nanos();
         try {
             // renews nothing: the node's renewals do, apart from this tick
             tick = coordinator.tick(
@@ -95,7 +98,7 @@ final class CoordinatorHealth {
         }
         // the coordinator answered: before the claims, so that whoever sees a shard claimed sees it so
         reachability.tick(null);
-        List<Member> live = withOwnHold(sentAt, tick.members());
+        List<Member> live = withOwnHold(tick.members());
         members = live;
         leases = List.copyOf(tick.leases());
         foreignOwners.check(live);
@@ -103,7 +106,7 @@ final class CoordinatorHealth {
     }
 
     /** The members with this node's heartbeat read for a rejoin, and its own hold shown. */
-    private List<Member> withOwnHold(long sentAt, List<Member> live) {
+    private List<Member> withOwnHold(List<Member> live) {
         Member own = live.stream()
                 .filter(m -> m.node().equals(settings.nodeId()))
                 .findFirst()
@@ -111,7 +114,7 @@ final class CoordinatorHealth {
         if (own == null) {
             return live;
         }
-        rejoinHold.answered(sentAt, own.lastHeartbeat());
+        rejoinHold.answered(own.lastHeartbeat());
         NodeCounters counters = own.counters();
         if (counters == null || counters.holdingBack() || !rejoinHold.holding()) {
             return live;

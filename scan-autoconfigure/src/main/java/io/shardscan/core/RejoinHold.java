@@ -30,23 +30,33 @@ final class RejoinHold {
     private final Deque<Long> rejoins = new ArrayDeque<>();
 
     private @Nullable Instant lastHeartbeat;
-    private long lastAnsweredSentAt;
+    /** When the last answer came, monotonic. */
+    private long lastAnsweredAt;
+
     private boolean holding;
     private long holdUntil;
+    /** {@link #holdUntil} as wall time, read once when the hold was set, so that every status shows the same. */
+    private Instant holdUntilWall = Instant.EPOCH;
 
-    RejoinHold(String task, ScanClock clock, RejoinDamping damping, Duration memberTimeout) {
+    /** How long without an answer before a heartbeat publishes a hold in case the node was dropped. */
+    private final long suspectAfterNanos;
+
+    RejoinHold(String task, ScanClock clock, RejoinDamping damping, Duration memberTimeout, Duration renewInterval) {
         this.task = task;
         this.clock = clock;
         this.damping = damping;
         this.memberTimeout = memberTimeout;
+        this.suspectAfterNanos = memberTimeout.minus(renewInterval.dividedBy(2)).toNanos();
     }
 
     /**
-     * Whether the heartbeat of a tick sent now publishes a hold: while one lasts, and as soon as the
-     * node has had no answer for half the member timeout, since it may have been dropped (whether it
-     * was shows only in the answer). Published before the answer, the others never see a returning
-     * node without its hold and hand it shards it would not claim; a hold published for nothing lasts
-     * one tick. Ends a hold whose time is up.
+     * Whether the heartbeat of a tick sent now publishes a hold: while one lasts, and when the node has
+     * had no answer for nearly the member timeout (half a renew interval less), since it may have been
+     * dropped (whether it was shows only in the answer). Published before the answer, the others do not
+     * see a returning node without its hold and hand it shards it would not claim; a hold published for
+     * nothing lasts one tick. Not sooner: a node that steadily holds shards and publishes a hold makes
+     * the others' holds void (when every member holds back none does), so one failed tick (an answer
+     * two renew intervals old) or a slow one must not. Ends a hold whose time is up.
      */
     synchronized boolean publish() {
         long now = clock.nanos();
@@ -56,20 +66,17 @@ final class RejoinHold {
                     Level.INFO,
                     "Task " + task + ": the rejoin hold ended; this node takes its share of the shards again");
         }
-        return holding
-                || (damping.enabled()
-                        && lastHeartbeat != null
-                        && now - lastAnsweredSentAt > memberTimeout.toNanos() / 2);
+        return holding || (damping.enabled() && lastHeartbeat != null && now - lastAnsweredAt > suspectAfterNanos);
     }
 
     /**
-     * A tick sent at {@code sentAt} answered with this node's heartbeat at {@code heartbeat}, the
-     * coordinator's time: a rejoin when it is more than the member timeout after the previous one.
+     * A tick answered with this node's heartbeat at {@code heartbeat}, the coordinator's time: a rejoin
+     * when it is more than the member timeout after the previous one.
      */
-    synchronized void answered(long sentAt, Instant heartbeat) {
+    synchronized void answered(Instant heartbeat) {
         Instant previous = lastHeartbeat;
         lastHeartbeat = heartbeat;
-        lastAnsweredSentAt = sentAt;
+        lastAnsweredAt = clock.nanos();
         if (previous == null
                 || !damping.enabled()
                 || Duration.between(previous, heartbeat).compareTo(memberTimeout) <= 0) {
@@ -82,7 +89,10 @@ final class RejoinHold {
         }
         rejoins.addLast(now);
         Duration hold = damping.holdAfter(rejoins.size());
-        holdUntil = holding && holdUntil - (now + hold.toNanos()) > 0 ? holdUntil : now + hold.toNanos();
+        if (!holding || now + hold.toNanos() - holdUntil > 0) {
+            holdUntil = now + hold.toNanos();
+            holdUntilWall = clock.now().plus(hold);
+        }
         holding = true;
         log.log(
                 Level.WARNING,
@@ -90,7 +100,8 @@ final class RejoinHold {
                         + Duration.between(previous, heartbeat).toMillis()
                         + " ms out of them (more than scan.member-timeout, " + memberTimeout + "), "
                         + times(rejoins.size()) + " within scan.rejoin-window (" + damping.window() + "): it holds back"
-                        + " for " + hold + ", until " + until(now) + ", and takes no shard the others hold until then"
+                        + " for " + hold + ", until " + holdUntilWall
+                        + ", and takes no shard the others hold until then"
                         + " (scan.rejoin-hold: " + damping.hold() + ", 0 switches it off)");
     }
 
@@ -108,11 +119,7 @@ final class RejoinHold {
         int counted = (int) rejoins.stream()
                 .filter(at -> now - at <= damping.window().toNanos())
                 .count();
-        return new RejoinHoldStatus(until(now), counted, damping.window());
-    }
-
-    private Instant until(long now) {
-        return clock.now().plusNanos(holdUntil - now);
+        return new RejoinHoldStatus(holdUntilWall, counted, damping.window());
     }
 
     private static String times(int rejoins) {

@@ -3,6 +3,12 @@ package io.shardscan.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardscan.actuate.RejoinHoldDescriptor;
+import io.shardscan.actuate.ScanBacklogs;
+import io.shardscan.actuate.ScanEndpoint;
+import io.shardscan.actuate.ScanMetrics;
 import io.shardscan.core.spi.LeaseInfo;
 import io.shardscan.core.spi.ShardCoordinator;
 import io.shardscan.core.task.TaskDefinition;
@@ -67,8 +73,12 @@ abstract class RejoinHoldContractTests {
         ScanEngine a = start("node-a", coordinator(), ScanClock.system(), DAMPING);
         CuttableCoordinator linkOfB = new CuttableCoordinator(coordinator());
         ScanEngine b = start("node-b", linkOfB, clockOfB, DAMPING);
+        MeterRegistry registry = new SimpleMeterRegistry();
+        new ScanMetrics(() -> b, task -> null).bindTo(registry);
+        ScanEndpoint endpoint = new ScanEndpoint(b, new ScanBacklogs(b, Duration.ofMinutes(1)), false);
         await().untilAsserted(() ->
                 assertThat(ownerCounts(observer)).containsEntry("node-a", 8L).containsEntry("node-b", 8L));
+        assertThat(endpoint.task(name).rejoinHold()).isNull();
         int id = 1;
         table.insert(id, 500, 100, Instant.now().minusSeconds(5));
         id += 500;
@@ -122,6 +132,12 @@ abstract class RejoinHoldContractTests {
             assertThat(hold.describe())
                     .startsWith("holding back until " + hold.until() + ", rejoined " + rejoin + " time");
             int inserted = id - 1;
+            RejoinHoldDescriptor shown = endpoint.task(name).rejoinHold();
+            assertThat(shown.state())
+                    .isEqualTo("holding back until " + hold.until() + ", rejoined " + rejoin
+                            + (rejoin == 1 ? " time" : " times") + " in " + WINDOW);
+            assertThat(shown.rejoins()).isEqualTo(rejoin);
+            assertThat(registry.get("scan.shards.holding.back").gauge().value()).isEqualTo(1.0);
             await().until(() -> table.count("status = 1") == inserted);
             assertThat(effectsOf("node-b")).isEqualTo(effectsOfB);
         }
@@ -148,6 +164,10 @@ abstract class RejoinHoldContractTests {
                 "RejoinHoldContractTests: node-b held 8 shards %d ms after its hold passed%n",
                 (System.nanoTime() - endedAt) / 1_000_000);
         assertThat(b.task(name).rejoinHold()).isNull();
+        assertThat(endpoint.task(name).rejoinHold()).isNull();
+        assertThat(registry.get("scan.shards.holding.back").gauge().value()).isZero();
+        assertThat(leaseLog.messages())
+                .contains("Task " + name + ": the rejoin hold ended; this node takes its share of the shards again");
         Map<Integer, String> after = leases(observer);
         long moved = after.keySet().stream()
                 .filter(s -> !owner(after.get(s)).equals(beforeTheHoldEnds.get(s)))
@@ -162,7 +182,7 @@ abstract class RejoinHoldContractTests {
         assertThat(table.epochsWrittenByTwoNodes(SHARDS)).isEmpty();
     }
 
-    /** A hold never keeps a shard unowned: a holding node takes a dead node's shards as any would. */
+    /** A hold never keeps a shard unowned: with no steady node left, a holding node takes a dead node's shards. */
     @Test
     void aNodeHoldingBackTakesOverTheShardsOfANodeThatDied() {
         ShardCoordinator observer = coordinator();

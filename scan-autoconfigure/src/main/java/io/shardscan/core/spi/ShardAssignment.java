@@ -57,26 +57,37 @@ public final class ShardAssignment {
     }
 
     /**
-     * As {@link #assign(Map, String[])}, with the members of {@code holdingBack} taking no shard that
-     * a member outside it holds now: a shard the balanced assignment gives to one of them stays with
-     * its current owner, if that owner is a member that does not hold back. Free shards, and shards of
-     * members gone or holding back themselves, go as without holds, so a hold never leaves a shard
-     * unowned, and when every member holds back (all rejoined after a coordinator outage) none does.
+     * As {@link #assign(Map, String[])}, with the members of {@code holdingBack} taking no shard they do
+     * not hold while a member that does not hold back (a steady one) is there: a shard the balanced
+     * assignment gives to one of them stays with its current owner if that is a steady member, and a
+     * free shard or a gone member's goes to a steady member (as the balanced assignment among the
+     * steady ones has it). A shard held by a member that holds back itself goes as without holds; and
+     * when every member holds back (all rejoined after a coordinator outage) none does, so a hold never
+     * leaves a shard unowned.
      *
      * @param holdingBack the members that hold back; members outside {@code weights} are ignored
      * @return shard index to member, one entry per shard; all {@code null} when there are no members
      */
     public static String[] assign(Map<String, Integer> weights, String[] current, Set<String> holdingBack) {
         String[] owners = balanced(weights, current);
-        if (!holdingBack.isEmpty()) {
-            for (int shard = 0; shard < owners.length; shard++) {
-                String owner = current[shard];
-                if (holdingBack.contains(owners[shard])
-                        && owner != null
-                        && weights.containsKey(owner)
-                        && !holdingBack.contains(owner)) {
-                    owners[shard] = owner;
+        Map<String, Integer> steady = new HashMap<>(weights);
+        steady.keySet().removeAll(holdingBack);
+        if (steady.size() == weights.size() || steady.isEmpty()) {
+            return owners;
+        }
+        String[] amongSteady = null;
+        for (int shard = 0; shard < owners.length; shard++) {
+            String owner = current[shard];
+            if (steady.containsKey(owners[shard]) || owners[shard].equals(owner)) {
+                continue;
+            }
+            if (owner != null && steady.containsKey(owner)) {
+                owners[shard] = owner;
+            } else if (owner == null || !weights.containsKey(owner)) {
+                if (amongSteady == null) {
+                    amongSteady = balanced(steady, current);
                 }
+                owners[shard] = amongSteady[shard];
             }
         }
         return owners;
