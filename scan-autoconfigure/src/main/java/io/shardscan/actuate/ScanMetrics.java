@@ -142,6 +142,13 @@ public class ScanMetrics implements MeterBinder, ScanListener {
                     .tag("task", task)
                     .register(registry);
             Gauge.builder(
+                            "scan.shards.holding.back",
+                            () -> scanEngine.task(task).rejoinHold() != null ? 1 : 0)
+                    .description("1 while this node holds back after it dropped out of the task's members and came"
+                            + " back (scan.rejoin-hold): it takes no shard the others hold, else 0")
+                    .tag("task", task)
+                    .register(registry);
+            Gauge.builder(
                             "scan.store.reachable",
                             () -> scanEngine.task(task).stats().storeReachable() ? 1 : 0)
                     .description("1 while the task's table answers, 0 while the database is unreachable")

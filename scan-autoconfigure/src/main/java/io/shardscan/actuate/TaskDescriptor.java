@@ -43,6 +43,8 @@ import org.jspecify.annotations.Nullable;
  * @param shardCountConflict why this node claims no shard: its {@code shards} differs from the nodes
  *     holding the task's leases (names both counts, the members and the fix); {@code null} when it does not
  * @param schedule the task's schedule, its next and its last firing; {@code null} for a task without one
+ * @param rejoinHold while this node holds back after it dropped out of the members and came back
+ *     ({@code scan.rejoin-hold}): until when and how often it rejoined; {@code null} when it does not
  */
 public record TaskDescriptor(
         TaskView.State state,
@@ -66,7 +68,8 @@ public record TaskDescriptor(
         List<EndpointBanDescriptor> bannedEndpoints,
         @Nullable RunDescriptor run,
         @Nullable String shardCountConflict,
-        @Nullable ScheduleDescriptor schedule) {
+        @Nullable ScheduleDescriptor schedule,
+        @Nullable RejoinHoldDescriptor rejoinHold) {
 
     public TaskDescriptor {
         members = List.copyOf(members);
@@ -101,7 +104,8 @@ public record TaskDescriptor(
                 task.bannedEndpoints().stream().map(EndpointBanDescriptor::of).toList(),
                 RunDescriptor.of(task.runMode(), task.run(), task.runDuration()),
                 shardCountConflict(task),
-                ScheduleDescriptor.of(task.schedule()));
+                ScheduleDescriptor.of(task.schedule()),
+                RejoinHoldDescriptor.of(task.rejoinHold()));
     }
 
     private static @Nullable String shardCountConflict(TaskView task) {

@@ -2,6 +2,7 @@ package io.shardscan.autoconfigure;
 
 import io.shardscan.core.EngineSettings;
 import io.shardscan.core.InMemoryEndpointBans;
+import io.shardscan.core.RejoinDamping;
 import io.shardscan.core.ScanClock;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.ScanListener;
@@ -30,6 +31,8 @@ public final class ScanEngineBuilder {
     private Duration shutdownTimeout;
     private @Nullable Integer maxWorkers;
     private int nodeWeight;
+    private Duration rejoinHold;
+    private Duration rejoinWindow;
     private ScanListener listener;
     private @Nullable EndpointBans endpointBans;
     private WorkerThreads workerThreads = WorkerThreads.PLATFORM;
@@ -44,6 +47,8 @@ public final class ScanEngineBuilder {
         this.shutdownTimeout = properties.getShutdownTimeout();
         this.maxWorkers = properties.getMaxWorkers();
         this.nodeWeight = properties.getNodeWeight();
+        this.rejoinHold = properties.getRejoinHold();
+        this.rejoinWindow = properties.getRejoinWindow();
         this.listener = listener;
     }
 
@@ -84,6 +89,16 @@ public final class ScanEngineBuilder {
     /** Sets the handler threads all tasks of this node share; {@code null} for no node-wide budget. */
     public ScanEngineBuilder maxWorkers(@Nullable Integer maxWorkers) {
         this.maxWorkers = maxWorkers;
+        return this;
+    }
+
+    /**
+     * Sets how long this node holds back after it rejoined a task's members, doubled for each further
+     * rejoin within {@code window} and at most that; a zero {@code hold} switches it off.
+     */
+    public ScanEngineBuilder rejoinHold(Duration hold, Duration window) {
+        this.rejoinHold = Objects.requireNonNull(hold, "hold");
+        this.rejoinWindow = Objects.requireNonNull(window, "window");
         return this;
     }
 
@@ -152,7 +167,8 @@ public final class ScanEngineBuilder {
                 maxWorkers,
                 workerThreads,
                 endpointDown,
-                nodeWeight);
+                nodeWeight,
+                new RejoinDamping(rejoinHold, rejoinWindow));
     }
 
     /** Whether the endpoint blacklist lives in the database's own tables. */

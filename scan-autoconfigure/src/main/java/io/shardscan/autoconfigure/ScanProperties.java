@@ -55,6 +55,17 @@ public class ScanProperties {
      */
     private int nodeWeight = 1;
 
+    /**
+     * How long a node that dropped out of the members and came back holds back before it takes shards
+     * from the others, doubled for each further rejoin within rejoin-window; 0 switches it off.
+     */
+    @DurationUnit(ChronoUnit.SECONDS)
+    private Duration rejoinHold = Duration.ofSeconds(30);
+
+    /** How far back a node's rejoins count towards a longer hold; also the longest hold. */
+    @DurationUnit(ChronoUnit.SECONDS)
+    private Duration rejoinWindow = Duration.ofMinutes(10);
+
     /** This node's tags, e.g. [big, reports]: a task with scan.tasks.X.node-tags runs only on nodes that have them all. */
     private List<String> nodeTags = new ArrayList<>();
 
@@ -168,6 +179,22 @@ public class ScanProperties {
 
     public void setNodeWeight(int nodeWeight) {
         this.nodeWeight = nodeWeight;
+    }
+
+    public Duration getRejoinHold() {
+        return rejoinHold;
+    }
+
+    public void setRejoinHold(Duration rejoinHold) {
+        this.rejoinHold = rejoinHold;
+    }
+
+    public Duration getRejoinWindow() {
+        return rejoinWindow;
+    }
+
+    public void setRejoinWindow(Duration rejoinWindow) {
+        this.rejoinWindow = rejoinWindow;
     }
 
     public Duration getBacklogRefresh() {

@@ -2,6 +2,7 @@ package io.shardscan.core;
 
 import io.shardscan.core.spi.LeaseInfo;
 import io.shardscan.core.spi.Member;
+import io.shardscan.core.spi.NodeCounters;
 import io.shardscan.core.spi.ShardCoordinator;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * leases its last lease tick read (with this node's claims since), whether it answers the tick and
  * the node's lease renewals ({@link Reachability}, which a call that hangs past
  * {@code scan.lease-ttl} makes unreachable while it hangs), and another cluster's nodes on the same
- * shards ({@link ForeignOwners}). Thread-safe; only the control thread ticks.
+ * shards ({@link ForeignOwners}), and whether this node holds back after rejoining the members
+ * ({@link RejoinHold}). Thread-safe; only the control thread ticks.
  */
 final class CoordinatorHealth {
 
@@ -27,6 +29,7 @@ final class CoordinatorHealth {
     private final LeaseRenewals renewals;
     private final Reachability reachability;
     private final ForeignOwners foreignOwners;
+    private final RejoinHold rejoinHold;
     private volatile List<Member> members = List.of();
     private volatile List<LeaseInfo> leases = List.of();
     /** When the coordinator call of the running tick was made; {@link #NOT_TICKING} between ticks. */
@@ -40,6 +43,18 @@ final class CoordinatorHealth {
         this.renewals = renewals;
         this.reachability = new Reachability(context.name(), coordinator.location());
         this.foreignOwners = new ForeignOwners(context, settings.nodeId(), coordinator.kind(), settings.leaseTtl());
+        this.rejoinHold = new RejoinHold(
+                context.name(),
+                context.clock(),
+                settings.rejoinDamping(),
+                settings.memberTimeout(),
+                settings.renewInterval());
+    }
+
+    /** This node's hold after rejoining the members, as the endpoint shows it; {@code null} when it does not hold back. */
+    @Nullable
+    RejoinHoldStatus rejoinHold() {
+        return rejoinHold.status();
     }
 
     List<Member> members() {
@@ -57,7 +72,10 @@ final class CoordinatorHealth {
 
     /**
      * Heartbeats and reads who holds what, in one {@link ShardCoordinator#tick}, on the control thread;
-     * keeps the members and leases it read and checks them for another cluster's nodes. A call that
+     * keeps the members and leases it read and checks them for another cluster's nodes. The heartbeat
+     * publishes whether this node holds back after a rejoin, and the answer says whether it rejoined
+     * ({@link RejoinHold}); the members kept show this node's own hold even when its heartbeat did not
+     * carry it yet, so that its own assignment never claims what the others keep. A call that
      * hangs shows through {@link #coordinatorReachable}; one that fails is the caller's to report
      * ({@link #tickFailed}).
      */
@@ -70,7 +88,9 @@ final class CoordinatorHealth {
                     context.name(),
                     settings.nodeId(),
                     settings.memberTimeout(),
-                    context.stats().counters(context.definition().shards(), settings.nodeWeight()),
+                    context.stats()
+                            .counters(context.definition().shards(), settings.nodeWeight())
+                            .holdingBack(rejoinHold.publish()),
                     Map.of(),
                     settings.leaseTtl());
         } finally {
@@ -78,11 +98,30 @@ final class CoordinatorHealth {
         }
         // the coordinator answered: before the claims, so that whoever sees a shard claimed sees it so
         reachability.tick(null);
-        List<Member> live = tick.members();
+        List<Member> live = withOwnHold(tick.members());
         members = live;
         leases = List.copyOf(tick.leases());
         foreignOwners.check(live);
         foreignOwners.checkLeases(leases);
+    }
+
+    /** The members with this node's heartbeat read for a rejoin, and its own hold shown. */
+    private List<Member> withOwnHold(List<Member> live) {
+        Member own = live.stream()
+                .filter(m -> m.node().equals(settings.nodeId()))
+                .findFirst()
+                .orElse(null);
+        if (own == null) {
+            return live;
+        }
+        rejoinHold.answered(own.lastHeartbeat());
+        NodeCounters counters = own.counters();
+        if (counters == null || counters.holdingBack() || !rejoinHold.holding()) {
+            return live;
+        }
+        return live.stream()
+                .map(m -> m == own ? new Member(m.node(), m.lastHeartbeat(), counters.holdingBack(true)) : m)
+                .toList();
     }
 
     /** The task's lease tick failed with {@code failure}. */

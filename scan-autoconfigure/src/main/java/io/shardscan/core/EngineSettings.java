@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  *     or that and the application's)
  * @param nodeWeight this node's weight in every task's assignment, 1 to {@link NodeCounters#MAX_WEIGHT}:
  *     a node of weight 2 takes twice the shards of a node of weight 1 (published with its heartbeat)
+ * @param rejoinDamping how long this node holds back after it dropped out of a task's members and came
+ *     back ({@code scan.rejoin-hold}); the shorter constructors leave it {@link RejoinDamping#OFF}
  */
 public record EngineSettings(
         String nodeId,
@@ -31,7 +33,8 @@ public record EngineSettings(
         @Nullable Integer maxWorkers,
         WorkerThreads workerThreads,
         EndpointDownClassifier endpointDown,
-        int nodeWeight) {
+        int nodeWeight,
+        RejoinDamping rejoinDamping) {
 
     /**
      * The shortest renew interval: every task's leases and membership are written that often, so a
@@ -45,6 +48,7 @@ public record EngineSettings(
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(workerThreads, "workerThreads");
         Objects.requireNonNull(endpointDown, "endpointDown");
+        Objects.requireNonNull(rejoinDamping, "rejoinDamping");
         if (nodeId.isBlank()) {
             throw new IllegalArgumentException("scan.node-id must not be blank");
         }
@@ -74,6 +78,30 @@ public record EngineSettings(
                         + MIN_RENEW_INTERVAL.toMillis() + "ms: write it with a unit, e.g. 2s (a number without a unit"
                         + " means seconds)"
                 : null;
+    }
+
+    /** Settings without rejoin damping. */
+    public EngineSettings(
+            String nodeId,
+            Duration leaseTtl,
+            Duration renewInterval,
+            Duration memberTimeout,
+            Duration shutdownTimeout,
+            @Nullable Integer maxWorkers,
+            WorkerThreads workerThreads,
+            EndpointDownClassifier endpointDown,
+            int nodeWeight) {
+        this(
+                nodeId,
+                leaseTtl,
+                renewInterval,
+                memberTimeout,
+                shutdownTimeout,
+                maxWorkers,
+                workerThreads,
+                endpointDown,
+                nodeWeight,
+                RejoinDamping.OFF);
     }
 
     /** Settings of a node of weight 1. */

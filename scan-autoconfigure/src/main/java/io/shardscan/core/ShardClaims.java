@@ -103,8 +103,9 @@ final class ShardClaims {
             // node's renewal hangs past the TTL every lease it claims would lapse a TTL later, lost and
             // claimed again each time (fence epochs and WARNs churning): it claims none until the renewal returns
             if (claim && !keeper.stopping() && !health.renewalHangs()) {
+                Set<Integer> taken = heldByOthers(live);
                 List<Integer> took = target.stream()
-                        .filter(shard -> !keeper.shards().contains(shard))
+                        .filter(shard -> !keeper.shards().contains(shard) && !taken.contains(shard))
                         .sorted()
                         .filter(shard -> !keeper.stopping() && claim(shard))
                         .toList();
@@ -137,6 +138,26 @@ final class ShardClaims {
         Duration allowed =
                 settings.renewInterval().plus(settings.renewInterval().dividedBy(2));
         return live.stream().allMatch(m -> !m.lastHeartbeat().plus(allowed).isBefore(newest));
+    }
+
+    /**
+     * The shards another live member held a lease on at this tick's read: no claim of one can succeed
+     * before it hands the shard over, which a later tick reads (a node that joined, or whose rejoin hold
+     * ended, tried every shard of its share each tick until the owners had handed them over).
+     */
+    private Set<Integer> heldByOthers(List<Member> live) {
+        Set<String> others = new HashSet<>();
+        live.stream()
+                .map(Member::node)
+                .filter(n -> !n.equals(settings.nodeId()))
+                .forEach(others::add);
+        Set<Integer> held = new HashSet<>();
+        for (LeaseInfo lease : health.leases()) {
+            if (lease.owner() != null && others.contains(lease.owner())) {
+                held.add(lease.shard());
+            }
+        }
+        return held;
     }
 
     private String[] currentOwners() {

@@ -232,6 +232,11 @@ final class TaskRunner {
         return claims.shardCountConflict();
     }
 
+    @Nullable
+    RejoinHoldStatus rejoinHold() {
+        return health.rejoinHold();
+    }
+
     void wakeUp() {
         dispatcher.wakeUp();
     }

@@ -332,6 +332,14 @@ public final class TaskView {
         return runner.shardCountConflict();
     }
 
+    /**
+     * Whether this node holds back after it rejoined the task's members ({@code scan.rejoin-hold}): until
+     * when, and how often it rejoined; {@code null} when it does not hold back.
+     */
+    public @Nullable RejoinHoldStatus rejoinHold() {
+        return runner.rejoinHold();
+    }
+
     /** Whether the last heartbeat reached the coordinator. */
     public boolean coordinatorReachable() {
         return runner.coordinatorReachable();

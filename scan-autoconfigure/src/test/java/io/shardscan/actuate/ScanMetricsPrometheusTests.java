@@ -49,6 +49,7 @@ class ScanMetricsPrometheusTests {
                         "scan_store_reachable",
                         "scan_statement_running_seconds",
                         "scan_shards_conflict",
+                        "scan_shards_holding_back",
                         "scan_lease_lost_total",
                         "scan_latch_timeouts_total",
                         "scan_handler_timeouts_total",

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +96,60 @@ class ShardAssignmentTests {
         assertThat(ShardAssignment.loads(left)).containsOnly(entry("b", 21), entry("big", 43));
         long heldByA = IntStream.range(0, 64).filter(s -> joined[s].equals("a")).count();
         assertThat(moved(joined, left)).as("only a's shards move").isEqualTo(heldByA);
+    }
+
+    /** A node that rejoined after its shards went to the others (failover) gets none back while it holds back. */
+    @Test
+    void aMemberHoldingBackTakesNoShardTheOthersHold() {
+        Map<String, Integer> weights = Map.of("a", 1, "b", 1, "c", 1);
+        String[] failedOver = ShardAssignment.assign(List.of("a", "c"), 64);
+
+        String[] held = ShardAssignment.assign(weights, failedOver, Set.of("b"));
+
+        assertThat(held).containsExactly(failedOver);
+        assertThat(ShardAssignment.shardsOf("b", weights, failedOver, Set.of("b")))
+                .isEmpty();
+        // once the hold ends, the assignment is the one without it: the minimal movement of a join
+        assertThat(ShardAssignment.assign(weights, failedOver, Set.of()))
+                .containsExactly(ShardAssignment.assign(weights, failedOver));
+        assertThat(moved(failedOver, ShardAssignment.assign(weights, failedOver)))
+                .isEqualTo(21);
+    }
+
+    /** Free shards and a dead member's go to the members not holding back, as the balanced assignment among them. */
+    @Test
+    void freeShardsGoToTheMembersNotHoldingBack() {
+        Map<String, Integer> weights = Map.of("a", 1, "b", 1, "c", 1);
+        String[] current = ShardAssignment.assign(List.of("a", "c"), 64);
+        for (int shard = 0; shard < 64; shard += 2) {
+            current[shard] = shard % 4 == 0 ? null : "gone";
+        }
+
+        String[] owners = ShardAssignment.assign(weights, current, Set.of("b"));
+
+        assertThat(owners).doesNotContainNull().containsOnly("a", "c");
+        String[] amongSteady = ShardAssignment.assign(Map.of("a", 1, "c", 1), current);
+        IntStream.range(0, 64).forEach(s -> assertThat(owners[s])
+                .as("shard %d", s)
+                .isEqualTo(current[s] == null || current[s].equals("gone") ? amongSteady[s] : current[s]));
+    }
+
+    /** With no steady member left the one holding back takes every shard: a hold never leaves a shard unowned. */
+    @Test
+    void aMemberHoldingBackAloneTakesEveryShard() {
+        String[] current = ShardAssignment.assign(List.of("a", "b"), 64);
+
+        assertThat(ShardAssignment.assign(Map.of("b", 1), current, Set.of("b"))).containsOnly("b");
+    }
+
+    /** After a coordinator outage every node rejoined: none holds back, the shards balance as without holds. */
+    @Test
+    void whenEveryMemberHoldsBackNoneDoes() {
+        Map<String, Integer> weights = Map.of("a", 1, "b", 1);
+        String[] current = ShardAssignment.assign(List.of("a"), 64);
+
+        assertThat(ShardAssignment.assign(weights, current, Set.of("a", "b")))
+                .containsExactly(ShardAssignment.assign(weights, current));
     }
 
     private static long moved(String[] before, String[] after) {

@@ -125,7 +125,8 @@ public abstract class ShardCoordinatorContractTests {
                 Long.MIN_VALUE,
                 Long.MIN_VALUE,
                 Integer.MAX_VALUE,
-                NodeCounters.MAX_WEIGHT);
+                NodeCounters.MAX_WEIGHT,
+                true);
         assertThat(widest.encode()).hasSize(NodeCounters.MAX_ENCODED_LENGTH);
         coordinator.heartbeat(task, "node-b", TTL, widest);
         coordinator.heartbeat(task, "node-c", TTL, new NodeCounters(1, 0, 0, 0, 8));

@@ -28,6 +28,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
     private final AtomicInteger ticksHeld = new AtomicInteger();
     private final AtomicInteger heartbeats = new AtomicInteger();
     private final AtomicInteger granted = new AtomicInteger();
+    private final AtomicInteger acquireAttempts = new AtomicInteger();
     private final AtomicInteger mostReleasesHanging = new AtomicInteger();
     private volatile CountDownLatch ticksHeldUntil;
     private volatile CountDownLatch grantsHeldUntil;
@@ -170,6 +171,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     @Override
     public Optional<Lease> tryAcquire(String task, int shard, String node, Duration ttl) {
+        acquireAttempts.incrementAndGet();
         Optional<Lease> lease = reach().tryAcquire(task, shard, node, ttl);
         lease.ifPresent(l -> granted.incrementAndGet());
         CountDownLatch held = grantsHeldUntil;
@@ -187,6 +189,11 @@ public final class CuttableCoordinator implements ShardCoordinator {
     /** How many heartbeats (one per lease tick) were sent so far. */
     public int heartbeats() {
         return heartbeats.get();
+    }
+
+    /** How many claims were tried so far, granted or not, on a cut coordinator too. */
+    public int acquireAttempts() {
+        return acquireAttempts.get();
     }
 
     /** How many leases were granted so far. */

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Rendezvous hashing with bounded load, sticky to the current leases: each of k live members gets
@@ -15,8 +16,10 @@ import java.util.Map;
  * scores highest), and only the rest (free, held by a dead member, or shed by a member over its
  * share) go to members under their share, by descending rendezvous score. So a join or leave moves
  * exactly the shards it must. The result depends only on the members with their weights and the
- * current owners, so every node that reads the same leases computes the same assignment. Stateless
- * and thread-safe.
+ * current owners, so every node that reads the same leases computes the same assignment. A member
+ * that holds back after rejoining ({@link NodeCounters#holdingBack()}) takes no shard a member that
+ * does not hold back holds: that one keeps it until the hold ends, and then the assignment is the one
+ * without holds. Stateless and thread-safe.
  */
 public final class ShardAssignment {
 
@@ -50,6 +53,47 @@ public final class ShardAssignment {
      * @return shard index to member, one entry per shard; all {@code null} when there are no members
      */
     public static String[] assign(Map<String, Integer> weights, String[] current) {
+        return assign(weights, current, Set.of());
+    }
+
+    /**
+     * As {@link #assign(Map, String[])}, with the members of {@code holdingBack} taking no shard they do
+     * not hold while a member that does not hold back (a steady one) is there: a shard the balanced
+     * assignment gives to one of them stays with its current owner if that is a steady member, and a
+     * free shard or a gone member's goes to a steady member (as the balanced assignment among the
+     * steady ones has it). A shard held by a member that holds back itself goes as without holds; and
+     * when every member holds back (all rejoined after a coordinator outage) none does, so a hold never
+     * leaves a shard unowned.
+     *
+     * @param holdingBack the members that hold back; members outside {@code weights} are ignored
+     * @return shard index to member, one entry per shard; all {@code null} when there are no members
+     */
+    public static String[] assign(Map<String, Integer> weights, String[] current, Set<String> holdingBack) {
+        String[] owners = balanced(weights, current);
+        Map<String, Integer> steady = new HashMap<>(weights);
+        steady.keySet().removeAll(holdingBack);
+        if (steady.size() == weights.size() || steady.isEmpty()) {
+            return owners;
+        }
+        String[] amongSteady = null;
+        for (int shard = 0; shard < owners.length; shard++) {
+            String owner = current[shard];
+            if (steady.containsKey(owners[shard]) || owners[shard].equals(owner)) {
+                continue;
+            }
+            if (owner != null && steady.containsKey(owner)) {
+                owners[shard] = owner;
+            } else if (owner == null || !weights.containsKey(owner)) {
+                if (amongSteady == null) {
+                    amongSteady = balanced(steady, current);
+                }
+                owners[shard] = amongSteady[shard];
+            }
+        }
+        return owners;
+    }
+
+    private static String[] balanced(Map<String, Integer> weights, String[] current) {
         int shards = current.length;
         String[] owners = new String[shards];
         if (weights.isEmpty()) {
@@ -133,7 +177,13 @@ public final class ShardAssignment {
 
     /** The same with each member's weight. */
     public static List<Integer> shardsOf(String node, Map<String, Integer> weights, String[] current) {
-        String[] owners = assign(weights, current);
+        return shardsOf(node, weights, current, Set.of());
+    }
+
+    /** The same with the members of {@code holdingBack} holding back, as {@link #assign(Map, String[], Set)}. */
+    public static List<Integer> shardsOf(
+            String node, Map<String, Integer> weights, String[] current, Set<String> holdingBack) {
+        String[] owners = assign(weights, current, holdingBack);
         List<Integer> mine = new ArrayList<>();
         for (int shard = 0; shard < owners.length; shard++) {
             if (node.equals(owners[shard])) {

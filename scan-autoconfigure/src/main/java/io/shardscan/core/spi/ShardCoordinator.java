@@ -2,9 +2,11 @@ package io.shardscan.core.spi;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Leases and membership shared by every node of a task. Expiry is computed by the backend's own
@@ -123,7 +125,8 @@ public interface ShardCoordinator {
     /**
      * The shards {@code node} should hold among the live {@code members}, given who holds what
      * now. The default is the balanced, minimal-movement {@link ShardAssignment}, each member weighted
-     * by the weight it published ({@link NodeCounters#weight()}; 1 when it published none); a static
+     * by the weight it published ({@link NodeCounters#weight()}; 1 when it published none), a member
+     * that published {@link NodeCounters#holdingBack()} taking no shard the others keep; a static
      * layout overrides it.
      *
      * @param current shard index to its current owner, {@code null} when free
@@ -131,8 +134,13 @@ public interface ShardCoordinator {
      */
     default List<Integer> assign(String node, List<Member> members, String[] current) {
         Map<String, Integer> weights = new HashMap<>();
-        members.forEach(m ->
-                weights.put(m.node(), m.counters() == null ? 1 : m.counters().weight()));
-        return ShardAssignment.shardsOf(node, weights, current);
+        Set<String> holdingBack = new HashSet<>();
+        members.forEach(m -> {
+            weights.put(m.node(), m.counters() == null ? 1 : m.counters().weight());
+            if (m.counters() != null && m.counters().holdingBack()) {
+                holdingBack.add(m.node());
+            }
+        });
+        return ShardAssignment.shardsOf(node, weights, current, holdingBack);
     }
 }
