@@ -180,12 +180,10 @@ public final class TaskView {
     public Backlog countBacklog() {
         TaskContext context = runner.context();
         long activity = activity(context);
-        Map<String, BacklogCounts> byTable = context.definition().tables() == null
-                ? null
-                : context.store().admin().countBacklogByTable(context.definition());
-        BacklogCounts counts = byTable == null
-                ? context.store().admin().countBacklog(context.definition())
-                : byTable.values().stream().reduce(BacklogCounts::plus).orElseThrow();
+        // one count per table: a task of one table has one, a sharded task's are summed
+        Map<String, BacklogCounts> byTable = context.store().admin().countBacklogByTable(context.definition());
+        BacklogCounts counts =
+                byTable.values().stream().reduce(BacklogCounts::plus).orElseThrow();
         BacklogCounts before =
                 runner.backlogWatch().counted(counts, activity, context.clock().nanos());
         if (counts.outsideShards() > 0 && (before == null || before.outsideShards() == 0)) {
@@ -201,7 +199,7 @@ public final class TaskView {
                 counts.countedAt() != null
                         ? counts.countedAt()
                         : context.clock().now());
-        return byTable == null ? backlog : backlog.withTables(byTable);
+        return context.definition().tables() == null ? backlog : backlog.withTables(byTable);
     }
 
     /**
