@@ -77,13 +77,26 @@ final class ShardClaims {
             health.tick();
             List<Member> live = health.members();
             List<LeaseInfo> leases = health.leases();
-            ShardCountRule.Verdict counts =
-                    ShardCountRule.judge(settings.nodeId(), context.definition().shards(), live, leases);
+            int shards = context.definition().shards();
+            ShardCountRule.Verdict counts = ShardCountRule.judge(
+                    settings.nodeId(),
+                    shards,
+                    live,
+                    leases,
+                    context.definition().tables() == null);
             shardCounts.seen(counts.conflict());
-            // in conflict every shard is handed over and none claimed; else only nodes of this count share them
-            Set<Integer> target = counts.conflict() != null
-                    ? Set.of()
-                    : new HashSet<>(coordinator.assign(settings.nodeId(), counts.peers(), currentOwners()));
+            // in conflict every shard is handed over and none claimed; else the peers share the parents
+            // (this node's own shards but in a split), and a parent given here is this node's children of it
+            Set<Integer> target = new HashSet<>();
+            if (counts.conflict() == null) {
+                int parents = counts.parents();
+                String[] owners = currentOwners(parents, counts.split());
+                for (int parent : coordinator.assign(settings.nodeId(), counts.peers(), owners)) {
+                    for (int shard = parent; shard < shards; shard += parents) {
+                        target.add(shard);
+                    }
+                }
+            }
             List<Integer> handing = keeper.owned().stream()
                     .filter(s -> !target.contains(s.shard) && s.staying())
                     .map(s -> s.shard)
@@ -103,10 +116,14 @@ final class ShardClaims {
             // node's renewal hangs past the TTL every lease it claims would lapse a TTL later, lost and
             // claimed again each time (fence epochs and WARNs churning): it claims none until the renewal returns
             if (claim && !keeper.stopping() && !health.renewalHangs()) {
-                Set<Integer> taken = heldByOthers(live);
+                Set<Integer> taken = heldByOthers(live, counts);
+                int parents = counts.parents();
+                // ascending, so that in a split a parent's own lease is claimed before its other children,
+                // each of which waits until this node holds the parent (no node of the other count then can)
                 List<Integer> took = target.stream()
                         .filter(shard -> !keeper.shards().contains(shard) && !taken.contains(shard))
                         .sorted()
+                        .filter(shard -> shard < parents || keeper.shards().contains(shard % parents))
                         .filter(shard -> !keeper.stopping() && claim(shard))
                         .toList();
                 if (!took.isEmpty()) {
@@ -145,26 +162,40 @@ final class ShardClaims {
      * before it hands the shard over, which a later tick reads (a node that joined, or whose rejoin hold
      * ended, tried every shard of its share each tick until the owners had handed them over).
      */
-    private Set<Integer> heldByOthers(List<Member> live) {
+    private Set<Integer> heldByOthers(List<Member> live, ShardCountRule.Verdict counts) {
         Set<String> others = new HashSet<>();
         live.stream()
                 .map(Member::node)
                 .filter(n -> !n.equals(settings.nodeId()))
                 .forEach(others::add);
         Set<Integer> held = new HashSet<>();
+        // in a split, a node of the smaller count takes no parent while another node holds a child of it
+        int parents = counts.split() && context.definition().shards() == counts.parents() ? counts.parents() : 0;
         for (LeaseInfo lease : health.leases()) {
             if (lease.owner() != null && others.contains(lease.owner())) {
                 held.add(lease.shard());
+                if (parents > 0 && lease.shard() >= parents) {
+                    held.add(lease.shard() % parents);
+                }
             }
         }
         return held;
     }
 
-    private String[] currentOwners() {
-        String[] owners = new String[context.definition().shards()];
+    /**
+     * Who holds each of the {@code parents} shards the assignment shares: a shard's lease owner, else
+     * (in a split) the owner of a child of it, which is the parent's as long as it holds one.
+     */
+    private String[] currentOwners(int parents, boolean split) {
+        String[] owners = new String[parents];
         for (LeaseInfo lease : health.leases()) {
-            if (lease.shard() >= 0 && lease.shard() < owners.length) {
+            if (lease.shard() >= 0 && lease.shard() < parents && lease.owner() != null) {
                 owners[lease.shard()] = lease.owner();
+            }
+        }
+        for (LeaseInfo lease : split ? health.leases() : List.<LeaseInfo>of()) {
+            if (lease.shard() >= parents && lease.owner() != null && owners[lease.shard() % parents] == null) {
+                owners[lease.shard() % parents] = lease.owner();
             }
         }
         return owners;
@@ -195,6 +226,16 @@ final class ShardClaims {
         HeldKeys held = new HeldKeys(context.definition().ordering() == Ordering.PER_KEY);
         try {
             epoch = context.store().fence(context.definition(), shard, settings.nodeId());
+            if (epoch == 0) {
+                // a node of a smaller shard count may still run this shard's rows (its parent's fence is
+                // that count's): the parent's next owner of this count fences it, a later tick claims this
+                log.log(
+                        Level.DEBUG,
+                        () -> "Task " + context.name() + ": shard " + shard + " waits for its parent's fence of"
+                                + " this shard count; given back");
+                coordinator.release(context.name(), shard, settings.nodeId(), granted.epoch());
+                return false;
+            }
             if (context.definition().ordering() == Ordering.PER_KEY) {
                 context.store().failedRows(context.definition(), shard).forEach(held::hold);
             }

@@ -36,6 +36,21 @@ public final class JdbcTaskStore implements TaskStore {
             "?, ?, 1, ?",
             "epoch = scan_fence.epoch + 1, owner = ?");
 
+    /** The same with the shard count of the owner's node, for a task of one table. */
+    private static final RowUpsert COUNTED_FENCE = new RowUpsert(
+            "scan_fence",
+            List.of("task", "shard"),
+            "task, shard, epoch, owner, shards",
+            "?, ?, 1, ?, ?",
+            "epoch = scan_fence.epoch + 1, owner = ?, shards = ?");
+
+    /**
+     * Shard 0's fence row, kept as it is, or made with epoch 0 (no owner yet): the lock every fence of
+     * a task of one table takes first, so that those of two shard counts see each other's.
+     */
+    private static final RowUpsert FENCES_LOCK = new RowUpsert(
+            "scan_fence", List.of("task", "shard"), "task, shard, epoch", "?, 0, 0", "epoch = scan_fence.epoch");
+
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final Commits commits;
@@ -183,7 +198,72 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public long fence(TaskDefinition task, int shard, String owner) {
         // a rerun after another node's first fence of the same moment raises that one
-        return Rerun.onDeadlockOrDuplicateKey(() -> raiseFence(task, shard, owner));
+        return Rerun.onDeadlockOrDuplicateKey(
+                () -> task.tables() == null ? raiseCountedFence(task, shard, owner) : raiseFence(task, shard, owner));
+    }
+
+    /**
+     * The fence of a task of one table, whose shard count may change while it runs (see {@code
+     * ShardCountRule}): shard {@code s} of {@code K} shards holds the rows of its parent {@code s mod d}
+     * of every count {@code d} dividing {@code K}, and is the parent of {@code s + K}, {@code s + 2K},
+     * ... of larger counts. In one transaction, after shard 0's fence row's lock (so every fence of the
+     * task sees the one before): nothing, returning 0, while a parent's fence is a smaller count's (its
+     * owner may still run these rows); else the shard's own fence raised with {@code K}, and the fences
+     * of its children raised too, which ends their owners' write-backs.
+     */
+    private long raiseCountedFence(TaskDefinition task, int shard, String owner) {
+        int shards = task.shards();
+        Long epoch = transactions.execute(status -> {
+            FENCES_LOCK.write(jdbc, dialect, new Object[] {task.name(), 0}, new Object[] {task.name()}, new Object[0]);
+            if (parentFencedByFewerShards(task, shard)) {
+                return 0L;
+            }
+            COUNTED_FENCE.write(
+                    jdbc,
+                    dialect,
+                    new Object[] {task.name(), shard},
+                    new Object[] {task.name(), shard, owner, shards},
+                    new Object[] {owner, shards});
+            jdbc.update(
+                    "UPDATE scan_fence SET epoch = epoch + 1 WHERE task = ? AND shard >= ? AND MOD(shard, ?) = ?",
+                    task.name(),
+                    shards,
+                    shards,
+                    shard);
+            return currentFence(task, shard);
+        });
+        if (epoch == null || epoch < 0) {
+            throw new IllegalStateException("the fence of shard " + shard + " of task " + task.name() + " is gone");
+        }
+        return epoch;
+    }
+
+    /** Whether a parent of the shard ({@code shard mod d}, {@code d} dividing its count) was fenced by {@code d}. */
+    private boolean parentFencedByFewerShards(TaskDefinition task, int shard) {
+        int shards = task.shards();
+        java.util.Set<Integer> parents = new java.util.TreeSet<>();
+        for (int d = 1; d < shards; d++) {
+            if (shards % d == 0 && shard % d != shard) {
+                parents.add(shard % d);
+            }
+        }
+        if (parents.isEmpty()) {
+            return false;
+        }
+        String in = parents.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+        return jdbc.query(
+                        "SELECT shard, shards FROM scan_fence WHERE task = ? AND shard IN (" + in + ")"
+                                + dialect.shareLock(),
+                        (rs, n) -> {
+                            int parentShards = rs.getInt(2);
+                            return !rs.wasNull()
+                                    && parentShards > 0
+                                    && parentShards < shards
+                                    && shards % parentShards == 0
+                                    && shard % parentShards == rs.getInt(1);
+                        },
+                        task.name())
+                .contains(true);
     }
 
     private long raiseFence(TaskDefinition task, int shard, String owner) {

@@ -22,7 +22,8 @@ public final class OwnSchema {
      * Every folder's scripts in version order. A schema change adds its script here, to every
      * folder and to the changelog ({@code OwnSchemaTests} fails when they differ).
      */
-    static final List<String> SCRIPTS = List.of("V1__create_tables.sql", "V2__schedule_firings.sql");
+    static final List<String> SCRIPTS =
+            List.of("V1__create_tables.sql", "V2__schedule_firings.sql", "V3__fence_shards.sql");
 
     private OwnSchema() {}
 

@@ -19,7 +19,7 @@ import javax.sql.DataSource;
  */
 public final class OwnTables {
 
-    private static final Set<String> FENCE = Set.of("task", "shard", "epoch", "owner");
+    private static final Set<String> FENCE = Set.of("task", "shard", "epoch", "owner", "shards");
     private static final Set<String> TASK = Set.of("task", "paused", "changed_by", "changed_at");
     private static final Map<String, Set<String>> COORDINATOR = Map.of(
             "scan_lease", Set.of("task", "shard", "owner", "epoch", "expires_at"),
@@ -81,6 +81,10 @@ public final class OwnTables {
     private static Map<String, Map<String, String>> addedColumns() {
         Map<String, Map<String, String>> added = new java.util.HashMap<>(RUNS);
         added.put("scan_member", Map.of("counters", "VARCHAR(100)"));
+        // V3__fence_shards.sql; the run columns are added to scan_fence's too
+        Map<String, String> fence = new java.util.HashMap<>(RUNS.get("scan_fence"));
+        fence.put("shards", "INT");
+        added.put("scan_fence", Map.copyOf(fence));
         return Map.copyOf(added);
     }
 

@@ -27,14 +27,14 @@ class RunStartupChecksTests {
 
     private static final String TASK = "scan.tasks.orders.";
 
-    /** scan_fence and scan_task as they were before runs. */
+    /** scan_fence and scan_task as they were before runs (scan_fence with the later shards column). */
     private static final String[] OLD_TABLES = {
         "CREATE TABLE scan_lease (task VARCHAR(64) NOT NULL, shard INT NOT NULL, owner VARCHAR(128),"
                 + " epoch BIGINT NOT NULL, expires_at TIMESTAMP, PRIMARY KEY (task, shard))",
         "CREATE TABLE scan_member (task VARCHAR(64) NOT NULL, node VARCHAR(128) NOT NULL,"
                 + " heartbeat_at TIMESTAMP NOT NULL, counters VARCHAR(100), PRIMARY KEY (task, node))",
         "CREATE TABLE scan_fence (task VARCHAR(64) NOT NULL, shard INT NOT NULL, epoch BIGINT NOT NULL,"
-                + " owner VARCHAR(128), PRIMARY KEY (task, shard))",
+                + " owner VARCHAR(128), shards INT, PRIMARY KEY (task, shard))",
         "CREATE TABLE scan_task (task VARCHAR(64) NOT NULL PRIMARY KEY, paused SMALLINT NOT NULL,"
                 + " changed_by VARCHAR(128), changed_at TIMESTAMP)"
     };

@@ -88,11 +88,11 @@ class ScanFlywayMigrationTests {
                 .isEmpty();
         assertThat(db.migrations("flyway_schema_history")).containsExactly("V1__orders.sql");
         assertThat(db.migrations("scan_schema_history"))
-                .containsExactly("V1__create_tables.sql", "V2__schedule_firings.sql");
+                .containsExactly("V1__create_tables.sql", "V2__schedule_firings.sql", "V3__fence_shards.sql");
 
         runner(db).run(context -> assertThat(context).hasNotFailed());
         assertThat(db.migrations("scan_schema_history"))
-                .containsExactly("V1__create_tables.sql", "V2__schedule_firings.sql");
+                .containsExactly("V1__create_tables.sql", "V2__schedule_firings.sql", "V3__fence_shards.sql");
         assertThat(output.getAll()).doesNotContainIgnoringCase("already exists");
     }
 }

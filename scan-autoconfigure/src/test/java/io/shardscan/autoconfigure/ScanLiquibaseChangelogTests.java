@@ -51,10 +51,11 @@ class ScanLiquibaseChangelogTests {
             MigrationDatabases db, String folder, CapturedOutput output) {
         update(db);
         assertThat(changesets(db))
-                .hasSize(3)
+                .hasSize(4)
                 .endsWith(
                         "shardscan-v1-" + folder + " io/shardscan/db/changelog/shardscan.yaml",
-                        "shardscan-v2-" + folder + " io/shardscan/db/changelog/shardscan.yaml");
+                        "shardscan-v2-" + folder + " io/shardscan/db/changelog/shardscan.yaml",
+                        "shardscan-v3-" + folder + " io/shardscan/db/changelog/shardscan.yaml");
         assertThat(OwnTables.problems(db.dataSource(), true, true, true, true))
                 .as("every table and column any task needs")
                 .isEmpty();
@@ -75,7 +76,7 @@ class ScanLiquibaseChangelogTests {
         assertThat(db.doneOrders()).isEqualTo(1);
 
         update(db);
-        assertThat(changesets(db)).hasSize(3);
+        assertThat(changesets(db)).hasSize(4);
         assertThat(output.getAll()).doesNotContainIgnoringCase("already exists");
     }
 

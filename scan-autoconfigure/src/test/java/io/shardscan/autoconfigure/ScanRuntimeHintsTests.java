@@ -31,6 +31,8 @@ class ScanRuntimeHintsTests {
                         "io/shardscan/db/migration/mysql/V1__create_tables.sql",
                         "io/shardscan/db/migration/postgresql/V2__schedule_firings.sql",
                         "io/shardscan/db/migration/mysql/V2__schedule_firings.sql",
+                        "io/shardscan/db/migration/postgresql/V3__fence_shards.sql",
+                        "io/shardscan/db/migration/mysql/V3__fence_shards.sql",
                         "io/shardscan/db/changelog/shardscan.yaml");
         assertThat(scripts).allSatisfy(script -> assertThat(
                         RuntimeHintsPredicates.resource().forResource(script))

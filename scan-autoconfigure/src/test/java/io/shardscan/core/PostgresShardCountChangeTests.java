@@ -42,7 +42,7 @@ class PostgresShardCountChangeTests extends ShardCountChangeContractTests {
     void nodesOfTwoCountsStartingAtOnceSettleOnOneCountAndFinishEveryRow() {
         table.insert(1, 2_000, 500, Instant.now().minusSeconds(5));
         ScanEngine a = start("node-a", 8);
-        ScanEngine b = start("node-b", 16);
+        ScanEngine b = start("node-b", 12);
 
         // which count wins depends on who claimed first; that one count wins, on both nodes, does not
         await().untilAsserted(() -> {

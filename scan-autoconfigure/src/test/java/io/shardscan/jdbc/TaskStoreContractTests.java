@@ -483,6 +483,44 @@ abstract class TaskStoreContractTests {
                 .isEqualTo("node-b");
     }
 
+    /**
+     * A change from 4 shards to 8 while running: shard 7 of 8 holds part of shard 3 of 4's rows (keys 7
+     * mod 8), so it is fenced only once shard 3's fence is the count of 8's, and a node of 4 that fences
+     * shard 3 again ends the write-backs of both its children, 3 and 7 of 8.
+     */
+    @Test
+    void aShardOfADoubledCountIsFencedOnceItsParentsFenceIsThatCountsAndAParentsFenceEndsItsChildren() {
+        TaskDefinition doubled = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(SHARDS * 2)
+                .build();
+        long parent = store.fence(task, 3, "node-a");
+        assertThat(store.fence(doubled, 7, "node-b"))
+                .as("shard 7 of 8 while shard 3's fence is the count of 4's, whose owner may run its rows")
+                .isZero();
+        long child3 = store.fence(doubled, 3, "node-b");
+        assertThat(child3).isEqualTo(parent + 1);
+        long child7 = store.fence(doubled, 7, "node-c");
+        assertThat(child7).isPositive();
+        assertThat(store.writeBack(task, new WriteBack(3, parent, T0, List.of(7L), List.of(), List.of())))
+                .as("shard 3 of 4's owner, fenced by shard 3 of 8's")
+                .isFalse();
+
+        long again = store.fence(task, 3, "node-a");
+        assertThat(store.writeBack(doubled, new WriteBack(7, child7, T0, List.of(7L), List.of(), List.of())))
+                .as("shard 7 of 8's owner, once a node of 4 fenced its parent again")
+                .isFalse();
+        assertThat(store.writeBack(doubled, new WriteBack(3, child3, T0, List.of(3L), List.of(), List.of())))
+                .isFalse();
+        assertThat(table.count("status = 1")).isZero();
+        assertThat(store.fence(doubled, 7, "node-c")).isZero();
+        assertThat(store.writeBack(task, new WriteBack(3, again, T0, List.of(3L, 7L), List.of(), List.of())))
+                .isTrue();
+        assertThat(table.count("status = 1")).isEqualTo(2);
+    }
+
     @Test
     void fencesRaisedAtOnceByManyNodesAreEachIssuedAnEpochOfTheirOwn() throws Exception {
         int nodes = 8;
