@@ -5,7 +5,6 @@ import io.shardscan.core.RangeView;
 import io.shardscan.core.ScanEngine;
 import io.shardscan.core.SlowStatement;
 import io.shardscan.core.TaskView;
-import io.shardscan.core.spi.LeaseInfo;
 import io.shardscan.core.spi.RangeSnapshot;
 import io.shardscan.core.spi.ShardCountConflict;
 import io.shardscan.core.spi.TaskRun;
@@ -72,13 +71,16 @@ public class ScanHealthIndicator extends AbstractHealthIndicator {
         for (String name : engine.taskNames()) {
             TaskView task = engine.task(name);
             int shards = task.definition().shards();
-            // leases of shards past this node's count (another count's) are no shard of its own
+            // leases of shards past this node's count (another count's) are no shard of its own; in a
+            // split, a shard is held while any shard of its parent is (the parent's or a child's lease)
+            boolean split = task.splitParents() > 0;
+            int parents = split ? task.splitParents() : shards;
             long owned = task.leases().stream()
-                    .filter(l -> l.owner() != null && l.shard() >= 0 && l.shard() < shards)
-                    .map(LeaseInfo::shard)
+                    .filter(l -> l.owner() != null && l.shard() >= 0 && (split || l.shard() < shards))
+                    .map(l -> l.shard() % parents)
                     .distinct()
                     .count();
-            long unowned = shards - owned;
+            long unowned = (long) (shards / parents) * (parents - owned);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("state", task.state());
             details.put("pausedEverywhere", task.isPausedEverywhere());

@@ -55,6 +55,11 @@ final class ShardClaims {
         return shardCounts.conflict();
     }
 
+    /** See {@link ShardCountWatch#splitParents()}. */
+    int splitParents() {
+        return shardCounts.splitParents();
+    }
+
     /** Whether the last tick found the layout settled (see {@link #tick}); false before the first. */
     boolean settled() {
         return settled;
@@ -85,6 +90,7 @@ final class ShardClaims {
                     leases,
                     context.definition().tables() == null);
             shardCounts.seen(counts.conflict());
+            shardCounts.seenSplit(counts.parents(), counts.splitInto());
             // in conflict every shard is handed over and none claimed; else the peers share the parents
             // (this node's own shards but in a split), and a parent given here is this node's children of it
             Set<Integer> target = new HashSet<>();

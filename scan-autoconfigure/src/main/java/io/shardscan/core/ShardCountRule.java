@@ -44,9 +44,14 @@ final class ShardCountRule {
      * @param peers the members among which the shards are assigned; only this node while in conflict
      * @param parents the count the shards are assigned in: this node's own count, or in a split the
      *     smaller one, whose shard {@code p} a node of the larger count holds as its children
-     * @param split whether two counts run at once, one dividing the other
+     * @param splitInto in a split (two counts at once, one dividing the other), the larger count; 0 otherwise
      */
-    record Verdict(@Nullable ShardCountConflict conflict, List<Member> peers, int parents, boolean split) {}
+    record Verdict(@Nullable ShardCountConflict conflict, List<Member> peers, int parents, int splitInto) {
+
+        boolean split() {
+            return splitInto > 0;
+        }
+    }
 
     /**
      * @param splits whether two counts of which one divides the other may run at once (a task of one
@@ -63,7 +68,7 @@ final class ShardCountRule {
         TreeSet<Integer> running = new TreeSet<>(counts.values());
         running.add(shards);
         if (splits && running.size() == 2 && running.last() % running.first() == 0) {
-            return new Verdict(null, live, running.first(), true);
+            return new Verdict(null, live, running.first(), running.last());
         }
         int winning = leases.stream()
                 .filter(l -> l.owner() != null && counts.containsKey(l.owner()))
@@ -79,7 +84,7 @@ final class ShardCountRule {
             List<Member> peers = live.stream()
                     .filter(m -> Objects.equals(counts.getOrDefault(m.node(), shards), shards))
                     .toList();
-            return new Verdict(null, peers, shards, false);
+            return new Verdict(null, peers, shards, 0);
         }
         List<String> others = live.stream()
                 .map(Member::node)
@@ -87,6 +92,6 @@ final class ShardCountRule {
                 .sorted()
                 .toList();
         List<Member> self = live.stream().filter(m -> m.node().equals(node)).toList();
-        return new Verdict(new ShardCountConflict(shards, winning, others), self, shards, false);
+        return new Verdict(new ShardCountConflict(shards, winning, others), self, shards, 0);
     }
 }

@@ -16,6 +16,8 @@ final class ShardCountWatch {
 
     private final String task;
     private volatile @Nullable ShardCountConflict conflict;
+    private volatile int splitParents;
+    private int splitInto;
 
     ShardCountWatch(String task) {
         this.task = task;
@@ -25,6 +27,34 @@ final class ShardCountWatch {
     @Nullable
     ShardCountConflict conflict() {
         return conflict;
+    }
+
+    /**
+     * The smaller shard count while nodes of two counts, one a multiple of the other, run the task at
+     * once (shards are assigned in it, see {@link ShardCountRule}); 0 otherwise.
+     */
+    int splitParents() {
+        return splitParents;
+    }
+
+    /** The last tick's split ({@code parents} into {@code into} shards; 0 and 0 when none); an INFO line per change. */
+    void seenSplit(int parents, int into) {
+        int before = splitInto;
+        int beforeParents = splitParents;
+        splitParents = into > 0 ? parents : 0;
+        splitInto = into;
+        if (before == into && beforeParents == splitParents) {
+            return;
+        }
+        if (into > 0) {
+            log.log(
+                    Level.INFO,
+                    "Task " + task + ": nodes of " + parents + " and of " + into + " shards run at once: shards are"
+                            + " assigned in " + parents + ", a node of " + into + " holding each of its parents as its "
+                            + (into / parents) + " children, until every node runs one count");
+        } else if (before > 0) {
+            log.log(Level.INFO, "Task " + task + ": every live node runs one shard count again");
+        }
     }
 
     void seen(@Nullable ShardCountConflict now) {

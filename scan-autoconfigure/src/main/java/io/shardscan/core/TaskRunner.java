@@ -232,6 +232,10 @@ final class TaskRunner {
         return claims.shardCountConflict();
     }
 
+    int splitParents() {
+        return claims.splitParents();
+    }
+
     @Nullable
     RejoinHoldStatus rejoinHold() {
         return health.rejoinHold();

@@ -331,6 +331,16 @@ public final class TaskView {
     }
 
     /**
+     * While nodes of two shard counts, one a multiple of the other, run the task at once (a rolling
+     * change of {@code shards} to a multiple), the smaller count: the shards are assigned in it, and
+     * shard {@code s} of either count is held while any lease of a shard {@code ≡ s} modulo it is; 0
+     * otherwise, as the last lease tick found.
+     */
+    public int splitParents() {
+        return runner.splitParents();
+    }
+
+    /**
      * Whether this node holds back after it rejoined the task's members ({@code scan.rejoin-hold}): until
      * when, and how often it rejoined; {@code null} when it does not hold back.
      */

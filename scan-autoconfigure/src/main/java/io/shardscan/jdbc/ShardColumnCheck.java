@@ -88,7 +88,9 @@ final class ShardColumnCheck {
             return Found.warning(
                     generated + ", which gives rows the shards 0.." + (modulus.shards() - 1) + " only, but "
                             + property + " is " + shards + ": shards " + modulus.shards() + ".." + (shards - 1)
-                            + " stay empty (no row is lost), and their owners fetch them for nothing." + fixes);
+                            + " stay empty (no row is lost), and their owners fetch them for nothing." + fixes
+                            + "\n(Redefine it with the task paused: the statement rewrites the table and moves keys"
+                            + " between shards under running rounds.)");
         }
         return modulus.plain() && anyPending(connection, dialect, task, names, column, " < 0")
                 ? Found.warning(plainMod(dialect, task))

@@ -163,7 +163,11 @@ abstract class ShardCountChangeContractTests {
                         .as("four parents of 8, each as its two children of 16")
                         .hasSize(8);
                 assertThat(b.task(name).ownedShards()).hasSize(4);
+                assertThat(details(new ScanHealthIndicator(a16).health(true))).containsEntry("unownedShards", 0L);
+                assertThat(details(new ScanHealthIndicator(b).health(true))).containsEntry("unownedShards", 0L);
             });
+            assertThat(coreLog.messages())
+                    .anyMatch(m -> m.contains("nodes of 8 and of 16 shards run at once: shards are assigned in 8"));
             long split = seq.get();
             await().atMost(TestTime.scaled(Duration.ofSeconds(30)))
                     .until(() -> effectsOf("node-a", split) > 100 && effectsOf("node-b", split) > 100);
