@@ -65,7 +65,8 @@ class ScanBootLiquibaseTests {
                     .as("DATABASECHANGELOG")
                     .containsExactly(
                             "shardscan-v1-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml",
-                            "shardscan-v2-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
+                            "shardscan-v2-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml",
+                            "shardscan-v3-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
             handlesEveryRow(context, db);
         }
     }
@@ -77,7 +78,8 @@ class ScanBootLiquibaseTests {
                     .containsExactly(
                             "shop-orders-1-" + vendor + " shop",
                             "shardscan-v1-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml",
-                            "shardscan-v2-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
+                            "shardscan-v2-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml",
+                            "shardscan-v3-postgresql shardscan io/shardscan/db/changelog/shardscan.yaml");
             handlesEveryRow(context, db);
         }
     }
