@@ -118,7 +118,7 @@ class TwoNodesTests {
         assertThat(jdbc.queryForList(
                         "SELECT version FROM scan_schema_history WHERE success AND version <> '0' ORDER BY installed_rank",
                         String.class))
-                .containsExactly("1", "2");
+                .containsExactly("1", "2", "3");
     }
 
     @Test
