@@ -45,6 +45,8 @@ import org.jspecify.annotations.Nullable;
  * @param schedule the task's schedule, its next and its last firing; {@code null} for a task without one
  * @param rejoinHold while this node holds back after it dropped out of the members and came back
  *     ({@code scan.rejoin-hold}): until when and how often it rejoined; {@code null} when it does not
+ * @param shardSplit while nodes of two shard counts, one a multiple of the other, run the task at once
+ *     (a rolling change of {@code shards}), which; {@code null} when one count runs
  */
 public record TaskDescriptor(
         TaskView.State state,
@@ -69,7 +71,8 @@ public record TaskDescriptor(
         @Nullable RunDescriptor run,
         @Nullable String shardCountConflict,
         @Nullable ScheduleDescriptor schedule,
-        @Nullable RejoinHoldDescriptor rejoinHold) {
+        @Nullable RejoinHoldDescriptor rejoinHold,
+        @Nullable String shardSplit) {
 
     public TaskDescriptor {
         members = List.copyOf(members);
@@ -105,7 +108,17 @@ public record TaskDescriptor(
                 RunDescriptor.of(task.runMode(), task.run(), task.runDuration()),
                 shardCountConflict(task),
                 ScheduleDescriptor.of(task.schedule()),
-                RejoinHoldDescriptor.of(task.rejoinHold()));
+                RejoinHoldDescriptor.of(task.rejoinHold()),
+                shardSplit(task));
+    }
+
+    private static @Nullable String shardSplit(TaskView task) {
+        int parents = task.splitParents();
+        return parents == 0
+                ? null
+                : "nodes of " + parents + " and of " + task.splitInto() + " shards run at once: shard s of " + parents
+                        + " is held whole by a node of " + parents + " or as its children s, s + " + parents
+                        + ", ... by one of " + task.splitInto();
     }
 
     private static @Nullable String shardCountConflict(TaskView task) {

@@ -60,6 +60,11 @@ final class ShardClaims {
         return shardCounts.splitParents();
     }
 
+    /** See {@link ShardCountWatch#splitInto()}. */
+    int splitInto() {
+        return shardCounts.splitInto();
+    }
+
     /** Whether the last tick found the layout settled (see {@link #tick}); false before the first. */
     boolean settled() {
         return settled;

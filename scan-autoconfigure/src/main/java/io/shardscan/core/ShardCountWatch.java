@@ -17,7 +17,7 @@ final class ShardCountWatch {
     private final String task;
     private volatile @Nullable ShardCountConflict conflict;
     private volatile int splitParents;
-    private int splitInto;
+    private volatile int splitInto;
 
     ShardCountWatch(String task) {
         this.task = task;
@@ -35,6 +35,11 @@ final class ShardCountWatch {
      */
     int splitParents() {
         return splitParents;
+    }
+
+    /** The larger count of the split {@link #splitParents()} names; 0 when none. */
+    int splitInto() {
+        return splitInto;
     }
 
     /** The last tick's split ({@code parents} into {@code into} shards; 0 and 0 when none); an INFO line per change. */

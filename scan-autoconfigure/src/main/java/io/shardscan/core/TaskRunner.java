@@ -236,6 +236,10 @@ final class TaskRunner {
         return claims.splitParents();
     }
 
+    int splitInto() {
+        return claims.splitInto();
+    }
+
     @Nullable
     RejoinHoldStatus rejoinHold() {
         return health.rejoinHold();

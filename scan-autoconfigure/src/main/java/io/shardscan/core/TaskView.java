@@ -340,6 +340,11 @@ public final class TaskView {
         return runner.splitParents();
     }
 
+    /** The larger count of the split {@link #splitParents()} names; 0 when none. */
+    public int splitInto() {
+        return runner.splitInto();
+    }
+
     /**
      * Whether this node holds back after it rejoined the task's members ({@code scan.rejoin-hold}): until
      * when, and how often it rejoined; {@code null} when it does not hold back.

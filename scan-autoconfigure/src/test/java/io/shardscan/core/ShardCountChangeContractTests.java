@@ -168,6 +168,10 @@ abstract class ShardCountChangeContractTests {
             });
             assertThat(coreLog.messages())
                     .anyMatch(m -> m.contains("nodes of 8 and of 16 shards run at once: shards are assigned in 8"));
+            assertThat(new ScanEndpoint(b, new ScanBacklogs(b, Duration.ofMinutes(1)), false)
+                            .task(name)
+                            .shardSplit())
+                    .startsWith("nodes of 8 and of 16 shards run at once");
             long split = seq.get();
             await().atMost(TestTime.scaled(Duration.ofSeconds(30)))
                     .until(() -> effectsOf("node-a", split) > 100 && effectsOf("node-b", split) > 100);
@@ -179,6 +183,11 @@ abstract class ShardCountChangeContractTests {
                             a16.task(name).ownedShards().size(),
                             b16.task(name).ownedShards().size()))
                     .containsExactly(8, 8));
+            await().untilAsserted(
+                            () -> assertThat(new ScanEndpoint(a16, new ScanBacklogs(a16, Duration.ofMinutes(1)), false)
+                                            .task(name)
+                                            .shardSplit())
+                                    .isNull());
         } finally {
             inserts.shutdown();
             assertThat(inserts.awaitTermination(10, TimeUnit.SECONDS)).isTrue();

@@ -241,6 +241,21 @@ class DashboardBrowserTests {
     }
 
     /** Clicks the element once it is there and enabled, finding it again when a redraw replaced it. */
+    @Test
+    @Order(8)
+    void showsTwoShardCountsSplittingTheShardsWhileANodeOfTwiceAsManyRuns() throws Exception {
+        JdbcEndpoint db = TestServers.postgresEndpoint("dashboard");
+        try (DashboardNode c = DashboardNode.start("node-c", db, TestServers.redis(), false, 128)) {
+            browser.get(a.dashboardUrl());
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(
+                    By.cssSelector("[data-shards-note='orders']"), "nodes of 64 and of 128 shards run at once"));
+            HeadlessChromium.screenshot(browser, "shard-split");
+            assertThat(c.engine().task("orders").shardCountConflict()).isNull();
+        }
+        wait.until(d ->
+                d.findElements(By.cssSelector("[data-shards-note='orders']")).isEmpty());
+    }
+
     private void click(By by) {
         wait.until(d -> {
             try {

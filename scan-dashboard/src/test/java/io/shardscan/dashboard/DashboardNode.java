@@ -24,6 +24,11 @@ final class DashboardNode implements AutoCloseable {
 
     /** Starts node {@code id}; only a node with {@code writeEnabled} accepts the dashboard's writes. */
     static DashboardNode start(String id, JdbcEndpoint db, RedisServerHandle redis, boolean writeEnabled) {
+        return start(id, db, redis, writeEnabled, 64);
+    }
+
+    /** The same with the task's {@code shards}. */
+    static DashboardNode start(String id, JdbcEndpoint db, RedisServerHandle redis, boolean writeEnabled, int shards) {
         List<String> properties = new ArrayList<>(List.of(
                 "server.port=0",
                 "spring.datasource.url=" + db.url(),
@@ -40,7 +45,7 @@ final class DashboardNode implements AutoCloseable {
                 "scan.dashboard.enabled=true",
                 "scan.dashboard.rate-sample=1s",
                 "scan.dashboard.write-enabled=" + writeEnabled));
-        properties.addAll(List.of(DashboardTestApp.taskProperties(64)));
+        properties.addAll(List.of(DashboardTestApp.taskProperties(shards)));
         return new DashboardNode(new SpringApplicationBuilder(DashboardTestApp.class)
                 .properties(properties.toArray(String[]::new))
                 .run());

@@ -59,6 +59,15 @@ function tablesTable(name, backlog) {
       el(x.dead ? 'td.num.bad' : 'td.num', {}, fmt(x.dead)))))));
 }
 
+// Why this node's share of the shards is not the usual one: another shard count (it claims none), a
+// rejoin hold (it takes none back yet), or two counts splitting the shards during a rolling change.
+function shardsLine(name, t) {
+  if (t.shardCountConflict) return el('p.bad', { 'data-shards-note': name }, `⚠ ${t.shardCountConflict}`);
+  if (t.rejoinHold) return el('p.bad', { 'data-shards-note': name }, `⚠ ${t.rejoinHold.state}`);
+  if (t.shardSplit) return el('p.muted', { 'data-shards-note': name }, t.shardSplit);
+  return '';
+}
+
 function taskCard(name, t) {
   const rates = sum(overview.rates[name]);
   const now = rates.length ? rates[rates.length - 1] : 0;
@@ -70,6 +79,7 @@ function taskCard(name, t) {
     el('header.row', {}, el('h3', {}, name), stateBadge(t.state),
       el('span.muted', {}, `${t.coordinator} · ${t.shards} shards` + (t.run ? ` · run ${t.run.id}` : ''))),
     scheduleLine(name, t.schedule),
+    shardsLine(name, t),
     el('div.row', {},
       el('div.stat', {}, el('span.muted', {}, 'rows/s'), el('b', { 'data-rate': name }, now.toFixed(1))),
       el('div.stat', {}, el('span.muted', {}, 'pending'), el('b', {}, backlog ? fmt(backlog.total) : '–')),
