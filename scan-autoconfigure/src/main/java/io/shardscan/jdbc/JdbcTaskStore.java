@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -28,16 +31,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class JdbcTaskStore implements TaskStore {
 
-    /** A shard's fence: epoch 1 for its first owner, else the next epoch. */
+    /** A shard's fence: epoch 1 for its first owner, else the next epoch; with its owner's shard count. */
     private static final RowUpsert FENCE = new RowUpsert(
-            "scan_fence",
-            List.of("task", "shard"),
-            "task, shard, epoch, owner",
-            "?, ?, 1, ?",
-            "epoch = scan_fence.epoch + 1, owner = ?");
-
-    /** The same with the shard count of the owner's node, for a task of one table. */
-    private static final RowUpsert COUNTED_FENCE = new RowUpsert(
             "scan_fence",
             List.of("task", "shard"),
             "task, shard, epoch, owner, shards",
@@ -190,46 +185,49 @@ public final class JdbcTaskStore implements TaskStore {
 
     /**
      * Raises the fence, or inserts epoch 1 for the shard's first owner (one {@link RowUpsert}: on
-     * MySQL and MariaDB one statement, so that two first fences at once do not deadlock), and reads
-     * it back in the same transaction, which holds the row's lock until it commits, so two owners
-     * can never be issued one epoch. A dialect with a {@link SqlDialect#raiseFence() statement}
-     * that does all of it under the same row lock runs that instead.
+     * MySQL and MariaDB one statement, so that two first fences at once do not deadlock), with the
+     * shard count of the owner's node, and reads it back in the same transaction, which holds the
+     * row's lock until it commits, so two owners can never be issued one epoch.
+     *
+     * <p>A task of one table may change its shard count while it runs (see {@code ShardCountRule}):
+     * shard {@code s} of {@code K} shards holds part of the rows of its parent {@code s mod d} of every
+     * count {@code d} dividing {@code K}, and is the parent of {@code s + K}, {@code s + 2K}, ... of
+     * larger counts. So its fence is raised after shard 0's fence row's lock (every fence of the task
+     * sees the one before), not at all while a parent's fence is a smaller count's (its owner may still
+     * run these rows: 0 is returned), and raises its children's fences too, which ends their owners'
+     * write-backs. A sharded task's logical shards do not split: its fence is the shard's alone.
      */
     @Override
     public long fence(TaskDefinition task, int shard, String owner) {
         // a rerun after another node's first fence of the same moment raises that one
-        return Rerun.onDeadlockOrDuplicateKey(
-                () -> task.tables() == null ? raiseCountedFence(task, shard, owner) : raiseFence(task, shard, owner));
+        return Rerun.onDeadlockOrDuplicateKey(() -> raiseFence(task, shard, owner));
     }
 
-    /**
-     * The fence of a task of one table, whose shard count may change while it runs (see {@code
-     * ShardCountRule}): shard {@code s} of {@code K} shards holds the rows of its parent {@code s mod d}
-     * of every count {@code d} dividing {@code K}, and is the parent of {@code s + K}, {@code s + 2K},
-     * ... of larger counts. In one transaction, after shard 0's fence row's lock (so every fence of the
-     * task sees the one before): nothing, returning 0, while a parent's fence is a smaller count's (its
-     * owner may still run these rows); else the shard's own fence raised with {@code K}, and the fences
-     * of its children raised too, which ends their owners' write-backs.
-     */
-    private long raiseCountedFence(TaskDefinition task, int shard, String owner) {
+    private long raiseFence(TaskDefinition task, int shard, String owner) {
         int shards = task.shards();
+        boolean splits = task.tables() == null;
         Long epoch = transactions.execute(status -> {
-            FENCES_LOCK.write(jdbc, dialect, new Object[] {task.name(), 0}, new Object[] {task.name()}, new Object[0]);
-            if (parentFencedByFewerShards(task, shard)) {
-                return 0L;
+            if (splits) {
+                FENCES_LOCK.write(
+                        jdbc, dialect, new Object[] {task.name(), 0}, new Object[] {task.name()}, new Object[0]);
+                if (parentFencedByFewerShards(task, shard)) {
+                    return 0L;
+                }
             }
-            COUNTED_FENCE.write(
+            FENCE.write(
                     jdbc,
                     dialect,
                     new Object[] {task.name(), shard},
                     new Object[] {task.name(), shard, owner, shards},
                     new Object[] {owner, shards});
-            jdbc.update(
-                    "UPDATE scan_fence SET epoch = epoch + 1 WHERE task = ? AND shard >= ? AND MOD(shard, ?) = ?",
-                    task.name(),
-                    shards,
-                    shards,
-                    shard);
+            if (splits) {
+                jdbc.update(
+                        "UPDATE scan_fence SET epoch = epoch + 1 WHERE task = ? AND shard >= ? AND MOD(shard, ?) = ?",
+                        task.name(),
+                        shards,
+                        shards,
+                        shard);
+            }
             return currentFence(task, shard);
         });
         if (epoch == null || epoch < 0) {
@@ -241,7 +239,7 @@ public final class JdbcTaskStore implements TaskStore {
     /** Whether a parent of the shard ({@code shard mod d}, {@code d} dividing its count) was fenced by {@code d}. */
     private boolean parentFencedByFewerShards(TaskDefinition task, int shard) {
         int shards = task.shards();
-        java.util.Set<Integer> parents = new java.util.TreeSet<>();
+        Set<Integer> parents = new TreeSet<>();
         for (int d = 1; d < shards; d++) {
             if (shards % d == 0 && shard % d != shard) {
                 parents.add(shard % d);
@@ -250,7 +248,7 @@ public final class JdbcTaskStore implements TaskStore {
         if (parents.isEmpty()) {
             return false;
         }
-        String in = parents.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+        String in = parents.stream().map(String::valueOf).collect(Collectors.joining(", "));
         return jdbc.query(
                         "SELECT shard, shards FROM scan_fence WHERE task = ? AND shard IN (" + in + ")"
                                 + dialect.shareLock(),
@@ -264,25 +262,6 @@ public final class JdbcTaskStore implements TaskStore {
                         },
                         task.name())
                 .contains(true);
-    }
-
-    private long raiseFence(TaskDefinition task, int shard, String owner) {
-        String inOne = dialect.raiseFence();
-        Long epoch = inOne != null
-                ? commits.write(() -> jdbc.queryForObject(inOne, Long.class, task.name(), shard, owner))
-                : transactions.execute(status -> {
-                    FENCE.write(
-                            jdbc,
-                            dialect,
-                            new Object[] {task.name(), shard},
-                            new Object[] {task.name(), shard, owner},
-                            new Object[] {owner});
-                    return currentFence(task, shard);
-                });
-        if (epoch == null) {
-            throw new IllegalStateException("the fence of shard " + shard + " of task " + task.name() + " is gone");
-        }
-        return epoch;
     }
 
     @Override

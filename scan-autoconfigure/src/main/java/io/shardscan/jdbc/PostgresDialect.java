@@ -166,12 +166,6 @@ final class PostgresDialect extends SqlDialect {
     }
 
     @Override
-    protected String raiseFence() {
-        return "INSERT INTO scan_fence (task, shard, epoch, owner) VALUES (?, ?, 1, ?) ON CONFLICT (task, shard)"
-                + " DO UPDATE SET epoch = scan_fence.epoch + 1, owner = EXCLUDED.owner RETURNING epoch";
-    }
-
-    @Override
     protected boolean hasScanIndex(DatabaseMetaData metaData, TaskDefinition task, TableNames names)
             throws SQLException {
         List<String> definitions = indexDefinitions(metaData, names);

@@ -246,18 +246,6 @@ public abstract class SqlDialect {
     }
 
     /**
-     * One statement that raises a shard's fence to its next epoch, or inserts epoch 1 for a shard
-     * never fenced, and returns the new epoch; its parameters are the task, the shard and the owner.
-     * {@code null} when the database cannot return what it wrote: then the store raises the fence
-     * in a transaction of its own (its {@link #upsert}, or update and insert when there was no row;
-     * then it reads the epoch back).
-     */
-    @Nullable
-    protected String raiseFence() {
-        return null;
-    }
-
-    /**
      * One statement that inserts a row into {@code table}, or updates the row with the same
      * primary key: {@code INSERT INTO table (columns) VALUES (values)}, then on a present row
      * {@code SET updates}, whose expressions name that row's columns qualified by the table
