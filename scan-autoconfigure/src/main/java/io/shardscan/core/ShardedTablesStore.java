@@ -39,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  * runs and its pause live in one place, the {@code home} store (the engine's own data source); a run's
  * counts are summed over every data source. The idle probe asks every idle shard of one data source in
  * one statement ({@link TaskStore#dueRequests(List, List)}), so an idle task costs a statement per data
- * source, not per table. Thread-safe as its stores.
+ * source, not per table; the backlog count likewise counts each data source's tables together
+ * ({@link TaskAdmin#countBacklogs}). Thread-safe as its stores.
  */
 public final class ShardedTablesStore implements TaskStore {
 
@@ -242,13 +243,31 @@ public final class ShardedTablesStore implements TaskStore {
         return store(task, shard).inTransaction(work);
     }
 
+    /** One {@link TaskAdmin#countBacklogs} per data source, with all its tables; by table name in table order. */
     private Map<String, BacklogCounts> backlogByTable(TaskDefinition task) {
-        Map<String, BacklogCounts> counts = new LinkedHashMap<>();
         List<TaskDefinition> each = parts.of(task);
+        Map<TaskStore, List<Integer>> bySource = new IdentityHashMap<>();
         for (int table = 0; table < each.size(); table++) {
-            counts.put(each.get(table).table(), stores.get(table).admin().countBacklog(each.get(table)));
+            bySource.computeIfAbsent(stores.get(table), store -> new ArrayList<>())
+                    .add(table);
         }
-        return counts;
+        BacklogCounts[] counted = new BacklogCounts[each.size()];
+        for (TaskStore store : distinct) {
+            List<Integer> tables = bySource.get(store);
+            if (tables == null) {
+                continue;
+            }
+            List<BacklogCounts> counts =
+                    store.admin().countBacklogs(tables.stream().map(each::get).toList());
+            for (int i = 0; i < tables.size(); i++) {
+                counted[tables.get(i)] = counts.get(i);
+            }
+        }
+        Map<String, BacklogCounts> byTable = new LinkedHashMap<>();
+        for (int table = 0; table < each.size(); table++) {
+            byTable.put(each.get(table).table(), counted[table]);
+        }
+        return byTable;
     }
 
     private final TaskAdmin admin = new TaskAdmin() {
