@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  * runs and its pause live in one place, the {@code home} store (the engine's own data source); a run's
  * counts are summed over every data source. The idle probe asks every idle shard of one data source in
  * one statement ({@link TaskStore#dueRequests(List, List)}), so an idle task costs a statement per data
- * source, not per table. Thread-safe as its stores.
+ * source, not per table; the backlog count likewise counts each data source's tables together
+ * ({@link TaskAdmin#countBacklogs}). Thread-safe as its stores.
  */
 public final class ShardedTablesStore implements TaskStore {
 
@@ -241,13 +243,31 @@ public final class ShardedTablesStore implements TaskStore {
         return store(task, shard).inTransaction(work);
     }
 
+    /** One {@link TaskAdmin#countBacklogs} per data source, with all its tables; by table name in table order. */
     private Map<String, BacklogCounts> backlogByTable(TaskDefinition task) {
-        Map<String, BacklogCounts> counts = new LinkedHashMap<>();
         List<TaskDefinition> each = parts.of(task);
+        Map<TaskStore, List<Integer>> bySource = new IdentityHashMap<>();
         for (int table = 0; table < each.size(); table++) {
-            counts.put(each.get(table).table(), stores.get(table).admin().countBacklog(each.get(table)));
+            bySource.computeIfAbsent(stores.get(table), store -> new ArrayList<>())
+                    .add(table);
         }
-        return counts;
+        BacklogCounts[] counted = new BacklogCounts[each.size()];
+        for (TaskStore store : distinct) {
+            List<Integer> tables = bySource.get(store);
+            if (tables == null) {
+                continue;
+            }
+            List<BacklogCounts> counts =
+                    store.admin().countBacklogs(tables.stream().map(each::get).toList());
+            for (int i = 0; i < tables.size(); i++) {
+                counted[tables.get(i)] = counts.get(i);
+            }
+        }
+        Map<String, BacklogCounts> byTable = new LinkedHashMap<>();
+        for (int table = 0; table < each.size(); table++) {
+            byTable.put(each.get(table).table(), counted[table]);
+        }
+        return byTable;
     }
 
     private final TaskAdmin admin = new TaskAdmin() {
@@ -274,14 +294,15 @@ public final class ShardedTablesStore implements TaskStore {
             return eachTable(task, (store, part) -> store.admin().requeue(part, which));
         }
 
-        /** Every table's groups of one error merged, the largest first. */
+        /** Every table's groups of one error merged, the largest first, each with the tables that hold the most of it. */
         @Override
         public List<FailureGroup> failureGroups(TaskDefinition task, boolean dead, int page, int size, int examples) {
             Map<String, FailureGroup> merged = new LinkedHashMap<>();
             List<TaskDefinition> each = parts.of(task);
             for (int table = 0; table < each.size(); table++) {
+                String name = each.get(table).table();
                 for (FailureGroup group : allGroups(stores.get(table), each.get(table), dead, examples)) {
-                    merged.merge(String.valueOf(group.error()), group, (a, b) -> merge(a, b, examples));
+                    merged.merge(String.valueOf(group.error()), inTable(group, name), (a, b) -> merge(a, b, examples));
                 }
             }
             List<FailureGroup> sorted = new ArrayList<>(merged.values());
@@ -316,16 +337,51 @@ public final class ShardedTablesStore implements TaskStore {
         }
     }
 
+    private static FailureGroup inTable(FailureGroup group, String table) {
+        return new FailureGroup(
+                group.error(),
+                group.rows(),
+                group.firstSeen(),
+                group.lastSeen(),
+                group.exampleIds(),
+                group.example(),
+                List.of(new FailureGroup.TableRows(table, group.rows())));
+    }
+
+    /**
+     * One error's groups of two sets of tables as one: the lowest of both's example ids (an id that two
+     * tables share once: a requeue by id looks in every table), and the tables that hold the most rows,
+     * the most first (the earlier table of two that hold as many).
+     */
     private static FailureGroup merge(FailureGroup a, FailureGroup b, int examples) {
-        List<Object> ids = new ArrayList<>(a.exampleIds());
-        ids.addAll(b.exampleIds());
+        List<Object> ids = Stream.<Object>concat(a.exampleIds().stream(), b.exampleIds().stream())
+                .distinct()
+                .sorted(ShardedTablesStore::compareIds)
+                .limit(examples)
+                .toList();
+        List<FailureGroup.TableRows> tables = Stream.concat(a.tables().stream(), b.tables().stream())
+                .sorted(Comparator.comparingLong(FailureGroup.TableRows::rows).reversed())
+                .limit(FailureGroup.TABLES_SHOWN)
+                .toList();
         return new FailureGroup(
                 a.error(),
                 a.rows() + b.rows(),
                 a.firstSeen().isBefore(b.firstSeen()) ? a.firstSeen() : b.firstSeen(),
                 a.lastSeen().isAfter(b.lastSeen()) ? a.lastSeen() : b.lastSeen(),
-                ids.subList(0, Math.min(ids.size(), examples)),
-                a.example() != null ? a.example() : b.example());
+                ids,
+                a.example() != null ? a.example() : b.example(),
+                tables);
+    }
+
+    /**
+     * Ids as {@link Row#idValue()} gives them, whole numbers by value; text and UUID ids by their text,
+     * which may order text otherwise than the database's collation did within one table.
+     */
+    private static int compareIds(Object a, Object b) {
+        if (a instanceof Long x && b instanceof Long y) {
+            return Long.compare(x, y);
+        }
+        return String.valueOf(a).compareTo(String.valueOf(b));
     }
 
     private final TaskControl control = new TaskControl() {

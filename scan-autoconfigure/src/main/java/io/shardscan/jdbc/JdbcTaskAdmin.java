@@ -5,6 +5,8 @@ import io.shardscan.core.spi.FailureGroup;
 import io.shardscan.core.spi.Requeue;
 import io.shardscan.core.spi.TaskAdmin;
 import io.shardscan.core.task.TaskDefinition;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,46 +56,97 @@ final class JdbcTaskAdmin implements TaskAdmin {
 
     @Override
     public BacklogCounts countBacklog(TaskDefinition task) {
-        List<BacklogCounts.Group> groups = new ArrayList<>();
-        long[] deadWithoutShardKeyOutsideShards = new long[3];
-        long[] withoutRetryCount = new long[1];
-        Instant[] countedAt = new Instant[1];
-        TaskSql sql = statements.sql(task);
-        boolean zoned = sql.names().updatedAtZoned();
-        int withoutUpdatedAt = task.delayed() ? 8 : 5;
-        jdbc.query(sql.countBacklog(), rs -> {
-            if (rs.getInt(1) == 1) {
-                deadWithoutShardKeyOutsideShards[0] = rs.getLong(2);
-                deadWithoutShardKeyOutsideShards[1] = rs.getLong(3);
-                countedAt[0] = dialect.readRowTime(rs, 4, zoned);
+        return countBacklogs(List.of(task)).get(0);
+    }
+
+    /**
+     * One statement for up to {@link #MAX_TABLES} tables, their counts joined by {@code UNION ALL}, each
+     * row led by its table's position; tables whose updated-at columns differ in holding instants apart,
+     * as a union of the two kinds would convert one.
+     */
+    @Override
+    public List<BacklogCounts> countBacklogs(List<TaskDefinition> tables) {
+        List<TaskSql> sqls = tables.stream().map(statements::sql).toList();
+        List<Counted> counted = new ArrayList<>();
+        for (int table = 0; table < tables.size(); table++) {
+            counted.add(new Counted(tables.get(table), sqls.get(table).names().updatedAtZoned()));
+        }
+        for (boolean zoned : List.of(false, true)) {
+            List<Integer> asked = new ArrayList<>();
+            for (int table = 0; table < tables.size(); table++) {
+                if (counted.get(table).zoned == zoned) {
+                    asked.add(table);
+                }
+            }
+            for (int from = 0; from < asked.size(); from += MAX_TABLES) {
+                List<Integer> some = asked.subList(from, Math.min(asked.size(), from + MAX_TABLES));
+                String sql = String.join(
+                        " UNION ALL ",
+                        some.stream()
+                                .map(table -> sqls.get(table).countBacklog().sql(table))
+                                .toList());
+                jdbc.query(sql, rs -> {
+                    counted.get(rs.getInt(1)).add(rs);
+                });
+            }
+        }
+        return counted.stream().map(Counted::counts).toList();
+    }
+
+    /**
+     * Tables of one backlog count statement: each adds up to three branches ({@link BacklogCountSql}),
+     * so a statement stays within the branches that H2 parses ({@link JdbcFetch#MAX_BRANCHES}).
+     */
+    static final int MAX_TABLES = JdbcFetch.MAX_BRANCHES / 3;
+
+    /** One table's backlog count, from the rows of its position (see {@link BacklogCountSql}). */
+    private final class Counted {
+
+        private final TaskDefinition task;
+        private final boolean zoned;
+        private final List<BacklogCounts.Group> groups = new ArrayList<>();
+        private long dead;
+        private long withoutShardKey;
+        private long outsideShards;
+        private long withoutRetryCount;
+        private @Nullable Instant countedAt;
+
+        Counted(TaskDefinition task, boolean zoned) {
+            this.task = task;
+            this.zoned = zoned;
+        }
+
+        /** Reads one row; its first column is the table's position. */
+        void add(ResultSet rs) throws SQLException {
+            if (rs.getInt(2) == 1) {
+                dead = rs.getLong(3);
+                withoutShardKey = rs.getLong(4);
+                countedAt = dialect.readRowTime(rs, 5, zoned);
                 return;
             }
-            if (rs.getInt(1) == 2) {
-                deadWithoutShardKeyOutsideShards[2] = rs.getLong(3);
+            if (rs.getInt(2) == 2) {
+                outsideShards = rs.getLong(4);
                 return;
             }
-            int retries = rs.getInt(2);
+            int retries = rs.getInt(3);
             if (rs.wasNull()) {
                 // read as 0 it would count in the first tier, which never fetches it
-                withoutRetryCount[0] = rs.getLong(3);
+                withoutRetryCount = rs.getLong(4);
                 return;
             }
             groups.add(new BacklogCounts.Group(
                     retries,
-                    rs.getLong(3),
-                    dialect.readRowTime(rs, 4, zoned),
-                    task.delayed() ? rs.getLong(5) : 0,
+                    rs.getLong(4),
+                    dialect.readRowTime(rs, 5, zoned),
                     task.delayed() ? rs.getLong(6) : 0,
-                    task.delayed() ? RowReader.instant(rs.getTimestamp(7)) : null,
-                    rs.getLong(withoutUpdatedAt)));
-        });
-        return new BacklogCounts(
-                groups,
-                deadWithoutShardKeyOutsideShards[0],
-                deadWithoutShardKeyOutsideShards[1],
-                deadWithoutShardKeyOutsideShards[2],
-                withoutRetryCount[0],
-                countedAt[0]);
+                    task.delayed() ? rs.getLong(7) : 0,
+                    task.delayed() ? RowReader.instant(rs.getTimestamp(8)) : null,
+                    rs.getLong(task.delayed() ? 9 : 6)));
+        }
+
+        BacklogCounts counts() {
+            return new BacklogCounts(groups, dead, withoutShardKey, outsideShards, withoutRetryCount, countedAt);
+        }
     }
 
     @Override

@@ -28,7 +28,7 @@ record TaskSql(
         String markDoneFenced,
         String markFailed,
         String markDead,
-        String countBacklog,
+        BacklogCountSql countBacklog,
         String requeueDead,
         String failedRows,
         String anyLeft,
@@ -98,31 +98,7 @@ record TaskSql(
                         + whereRow,
                 "UPDATE " + table + " SET " + status + " = " + task.statuses().dead() + ", " + retries + " = ?, "
                         + updatedAt + " = " + stamp + ", " + lastError + " = ?" + whereRow,
-                // one statement: a row per retry count of the pending rows, then one of the dead rows'
-                // count and of the pending rows without a shard (through the pending-row index, which
-                // keeps the rows whose shard is NULL too) with the database's clock to age them by, then, with a shard
-                // column, one of the pending
-                // rows whose shard is outside the task's (two short ranges of that index, empty when the
-                // column is generated for the task's shards); each group's rows without an updated-at last
-                "SELECT 0, " + retries + ", COUNT(*), MIN(" + updatedAt + ")"
-                        + (due == null
-                                ? ""
-                                : ", SUM(CASE WHEN " + due.isDue() + " OR " + due.column() + " IS NULL THEN 0 ELSE 1"
-                                        + " END), SUM(CASE WHEN " + due.column()
-                                        + " IS NULL THEN 1 ELSE 0 END), MIN(CASE"
-                                        + " WHEN " + due.isDue() + " THEN " + due.column() + " END)")
-                        + ", SUM(CASE WHEN " + updatedAt + " IS NULL THEN 1 ELSE 0 END) FROM "
-                        + table + " WHERE " + pending + match + " GROUP BY " + retries
-                        + " UNION ALL SELECT 1, (SELECT COUNT(*) FROM " + table + " WHERE " + dead
-                        + "), (SELECT COUNT(*) FROM " + table + " WHERE " + pending + match + " AND "
-                        + dialect.shardExpression(task, names) + " IS NULL), " + stamp
-                        + (due == null ? "" : ", 0, 0, NULL") + ", 0"
-                        + (names.shardColumn() == null
-                                ? ""
-                                : " UNION ALL SELECT 2, 0, (SELECT COUNT(*) FROM " + table + " WHERE " + pending
-                                        + match + " AND (" + dialect.quote(names.shardColumn()) + " < 0 OR "
-                                        + dialect.quote(names.shardColumn()) + " >= " + task.shards() + ")), NULL"
-                                        + (due == null ? "" : ", 0, 0, NULL") + ", 0"),
+                BacklogCountSql.of(task, names, dialect, due),
                 "UPDATE " + table + " SET " + status + " = " + task.statuses().pending() + ", " + retries + " = 0, "
                         + updatedAt + " = " + stamp + " WHERE " + dead,
                 "SELECT " + dialect.quote(names.shardKey()) + ", " + id + (due == null ? "" : ", " + due.column())

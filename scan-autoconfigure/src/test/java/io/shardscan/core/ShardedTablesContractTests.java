@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.spi.BacklogCounts;
+import io.shardscan.core.spi.FailureGroup;
 import io.shardscan.core.spi.TaskStore;
 import io.shardscan.core.task.Outcome;
 import io.shardscan.core.task.Tables;
@@ -35,7 +36,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * 3–5 in database b, two shards per table, twelve logical shards. Every row of every table runs once across
  * two nodes; each shard's fence lives in its own table's database; the idle probe asks each database's idle
  * tables in one statement; a transactional handler's own statements commit or roll back with its row, on the
- * row's database. One subclass per database.
+ * row's database; a failure group names the tables that hold its rows. One subclass per database.
  */
 abstract class ShardedTablesContractTests {
 
@@ -199,6 +200,39 @@ abstract class ShardedTablesContractTests {
         assertThat(backlog.pending()).isEmpty();
         assertThat(store().admin().countBacklogByTable(task))
                 .containsOnlyKeys("tb_order_0", "tb_order_1", "tb_order_2", "tb_order_3", "tb_order_4", "tb_order_5");
+    }
+
+    @Test
+    void aFailureGroupNamesTheTablesThatHoldItsRowsAndItsLowestIdsFirst() {
+        // one error in a table of each database: ids 10-12 in tb_order_1 (a), 1-5 in tb_order_4 (b)
+        deadRows(1, List.of(10L, 11L, 12L), "order %d not found");
+        deadRows(4, List.of(1L, 2L, 3L, 4L, 5L), "order %d not found");
+        deadRows(2, List.of(7L), "connection refused");
+
+        List<FailureGroup> groups = store().admin().failureGroups(task, true, 0, 10, 3);
+
+        assertThat(groups).extracting(FailureGroup::error).containsExactly("order # not found", "connection refused");
+        FailureGroup notFound = groups.get(0);
+        assertThat(notFound.rows()).isEqualTo(8);
+        assertThat(notFound.tables())
+                .containsExactly(
+                        new FailureGroup.TableRows("tb_order_4", 5), new FailureGroup.TableRows("tb_order_1", 3));
+        // the lowest of both tables' ids, not the first table's
+        assertThat(notFound.exampleIds()).isEqualTo(List.of(1L, 2L, 3L));
+        assertThat(groups.get(1).tables()).containsExactly(new FailureGroup.TableRows("tb_order_2", 1));
+    }
+
+    private void deadRows(int table, List<Long> ids, String error) {
+        for (long id : ids) {
+            jdbc(table)
+                    .update(
+                            "INSERT INTO tb_order_" + table + " (order_id, user_id, status, retry_count, updated_at,"
+                                    + " last_error) VALUES (?, ?, 2, 3, ?, ?)",
+                            id,
+                            id % 7,
+                            OrderTable.utc(Instant.now()),
+                            error.formatted(id));
+        }
     }
 
     @Test

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * requeue the other row. Immutable.
  *
  * @param exampleIds a few of the group's ids, lowest first, each as its decimal text
+ * @param tables for a sharded task, the tables that hold the most of the group's rows, the most first;
+ *     empty for a task of one table
  * @see FailureGroup for the other fields
  */
 record FailureGroupDescriptor(
@@ -19,7 +21,8 @@ record FailureGroupDescriptor(
         Instant firstSeen,
         Instant lastSeen,
         List<String> exampleIds,
-        @Nullable String example) {
+        @Nullable String example,
+        List<FailureGroup.TableRows> tables) {
 
     static FailureGroupDescriptor of(FailureGroup group) {
         return new FailureGroupDescriptor(
@@ -28,6 +31,7 @@ record FailureGroupDescriptor(
                 group.firstSeen(),
                 group.lastSeen(),
                 group.exampleIds().stream().map(String::valueOf).toList(),
-                group.example());
+                group.example(),
+                group.tables());
     }
 }

@@ -20,12 +20,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A sharded task on the dashboard, in a real headless Chromium against one node on H2: its card lists the
- * tables that hold rows (here dead ones), the most first, and not the empty ones.
+ * tables that hold rows (here dead ones), the most first, and not the empty ones; so does the failure group
+ * of those rows on the failed rows screen.
  */
 class DashboardShardedBrowserTests {
 
     @Test
-    void theTaskCardListsTheTablesThatHoldRows() throws Exception {
+    void theTaskCardAndTheFailureGroupListTheTablesThatHoldRows() throws Exception {
         String database = "dashboard_sharded";
         DataSource dataSource = TestServers.h2(database);
         new OrderTable(dataSource).recreate(8, false).coordinationTables();
@@ -74,6 +75,14 @@ class DashboardShardedBrowserTests {
                             .getText())
                     .contains("6 shards");
             HeadlessChromium.screenshot(browser, "sharded");
+
+            // the dead rows' one group (no error text) says which tables hold them, the most first
+            browser.get("http://localhost:" + port + "/scan/#failures");
+            By tables = By.cssSelector("#failure-groups tbody tr [data-tables] [data-table]");
+            wait.until(d -> d.findElements(tables).size() == 2);
+            assertThat(browser.findElements(tables).stream().map(WebElement::getText))
+                    .containsExactly("tb_ds_1 5", "tb_ds_2 2");
+            HeadlessChromium.screenshot(browser, "sharded-failures");
         } finally {
             browser.quit();
         }

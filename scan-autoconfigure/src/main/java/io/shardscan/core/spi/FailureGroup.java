@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param lastSeen the latest last update among them
  * @param exampleIds a few of their ids, lowest first, each as {@link Row#idValue()} gives it
  * @param example one of their last errors as the store keeps it, or {@code null} for rows without one
+ * @param tables for a sharded task, the tables that hold the most of its rows, the most first, at most
+ *     {@link #TABLES_SHOWN}; empty for a task of one table
  */
 public record FailureGroup(
         @Nullable String error,
@@ -23,11 +25,35 @@ public record FailureGroup(
         Instant firstSeen,
         Instant lastSeen,
         List<?> exampleIds,
-        @Nullable String example) {
+        @Nullable String example,
+        List<TableRows> tables) {
+
+    /** The most tables a group lists: the few that hold most of its rows, for a row on a screen. */
+    public static final int TABLES_SHOWN = 5;
 
     public FailureGroup {
         exampleIds = List.copyOf(exampleIds);
+        tables = List.copyOf(tables);
     }
+
+    /** A group of a task of one table. */
+    public FailureGroup(
+            @Nullable String error,
+            long rows,
+            Instant firstSeen,
+            Instant lastSeen,
+            List<?> exampleIds,
+            @Nullable String example) {
+        this(error, rows, firstSeen, lastSeen, exampleIds, example, List.of());
+    }
+
+    /**
+     * One table of a sharded task and how many of a group's rows it holds.
+     *
+     * @param table the table's name
+     * @param rows the group's rows in it
+     */
+    public record TableRows(String table, long rows) {}
 
     /**
      * The parts of an error that vary from row to row, as regular expressions that Java and the

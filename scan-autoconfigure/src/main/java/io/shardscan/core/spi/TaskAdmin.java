@@ -35,6 +35,19 @@ public interface TaskAdmin {
     }
 
     /**
+     * {@link #countBacklog} of several tables of this store's data: each of {@code tables} is a part
+     * ({@link TaskDefinition#part}) of a sharded task, so that the backlog of every table of one data source
+     * is counted with a few statements, not one per table. Counts are the same as {@link #countBacklog}'s.
+     *
+     * <p>The default counts each table apart, one {@link #countBacklog} per table.
+     *
+     * @return the counts, one per table in the order of {@code tables}; empty when {@code tables} is
+     */
+    default List<BacklogCounts> countBacklogs(List<TaskDefinition> tables) {
+        return tables.stream().map(this::countBacklog).toList();
+    }
+
+    /**
      * Counts the pending rows of the tasks' table that none of their matches selects, which no task
      * ever fetches: one count over the pending rows, at startup. The tasks share one table, status
      * column and pending value, each has a {@link TaskDefinition#match() match}, and each was

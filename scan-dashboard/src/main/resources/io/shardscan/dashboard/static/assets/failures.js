@@ -26,10 +26,13 @@ export async function failures(target, overview) {
     say('Cannot read the failures: ' + e.message, true);
     return;
   }
+  // a sharded task's groups say which tables hold their rows (the few that hold the most)
+  const sharded = page.groups.some(g => g.tables.length);
   const rows = page.groups.map(g => el('tr', { 'data-error': g.error === null ? '' : g.error },
     el('td.mono.error', { 'data-label': 'last error (digits as #)' }, g.error === null ? '(no error text)' : g.error,
       g.example !== null && g.example !== g.error ? el('div.muted', { 'data-example': '' }, 'e.g. ' + g.example) : ''),
     el('td.num', { 'data-label': 'rows' }, fmt(g.rows)),
+    sharded ? tablesCell(g) : '',
     el('td', { 'data-label': 'first seen' }, when(g.firstSeen)),
     el('td', { 'data-label': 'last seen' }, when(g.lastSeen)),
     el('td', { 'data-label': 'example rows' }, g.exampleIds.map(id => el('span.example', {},
@@ -39,7 +42,8 @@ export async function failures(target, overview) {
     el('td', {}, writeButton('Requeue group', () => requeue(target, overview, { byError: true, error: g.error }), { 'data-requeue': 'group' }))));
   target.replaceChildren(el('h2', {}, 'Failed and dead rows'), controls,
     rows.length ? el('div.scroll', {}, el('table', { id: 'failure-groups' },
-      el('thead', {}, el('tr', {}, el('th', {}, 'last error (digits as #)'), el('th.num', {}, 'rows'), el('th', {}, 'first seen'),
+      el('thead', {}, el('tr', {}, el('th', {}, 'last error (digits as #)'), el('th.num', {}, 'rows'),
+        sharded ? el('th', {}, 'tables (rows)') : '', el('th', {}, 'first seen'),
         el('th', {}, 'last seen'), el('th', {}, 'example rows (#id: its columns, ↻: requeue it)'), el('th', {}, ''))),
       el('tbody', {}, rows)))
       : el('p', { id: 'no-failures' }, `✔ No ${state.dead ? 'dead' : 'failed'} rows in ${state.task}.`),
@@ -48,6 +52,14 @@ export async function failures(target, overview) {
       el('button', { disabled: state.page === 0, onclick: () => { state.page--; failures(target, overview); } }, '← Previous'),
       el('span.muted', {}, `page ${state.page + 1}`),
       el('button', { disabled: !page.more, onclick: () => { state.page++; failures(target, overview); } }, 'Next →')));
+}
+
+// The tables that hold the most of a group's rows, and how many rows the others hold.
+function tablesCell(g) {
+  const shown = g.tables.reduce((sum, t) => sum + t.rows, 0);
+  return el('td', { 'data-label': 'tables (rows)', 'data-tables': '' },
+    g.tables.map(t => el('div', { 'data-table': t.table }, `${t.table} ${fmt(t.rows)}`)),
+    shown < g.rows ? el('div.muted', {}, `other tables ${fmt(g.rows - shown)}`) : '');
 }
 
 async function showRow(id) {
