@@ -71,30 +71,30 @@ final class CoordinatorHealth {
     }
 
     /**
-     * Heartbeats and reads who holds what, in one {@link ShardCoordinator#tick}, on the control thread;
-     * keeps the members and leases it read and checks them for another cluster's nodes. The heartbeat
-     * publishes whether this node holds back after a rejoin, and the answer says whether it rejoined
-     * ({@link RejoinHold}); the members kept show this node's own hold even when its heartbeat did not
-     * carry it yet, so that its own assignment never claims what the others keep. A call that
-     * hangs shows through {@link #coordinatorReachable}; one that fails is the caller's to report
-     * ({@link #tickFailed}).
+     * Heartbeats and reads who holds what, in one {@link ShardCoordinator#tick}, on the control thread,
+     * unless the node's renewals did so for this tick ({@code read}); keeps the members and leases read
+     * and checks them for another cluster's nodes. The heartbeat publishes whether this node holds back
+     * after a rejoin ({@link #heartbeat}), and the answer says whether it rejoined ({@link RejoinHold});
+     * the members kept show this node's own hold even when its heartbeat did not carry it yet, so that
+     * its own assignment never claims what the others keep. A call that hangs shows through
+     * {@link #coordinatorReachable}; one that fails is the caller's to report ({@link #tickFailed}).
      */
-    void tick() {
-        ShardCoordinator.Tick tick;
-        tickSentAt = context.clock().nanos();
-        try {
-            // renews nothing: the node's renewals do, apart from this tick
-            tick = coordinator.tick(
-                    context.name(),
-                    settings.nodeId(),
-                    settings.memberTimeout(),
-                    context.stats()
-                            .counters(context.definition().shards(), settings.nodeWeight())
-                            .holdingBack(rejoinHold.publish()),
-                    Map.of(),
-                    settings.leaseTtl());
-        } finally {
-            tickSentAt = NOT_TICKING;
+    void tick(ShardCoordinator.@Nullable Tick read) {
+        ShardCoordinator.Tick tick = read;
+        if (tick == null) {
+            tickSentAt = context.clock().nanos();
+            try {
+                // renews nothing: the node's renewals do, apart from this tick
+                tick = coordinator.tick(
+                        context.name(),
+                        settings.nodeId(),
+                        settings.memberTimeout(),
+                        heartbeat(),
+                        Map.of(),
+                        settings.leaseTtl());
+            } finally {
+                tickSentAt = NOT_TICKING;
+            }
         }
         // the coordinator answered: before the claims, so that whoever sees a shard claimed sees it so
         reachability.tick(null);
@@ -103,6 +103,13 @@ final class CoordinatorHealth {
         leases = List.copyOf(tick.leases());
         foreignOwners.check(live);
         foreignOwners.checkLeases(leases);
+    }
+
+    /** The counters a heartbeat sent now publishes, with whether this node holds back after a rejoin. */
+    NodeCounters heartbeat() {
+        return context.stats()
+                .counters(context.definition().shards(), settings.nodeWeight())
+                .holdingBack(rejoinHold.publish());
     }
 
     /** The members with this node's heartbeat read for a rejoin, and its own hold shown. */

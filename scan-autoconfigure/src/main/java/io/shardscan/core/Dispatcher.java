@@ -128,6 +128,10 @@ final class Dispatcher {
                 if (!startsRounds()) {
                     return;
                 }
+                EndpointBlacklist endpoints = context.endpoints();
+                if (endpoints != null) {
+                    endpoints.beforeRound();
+                }
             }
             WorkerBudget budget = context.budget();
             if (budget != null) {

@@ -178,8 +178,13 @@ final class EndpointBlacklist {
         return lifted;
     }
 
-    /** On the lease tick: see {@link EndpointLevel2#refresh}. */
-    void refresh() {
-        level2.refresh();
+    /** On the lease tick: see {@link EndpointLevel2#tick}. */
+    void tick() {
+        level2.tick();
+    }
+
+    /** Before a round starts: see {@link EndpointLevel2#beforeRound}. */
+    void beforeRound() {
+        level2.beforeRound();
     }
 }

@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Level 2 of a task's {@link EndpointBlacklist}, on every node: the trips, bans and probes kept in
- * the shared {@link EndpointBans}, the bans as this node last read them ({@link #refresh}, on the
- * lease tick), and the probe rows it claimed. Thread-safe: lanes of every round call it.
+ * the shared {@link EndpointBans}, the bans as this node last read them ({@link #tick}, on the lease
+ * tick, and {@link #beforeRound}), and the probe rows it claimed. Thread-safe: lanes of every round
+ * call it.
  */
 final class EndpointLevel2 {
 
@@ -35,6 +36,10 @@ final class EndpointLevel2 {
 
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
     private volatile Map<String, EndpointBan> banned = Map.of();
+    /** Lease ticks that found no ban known here; the control thread's only. */
+    private long quietTicks;
+    /** Whether a tick left the bans unread since they were last read. */
+    private volatile boolean unread;
 
     /** @param pass the first tier's interval: a probe claimed is held for two */
     EndpointLevel2(
@@ -168,10 +173,33 @@ final class EndpointLevel2 {
     }
 
     /**
-     * Reads the bans back from the store (on the lease tick, not per round) and claims the probe of
-     * bans that ended; while the store cannot be read the last bans hold.
+     * On the lease tick: reads the bans while this node knows of one (so that a ban's end is probed,
+     * and a lift seen, within a tick), else at every {@value EverywherePause#QUIET_TICKS}th tick only,
+     * as the pause: a node with nothing to do read them at every tick, a statement each, to find none.
+     * Another node's new ban is then seen by the next round here ({@link #beforeRound}), never later
+     * than it was: the probe of idle shards may still ask for its rows, and the round that follows
+     * leaves them out.
      */
-    void refresh() {
+    void tick() {
+        if (banned.isEmpty() && probes.isEmpty() && quietTicks++ % EverywherePause.QUIET_TICKS != 0) {
+            unread = true;
+            return;
+        }
+        refresh();
+    }
+
+    /** Before a round starts: reads the bans when a tick left them unread since the last read. */
+    void beforeRound() {
+        if (unread) {
+            refresh();
+        }
+    }
+
+    /**
+     * Reads the bans back from the store (not per round) and claims the probe of bans that ended;
+     * while the store cannot be read the last bans hold.
+     */
+    private synchronized void refresh() {
         long now = clock.nanos();
         probes.entrySet()
                 .removeIf(e -> now - e.getValue().untilNanos() >= 0
@@ -183,6 +211,7 @@ final class EndpointLevel2 {
             log.log(Level.DEBUG, () -> "Task " + task + ": cannot read the endpoint bans, keeping the last: " + e);
             return;
         }
+        unread = false;
         Map<String, EndpointBan> next = new TreeMap<>();
         for (EndpointBan ban : read) {
             next.put(ban.endpoint(), ban);

@@ -1,22 +1,27 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.NodeCounters;
 import io.shardscan.core.spi.ShardCoordinator;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lease renewals of every task of one node: one thread that, every renew interval, renews the
- * leases all tasks hold in one {@link ShardCoordinator#renewAll}. Keeping a lease therefore waits
+ * leases all tasks hold in one {@link ShardCoordinator#renewAllAndTick}. Keeping a lease therefore waits
  * neither for the task's lease tick (membership, claims and handovers, which also read the task's
  * own tables) nor for other tasks, and costs one coordinator call per node however many tasks it
  * runs: 200 tasks each renewing on its own tick through a 10-connection pool kept losing and
- * retaking their leases. A renewal that hangs shows after {@code scan.lease-ttl} through
- * {@link #waitingNanos}. Thread-safe.
+ * retaking their leases. The same call carries the heartbeat and the reads of each settled task's
+ * next tick ({@link TickRider}) where the coordinator can answer them there, so that a settled node
+ * costs it one call per renew interval, not one per task more. A renewal that hangs shows after
+ * {@code scan.lease-ttl} through {@link #waitingNanos}. Thread-safe.
  */
 final class LeaseRenewals {
 
@@ -27,6 +32,7 @@ final class LeaseRenewals {
     private final EngineSettings settings;
     private final ScanClock clock;
     private final List<LeaseKeeper> keepers = new CopyOnWriteArrayList<>();
+    private final List<TickRider> riders = new CopyOnWriteArrayList<>();
     private final ScheduledThreadPoolExecutor thread;
     /** When the running renewal called the coordinator; {@link #NOT_WAITING} between renewals. */
     private volatile long sentAt = NOT_WAITING;
@@ -39,9 +45,36 @@ final class LeaseRenewals {
         thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
+    /**
+     * A task whose lease tick may ride along with the renewals. Called on the renewal thread; the
+     * task's tick itself runs on its own control thread.
+     */
+    interface TickRider {
+
+        String task();
+
+        /**
+         * The counters the heartbeat of the task's next tick publishes, when that tick may ride along
+         * with this renewal; {@code null} when the task ticks on its own.
+         */
+        @Nullable
+        NodeCounters wantsTick();
+
+        /**
+         * What the renewal read for the task's tick; {@code null} when the coordinator answered none, or
+         * the call failed: the task ticks on its own.
+         */
+        void ticked(ShardCoordinator.@Nullable Tick read);
+    }
+
     /** Renews the leases of {@code keeper} from the next renewal on. */
     void add(LeaseKeeper keeper) {
         keepers.add(keeper);
+    }
+
+    /** Asks {@code rider} at every renewal from the next on whether its next tick rides along. */
+    void add(TickRider rider) {
+        riders.add(rider);
     }
 
     void start() {
@@ -91,20 +124,33 @@ final class LeaseRenewals {
                 held.put(keeper.task(), epochs);
             }
         }
-        if (held.isEmpty()) {
+        Map<String, NodeCounters> ticks = new HashMap<>();
+        List<TickRider> riding = new ArrayList<>();
+        for (TickRider rider : riders) {
+            NodeCounters counters = rider.wantsTick();
+            if (counters != null) {
+                ticks.put(rider.task(), counters);
+                riding.add(rider);
+            }
+        }
+        if (held.isEmpty() && ticks.isEmpty()) {
             return;
         }
         long sent = clock.nanos();
-        Map<String, List<Integer>> renewed;
+        ShardCoordinator.NodeTick answer;
         sentAt = sent;
         try {
-            renewed = coordinator.renewAll(settings.nodeId(), held, settings.leaseTtl());
+            answer = coordinator.renewAllAndTick(
+                    settings.nodeId(), held, settings.leaseTtl(), settings.memberTimeout(), ticks);
         } catch (RuntimeException e) {
             asked.keySet().forEach(keeper -> keeper.renewalFailed(e.toString()));
+            riding.forEach(rider -> rider.ticked(null));
             return;
         } finally {
             sentAt = NOT_WAITING;
         }
+        Map<String, List<Integer>> renewed = answer.renewed();
         asked.forEach((keeper, shards) -> keeper.renewed(shards, renewed.getOrDefault(keeper.task(), List.of()), sent));
+        riding.forEach(rider -> rider.ticked(answer.ticks().get(rider.task())));
     }
 }

@@ -71,20 +71,21 @@ final class ShardClaims {
     }
 
     /**
-     * One renew interval's work; {@code claim} is false once the task stops.
+     * One renew interval's work; {@code claim} is false once the task stops; {@code read} is what the
+     * node's renewals read for this tick, {@code null} when it calls the coordinator itself.
      *
      * @return whether the layout is settled: every shard assigned here is held, none is being
      *     handed over, and no member missed its last heartbeat
      */
-    boolean tick(boolean claim) {
-        settled = tickSettled(claim);
+    boolean tick(boolean claim, ShardCoordinator.@Nullable Tick read) {
+        settled = tickSettled(claim, read);
         return settled;
     }
 
-    private boolean tickSettled(boolean claim) {
+    private boolean tickSettled(boolean claim, ShardCoordinator.@Nullable Tick read) {
         boolean settled = false;
         try {
-            health.tick();
+            health.tick(read);
             List<Member> live = health.members();
             List<LeaseInfo> leases = health.leases();
             int shards = context.definition().shards();

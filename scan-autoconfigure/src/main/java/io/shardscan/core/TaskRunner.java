@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one task on this node: a control thread that keeps its membership and claims and hands
- * over its shards every renew interval ({@link ShardClaims}, {@link LeaseKeeper}; the node's
- * {@link LeaseRenewals} renews the leases), and a {@link Dispatcher} thread that starts a round on
- * each owned, idle, due shard while workers are free, until {@link TaskStop} ends both.
+ * over its shards every renew interval ({@link TickSchedule}, {@link ShardClaims},
+ * {@link LeaseKeeper}; the node's {@link LeaseRenewals} renews the leases), and a
+ * {@link Dispatcher} thread that starts a round on each owned, idle, due shard while workers are
+ * free, until {@link TaskStop} ends both.
  */
 final class TaskRunner {
 
@@ -38,6 +39,7 @@ final class TaskRunner {
     private final RunKeeper runs;
 
     private final ScheduledExecutorService control;
+    private final TickSchedule ticks;
     private final Dispatcher dispatcher;
     private volatile boolean paused;
     private final EverywherePause pausedEverywhere;
@@ -90,6 +92,9 @@ final class TaskRunner {
         // a tick scheduled for later must not run after stop() released the leases
         control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.control = control;
+        this.ticks = new TickSchedule(
+                name, control, settings.renewInterval(), this::tick, dispatcher::isRunning, health::heartbeat);
+        renewals.add(ticks);
     }
 
     TaskContext context() {
@@ -98,7 +103,7 @@ final class TaskRunner {
 
     void start() {
         dispatcher.start();
-        control.execute(this::tick);
+        ticks.start();
     }
 
     /** Stops the task on this node; see {@link TaskStop#stop}. */
@@ -250,21 +255,21 @@ final class TaskRunner {
     }
 
     /**
-     * One lease tick, then the next: after the renew interval while the layout is settled, four
-     * times as often while it is not (a shard assigned here is not held yet, one is being handed
-     * over, or a member fell silent), so that failover and rebalancing follow a lease expiry at
-     * once instead of up to a renew interval later.
+     * One lease tick, with what the node's renewals read for it ({@code null}: it calls the coordinator
+     * itself); {@link TickSchedule} runs the next.
+     *
+     * @return whether the layout is settled
      */
-    private void tick() {
+    private boolean tick(ShardCoordinator.@Nullable Tick read) {
         boolean settled = true;
         try {
             // before the leases, so a node that starts or joins while the task is paused claims its shards
             // but runs nothing
             pausedEverywhere.tick();
             runs.tick();
-            settled = claims.tick(dispatcher.isRunning());
+            settled = claims.tick(dispatcher.isRunning(), read);
             if (context.endpoints() != null) {
-                context.endpoints().refresh();
+                context.endpoints().tick();
             }
             context.failures()
                     .overdue(context.clock().nanos())
@@ -276,12 +281,7 @@ final class TaskRunner {
             wakeUp();
             // counted after the wake-up: a test that waits for the next ticks knows the dispatcher was woken
             context.stats().leaseTicked();
-            if (dispatcher.isRunning() && !control.isShutdown()) {
-                Duration next = settled
-                        ? settings.renewInterval()
-                        : settings.renewInterval().dividedBy(4);
-                control.schedule(this::tick, next.toMillis(), TimeUnit.MILLISECONDS);
-            }
         }
+        return settled;
     }
 }

@@ -382,6 +382,53 @@ public final class JdbcShardCoordinator implements ShardCoordinator, AutoCloseab
     }
 
     /**
+     * Where the database can ({@link SqlDialect#updatesInWith}), the renewals and every tick asked in
+     * one statement ({@link NodeTickStatement}) on the connection the renewals keep, with their timeout:
+     * a settled node on PostgreSQL costs one statement per renew interval, not one per task and one for
+     * the renewals. A task this node is not a member of is left out, and joins at its own tick; a
+     * silent member is swept as at a tick. Elsewhere, and with more leases than one renewal statement
+     * takes, {@link #renewAll} and no tick.
+     */
+    @Override
+    public NodeTick renewAllAndTick(
+            String node,
+            Map<String, Map<Integer, Long>> held,
+            Duration ttl,
+            Duration memberTimeout,
+            Map<String, NodeCounters> ticks) {
+        long leases = held.values().stream().mapToLong(Map::size).sum();
+        if (ticks.isEmpty() || !dialect.updatesInWith() || leases > RENEWALS_PER_STATEMENT) {
+            return new NodeTick(renewAll(node, held, ttl), Map.of());
+        }
+        NodeTickStatement statement = new NodeTickStatement(dialect, node, held, ttl, memberTimeout, ticks);
+        Map<String, TickRows> byTask = renewals.run(
+                EngineSettings.callTimeout(ttl),
+                template -> Rerun.onDeadlock(() -> {
+                    Map<String, TickRows> rows = new TreeMap<>();
+                    template.query(
+                            statement.sql,
+                            rs -> {
+                                rows.computeIfAbsent(rs.getString(8), t -> new TickRows())
+                                        .add(rs);
+                            },
+                            statement.args.toArray());
+                    return rows;
+                }));
+        Map<String, List<Integer>> renewed = new TreeMap<>();
+        held.keySet()
+                .forEach(task -> renewed.put(
+                        task, byTask.containsKey(task) ? byTask.get(task).renewed() : List.of()));
+        Map<String, Tick> answered = new TreeMap<>();
+        ticks.keySet().forEach(task -> {
+            TickRows rows = byTask.get(task);
+            if (rows != null && rows.self) {
+                answered.put(task, new Tick(rows.members(task, memberTimeout), rows.renewed(), rows.leases()));
+            }
+        });
+        return new NodeTick(renewed, answered);
+    }
+
+    /**
      * The UPDATE that extends the leases {@code node} holds with the given epochs, its parameters
      * added to {@code args}.
      */

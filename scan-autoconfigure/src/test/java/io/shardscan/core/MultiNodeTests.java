@@ -133,6 +133,9 @@ class MultiNodeTests {
         cut.cut();
         await().untilAsserted(
                         () -> assertThat(owners()).containsOnlyKeys("node-b").containsValue(64L));
+        // node-b tells of a claim once it fenced it, after its lease row shows: a loaded machine read 64
+        // leases of node-b before the last claim was told (a NullPointerException below)
+        await().until(() -> claimedAt.keySet().containsAll(shardsOfA));
         // measured at node-b's claims, not when this thread saw them: a slow poll here does not count
         Duration failover = Duration.ofNanos(shardsOfA.stream()
                         .mapToLong(shard -> claimedAt.get(shard))

@@ -85,6 +85,52 @@ class JdbcCoordinatorIdleStatementsTests {
         assertSettledTick(new JdbcShardCoordinator(postgres.dataSource()), postgres, 1);
     }
 
+    /**
+     * On PostgreSQL the node's renewals of four tasks of 64 shards and the ticks of all four are one
+     * statement, on the connection the renewals keep; elsewhere the renewals alone, and no tick.
+     */
+    @Test
+    void theRenewalsAndTheTicksOfFourTasksOnPostgresqlAreOneStatement() {
+        CountingDataSource postgres = new CountingDataSource(TestServers.postgresDatabase("idle_coordinator"));
+        new OrderTable(postgres.target()).coordinationTables();
+        assertSettledNodeTick(new JdbcShardCoordinator(postgres.dataSource()), postgres, 4);
+        assertSettledNodeTick(coordinator, counting, 0);
+    }
+
+    /** node-a and node-b hold every other shard of four tasks; node-a's renewals and ticks answer {@code ticks}. */
+    private void assertSettledNodeTick(JdbcShardCoordinator coordinator, CountingDataSource counted, int ticks) {
+        Map<String, Map<Integer, Long>> held = new HashMap<>();
+        Map<String, NodeCounters> counters = new HashMap<>();
+        for (int t = 0; t < 4; t++) {
+            String name = task + "-" + t;
+            coordinator.heartbeat(name, "node-a", TTL);
+            coordinator.heartbeat(name, "node-b", TTL);
+            counters.put(name, new NodeCounters(t, 0, 0, 0));
+            for (int shard = 0; shard < 64; shard++) {
+                String owner = shard % 2 == 0 ? "node-a" : "node-b";
+                long epoch = coordinator
+                        .tryAcquire(name, shard, owner, TTL)
+                        .orElseThrow()
+                        .epoch();
+                if (owner.equals("node-a")) {
+                    held.computeIfAbsent(name, n -> new HashMap<>()).put(shard, epoch);
+                }
+            }
+        }
+        long before = counted.total();
+        ShardCoordinator.NodeTick answer = coordinator.renewAllAndTick("node-a", held, TTL, TTL, counters);
+        assertThat(counted.total() - before)
+                .as("statements of a settled node's renewals: %s", counted.byKind())
+                .isEqualTo(1);
+        held.forEach((name, leases) ->
+                assertThat(answer.renewed().get(name)).containsExactlyInAnyOrderElementsOf(leases.keySet()));
+        assertThat(answer.ticks()).hasSize(ticks);
+        answer.ticks().values().forEach(tick -> {
+            assertThat(tick.members()).extracting(Member::node).containsExactly("node-a", "node-b");
+            assertThat(tick.leases()).hasSize(64);
+        });
+    }
+
     /** node-a and node-b hold every other shard of 64; node-a's second tick costs {@code statements}. */
     private void assertSettledTick(JdbcShardCoordinator coordinator, CountingDataSource counted, int statements) {
         coordinator.heartbeat(task, "node-b", TTL);

@@ -230,6 +230,78 @@ public abstract class ShardCoordinatorContractTests {
                 .containsExactly("node-a"));
     }
 
+    /**
+     * The node's renewals with the ticks of its tasks: every lease held with its epoch is renewed, as
+     * {@link ShardCoordinator#renewAll} renews it, and each tick answered (a backend may answer none)
+     * heartbeats and reads what the task's own tick reads; a task the node is no member of is left out,
+     * for its own tick to join.
+     */
+    @Test
+    void theRenewalsRenewEveryTasksLeasesAndAnswerTheirTicksAsTheirOwnTicksRead() {
+        String other = task + "-b";
+        String stranger = task + "-c";
+        coordinator.heartbeat(task, "node-a", TTL);
+        coordinator.heartbeat(task, "node-b", TTL, new NodeCounters(3, 0, 0, 0));
+        coordinator.heartbeat(other, "node-a", TTL);
+        long e1 = coordinator.tryAcquire(task, 1, "node-a", TTL).orElseThrow().epoch();
+        long e2 = coordinator.tryAcquire(task, 2, "node-b", TTL).orElseThrow().epoch();
+        long e3 = coordinator.tryAcquire(other, 0, "node-a", TTL).orElseThrow().epoch();
+        Duration longer = TTL.multipliedBy(4);
+
+        ShardCoordinator.NodeTick answer = coordinator.renewAllAndTick(
+                "node-a",
+                Map.of(task, Map.of(1, e1), other, Map.of(0, e3 + 100)),
+                longer,
+                TTL,
+                Map.of(
+                        task, new NodeCounters(9, 1, 0, 0),
+                        other, new NodeCounters(1, 0, 0, 0),
+                        stranger, new NodeCounters(0, 0, 0, 0)));
+
+        assertThat(answer.renewed()).containsEntry(task, List.of(1));
+        assertThat(answer.renewed().getOrDefault(other, List.of()))
+                .as("a lease asked with another epoch")
+                .isEmpty();
+        assertThat(expiry(coordinator.leases(task), 1))
+                .isBetween(
+                        Instant.now().plus(longer).minusSeconds(60),
+                        Instant.now().plus(longer).plusSeconds(60));
+        assertThat(answer.ticks()).doesNotContainKey(stranger);
+        ShardCoordinator.Tick tick = answer.ticks().get(task);
+        if (tick != null) {
+            assertThat(tick.members())
+                    .extracting(Member::node, Member::counters)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple("node-a", new NodeCounters(9, 1, 0, 0)),
+                            org.assertj.core.groups.Tuple.tuple("node-b", new NodeCounters(3, 0, 0, 0)));
+            assertThat(tick.leases())
+                    .extracting(LeaseInfo::shard, LeaseInfo::owner, LeaseInfo::epoch)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple(1, "node-a", e1),
+                            org.assertj.core.groups.Tuple.tuple(2, "node-b", e2));
+            assertThat(expiry(tick.leases(), 1))
+                    .as("the renewed lease shows its new expiry")
+                    .isEqualTo(expiry(coordinator.leases(task), 1));
+        }
+        answer.ticks().forEach((name, answered) -> {
+            ShardCoordinator.Tick own =
+                    coordinator.tick(name, "node-a", TTL, new NodeCounters(9, 1, 0, 0), Map.of(), TTL);
+            assertThat(answered.members())
+                    .extracting(Member::node)
+                    .isEqualTo(own.members().stream().map(Member::node).toList());
+            assertThat(answered.leases())
+                    .extracting(LeaseInfo::shard, LeaseInfo::owner, LeaseInfo::epoch)
+                    .isEqualTo(own.leases().stream()
+                            .map(l -> org.assertj.core.groups.Tuple.tuple(l.shard(), l.owner(), l.epoch()))
+                            .toList());
+        });
+        assertThat(coordinator.heartbeat(task, "node-b", TTL))
+                .as("an answered tick published node-a's counters")
+                .filteredOn(m -> m.node().equals("node-a") && tick != null)
+                .extracting(Member::counters)
+                .allSatisfy(counters -> assertThat(counters).isEqualTo(new NodeCounters(9, 1, 0, 0)));
+    }
+
     private static Instant expiry(List<LeaseInfo> leases, int shard) {
         return leases.stream()
                 .filter(l -> l.shard() == shard)

@@ -96,6 +96,37 @@ public interface ShardCoordinator {
         return renewed;
     }
 
+    /**
+     * One renew interval of a whole node: {@link #renewAll}, and for each task of {@code ticks} what its
+     * lease {@link #tick} sends and reads (the heartbeat with its counters, the members, the leases),
+     * where the backend can answer them together in one round trip: then a settled node costs it one
+     * call per renew interval however many tasks it runs, instead of one per task and one for the
+     * renewals. The default renews only and answers no tick.
+     *
+     * @param held as {@link #renewAll}
+     * @param memberTimeout as {@link #tick}
+     * @param ticks task to the counters its heartbeat publishes
+     * @return the renewals, as {@link #renewAll} returns them, and a tick for each task of {@code ticks}
+     *     answered here; a task left out (the default leaves out all, a backend leaves out a task
+     *     {@code node} is not a member of) ticks on its own with {@link #tick}
+     */
+    default NodeTick renewAllAndTick(
+            String node,
+            Map<String, Map<Integer, Long>> held,
+            Duration ttl,
+            Duration memberTimeout,
+            Map<String, NodeCounters> ticks) {
+        return new NodeTick(renewAll(node, held, ttl), Map.of());
+    }
+
+    /**
+     * What one {@link #renewAllAndTick} did.
+     *
+     * @param renewed task to the shards whose lease was extended, as {@link #renewAll}
+     * @param ticks task to what its tick read; the tasks answered
+     */
+    record NodeTick(Map<String, List<Integer>> renewed, Map<String, Tick> ticks) {}
+
     /** Gives the shard up if {@code node} still holds it with {@code epoch}; otherwise does nothing. */
     void release(String task, int shard, String node, long epoch);
 
