@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -128,7 +129,12 @@ class WorkerSharesTests {
         clock.advance(Duration.ofMinutes(1));
         engine.task("orders").resume();
 
-        await().until(() -> busy.get() == WORKERS);
+        try {
+            await().until(() -> busy.get() == WORKERS);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(
+                    "handlers running at once per shard: " + running + ", not all " + WORKERS + " workers", e);
+        }
         List<Integer> each = new ArrayList<>();
         for (int shard = 0; shard < shards; shard++) {
             each.add(running.get(shard));
