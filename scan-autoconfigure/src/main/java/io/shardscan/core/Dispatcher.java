@@ -140,18 +140,27 @@ final class Dispatcher {
         }
     }
 
-    /** With a node-wide budget: each round gets in line for workers, up to {@code workers} rounds of the task at once. */
+    /**
+     * With a node-wide budget: the rounds get in line for workers together, up to {@code workers} rounds
+     * of the task at once, and share the task's free workers (see {@link WorkerBudget}).
+     */
     private void startInLine(List<DueRound> due, WorkerBudget budget) {
+        int room = context.definition().rounds().workers() - context.stats().roundsWaiting();
+        List<DueRound> starting = new ArrayList<>();
         for (DueRound round : due) {
-            if (!running
-                    || context.stats().roundsWaiting()
-                            >= context.definition().rounds().workers()) {
-                return;
+            if (!running || starting.size() >= room) {
+                break;
             }
             if (round.shard.startRound()) {
-                WorkerBudget.Request request = budget.request(context);
-                start(round, 0, request);
+                starting.add(round);
             }
+        }
+        if (starting.isEmpty()) {
+            return;
+        }
+        List<WorkerBudget.Request> requests = budget.request(context, starting.size());
+        for (int i = 0; i < starting.size(); i++) {
+            start(starting.get(i), 0, requests.get(i));
         }
     }
 

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.shardscan.core.task.TaskDefinition;
 import io.shardscan.core.task.TaskHandler;
 import io.shardscan.core.task.Tier;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.TestServers;
@@ -21,6 +23,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -74,6 +77,13 @@ class WorkerSharesTests {
     }
 
     @Test
+    void twoDueShardsShareTheFreeWorkersOfABudget() {
+        assertThat(handlersAtOnce(2, 200))
+                .as("handlers running at once in shards 0 and 1")
+                .containsExactly(4, 4);
+    }
+
+    @Test
     void threeDueShardsShareTheFreeWorkersTheRestToTheFirst() {
         // which shard gets 2 depends on where the pass's rotation starts
         assertThat(handlersAtOnce(3))
@@ -87,6 +97,10 @@ class WorkerSharesTests {
      * shard runs once all workers are busy, then lets every row finish.
      */
     private List<Integer> handlersAtOnce(int shards) {
+        return handlersAtOnce(shards, null);
+    }
+
+    private List<Integer> handlersAtOnce(int shards, @Nullable Integer maxWorkers) {
         OrderTable table = new OrderTable(dataSource).recreate(shards, true).coordinationTables();
         AtomicIntegerArray running = new AtomicIntegerArray(shards);
         AtomicInteger busy = new AtomicInteger();
@@ -100,26 +114,31 @@ class WorkerSharesTests {
                 .workers(WORKERS)
                 .tiers(List.of(Tier.of("0", Duration.ofSeconds(3))))
                 .build();
-        ScanEngine engine = engines.start(
-                "node-a",
-                dataSource,
-                task,
-                (TaskHandler.PerRow) (row, ctx) -> {
-                    running.incrementAndGet(ctx.shard());
-                    busy.incrementAndGet();
-                    try {
-                        // not a wait to get green: the assertions run while every worker waits here
-                        release.await(TestTime.BUDGET.toMillis(), TimeUnit.MILLISECONDS);
-                    } finally {
-                        busy.decrementAndGet();
-                        running.decrementAndGet(ctx.shard());
-                    }
-                    return table.recordEffect(row, ctx, seq.incrementAndGet());
-                },
+        TaskHandler.PerRow handler = (row, ctx) -> {
+            running.incrementAndGet(ctx.shard());
+            busy.incrementAndGet();
+            try {
+                // not a wait to get green: the assertions run while every worker waits here
+                release.await(TestTime.BUDGET.toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                busy.decrementAndGet();
+                running.decrementAndGet(ctx.shard());
+            }
+            return table.recordEffect(row, ctx, seq.incrementAndGet());
+        };
+        ScanEngine engine = engines.start(new ScanEngine(
+                List.of(new ScanEngine.ScanTask(task, handler)),
+                new JdbcTaskStore(dataSource),
+                new JdbcShardCoordinator(dataSource),
+                new EngineSettings(
+                        "node-a",
+                        Engines.FAST_TTL,
+                        Engines.FAST_RENEW,
+                        Engines.FAST_TTL,
+                        Duration.ofSeconds(10),
+                        maxWorkers),
                 clock,
-                ScanListener.NONE,
-                Engines.FAST_TTL,
-                Engines.FAST_RENEW);
+                ScanListener.NONE));
         // the table is empty until the task is paused, so the rows come due in every shard in one pass
         engine.task("orders").pause();
         await().until(() -> engine.task("orders").ownedShards().size() == shards);
