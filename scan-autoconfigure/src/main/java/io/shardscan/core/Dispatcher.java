@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One task's dispatcher thread: starts a round on each owned, idle, due shard while workers are
- * free. Rounds of one shard never overlap. With a node-wide {@link WorkerBudget}, a round starts in
+ * free, the free workers spread over the rounds one pass starts ({@link WorkerShares}). Rounds of
+ * one shard never overlap. With a node-wide {@link WorkerBudget}, a round starts in
  * line for workers instead, and up to {@code workers} rounds of the task may be in line at once, so
  * a task with more due rows is in line whenever a worker comes free. Between passes it waits for
  * {@link #wakeUp} or the next shard due.
@@ -106,57 +107,89 @@ final class Dispatcher {
         // idle shards are asked together first; those with a row are no longer idle and get a round below
         probe.run(shards);
         int start = Math.floorMod(rotation++, shards.size());
-        boolean pauseRead = false;
         Instant now = context.clock().now();
+        List<DueRound> due = new ArrayList<>();
         for (int i = 0; i < shards.size() && running; i++) {
             OwnedShard shard = shards.get((start + i) % shards.size());
             if (!shard.idle() || !shard.canDispatch(context.clock().nanos())) {
                 continue;
             }
-            TierCursor due = shard.dueTier(now);
-            if (due == null) {
+            TierCursor tier = shard.dueTier(now);
+            if (tier == null) {
                 archiveIfDue(shard, now);
                 continue;
             }
-            if (due.idle) {
+            if (tier.idle) {
                 // came due since the probe: the next one asks it
                 continue;
             }
-            if (!pauseRead) {
-                pauseRead = true;
-                pausedEverywhere.beforeRound();
-                if (!startsRounds()) {
-                    return;
-                }
-                EndpointBlacklist endpoints = context.endpoints();
-                if (endpoints != null) {
-                    endpoints.beforeRound();
-                }
-            }
-            WorkerBudget budget = context.budget();
-            if (budget != null) {
-                if (context.stats().roundsWaiting()
-                        >= context.definition().rounds().workers()) {
-                    return;
-                }
-                if (shard.startRound()) {
-                    WorkerBudget.Request request = budget.request(context);
-                    rounds.execute(context.listener()
-                            .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, 0, request)));
-                }
-                continue;
-            }
-            int permits = context.workerPermits().drainPermits();
-            if (permits == 0) {
-                return;
-            }
-            if (!shard.startRound()) {
-                context.workerPermits().release(permits);
-                continue;
-            }
-            rounds.execute(context.listener()
-                    .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, due, permits, null)));
+            due.add(new DueRound(shard, tier));
         }
+        if (due.isEmpty()) {
+            return;
+        }
+        pausedEverywhere.beforeRound();
+        if (!startsRounds()) {
+            return;
+        }
+        EndpointBlacklist endpoints = context.endpoints();
+        if (endpoints != null) {
+            endpoints.beforeRound();
+        }
+        WorkerBudget budget = context.budget();
+        if (budget != null) {
+            startInLine(due, budget);
+        } else {
+            startWithShares(due);
+        }
+    }
+
+    /**
+     * With a node-wide budget: the rounds get in line for workers together, up to {@code workers} rounds
+     * of the task at once, and share the task's free workers (see {@link WorkerBudget}).
+     */
+    private void startInLine(List<DueRound> due, WorkerBudget budget) {
+        int room = context.definition().rounds().workers() - context.stats().roundsWaiting();
+        List<DueRound> starting = new ArrayList<>();
+        for (DueRound round : due) {
+            if (!running || starting.size() >= room) {
+                break;
+            }
+            if (round.shard.startRound()) {
+                starting.add(round);
+            }
+        }
+        if (starting.isEmpty()) {
+            return;
+        }
+        List<WorkerBudget.Request> requests = budget.request(context, starting.size());
+        for (int i = 0; i < starting.size(); i++) {
+            start(starting.get(i), 0, requests.get(i));
+        }
+    }
+
+    /** Without a budget: the task's free workers, spread over the rounds this pass starts (see {@link WorkerShares}). */
+    private void startWithShares(List<DueRound> due) {
+        WorkerShares shares = new WorkerShares(context.workerPermits().drainPermits(), due.size());
+        for (DueRound round : due) {
+            if (shares.left() == 0 || !running) {
+                break;
+            }
+            if (round.shard.startRound()) {
+                start(round, shares.next(), null);
+            } else {
+                shares.skip();
+            }
+        }
+        if (shares.left() > 0) {
+            context.workerPermits().release(shares.left());
+        }
+    }
+
+    private void start(DueRound round, int permits, WorkerBudget.@Nullable Request request) {
+        OwnedShard shard = round.shard;
+        rounds.execute(context.listener()
+                .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, round.tier, permits, request)));
     }
 
     private void runRound(OwnedShard shard, TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
@@ -243,4 +276,7 @@ final class Dispatcher {
             }
         }
     }
+
+    /** A shard this pass starts a round on, and the tier it is due in. */
+    private record DueRound(OwnedShard shard, TierCursor tier) {}
 }

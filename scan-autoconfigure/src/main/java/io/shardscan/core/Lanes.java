@@ -65,9 +65,24 @@ final class Lanes {
             lanes.add(new ArrayList<>());
         }
         for (Row row : page) {
-            lanes.get(Math.floorMod(Long.hashCode(row.shardKey()), count)).add(row);
+            lanes.get(laneOf(row.shardKey(), count)).add(row);
         }
         lanes.removeIf(List::isEmpty);
         return lanes;
+    }
+
+    /**
+     * The lane of a shard key among {@code count}, by a mixed hash of the key: the keys of one shard
+     * are all {@code s mod shards}, so the key itself {@code mod count} put them into {@code
+     * count / gcd(shards, count)} lanes (one lane of 8 with the default 64 shards: a round ran its
+     * whole page on one worker and gave the other seven back).
+     */
+    static int laneOf(long shardKey, int count) {
+        // murmur3's 64-bit finalizer: every bit of the key moves the low bits
+        long h = shardKey;
+        h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
+        h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return (int) Math.floorMod(h, (long) count);
     }
 }

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * epoch. Rows of earlier rounds' stragglers, and with per-key order the later rows of their keys,
  * are left pending. A page is never cut to the workers free
  * at that instant: lanes end one by one, and pages cut to them would turn one fetch and write-back
- * into many (measured: a third of the throughput). Each lane gives its worker back as soon as it
+ * into many (measured: a third of the throughput); the dispatcher spreads the free workers over the
+ * shards due together instead ({@link WorkerShares}). Each lane gives its worker back as soon as it
  * ends, so a slow row holds one worker, not the round's. With a node-wide {@link WorkerBudget} a
  * round starts without workers and takes them from the budget after its fetch, ranked by its
  * task's priority and by how long its oldest row has been due.

@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  *
  * A round whose task already holds its own {@code workers} is passed over, so it never holds up
  * another task. A round gets between one and the workers it asked for: as many lanes as it can
- * start now. Workers come back one by one as lanes end ({@link TaskContext#releaseWorkers}), also
+ * start now, but no more than its share of its task's free workers while other rounds of that task
+ * are in line (free / rounds in line, rounded up), so that two due shards of a task with 8 free
+ * workers run 4 lanes each, not 8 and none. Workers come back one by one as lanes end ({@link TaskContext#releaseWorkers}), also
  * from a lane whose hung handler was abandoned, so the budget counts workers, never stuck threads.
  * A waiting round gives up (its rows stay pending) when its task stops or pauses, its shard moves
  * or the node stops ({@link #close()}), so neither shutdown, a pause nor a handover waits for
@@ -57,12 +59,25 @@ final class WorkerBudget {
      * {@link #await} tells how long its rows have been due. It may be granted workers meanwhile.
      * The round must end with {@link #await} or {@link #cancel}.
      */
-    synchronized Request request(TaskContext task) {
-        Request request = new Request(task, task.definition().rounds().workers(), arrivals++, clock.nanos());
-        task.stats().roundsWaiting(1);
-        waiting.add(request);
+    Request request(TaskContext task) {
+        return request(task, 1).get(0);
+    }
+
+    /**
+     * Puts {@code rounds} rounds of {@code task} in line at once, as one dispatcher pass starts them,
+     * so that they share the task's free workers instead of the first taking them all; otherwise as
+     * {@link #request(TaskContext)}.
+     */
+    synchronized List<Request> request(TaskContext task, int rounds) {
+        List<Request> requests = new ArrayList<>(rounds);
+        for (int i = 0; i < rounds; i++) {
+            Request request = new Request(task, task.definition().rounds().workers(), arrivals++, clock.nanos());
+            task.stats().roundsWaiting(1);
+            waiting.add(request);
+            requests.add(request);
+        }
         grant();
-        return request;
+        return requests;
     }
 
     /**
@@ -173,8 +188,8 @@ final class WorkerBudget {
             if (best == null) {
                 return;
             }
-            int count = Math.min(
-                    Math.min(best.wanted, free), best.task.workerPermits().availablePermits());
+            int available = best.task.workerPermits().availablePermits();
+            int count = Math.min(Math.min(best.wanted, free), share(available, inLine(best.task)));
             // only the budget takes a budgeted task's permits, under this lock, so they are there
             if (!best.task.workerPermits().tryAcquire(count)) {
                 return;
@@ -186,6 +201,22 @@ final class WorkerBudget {
             waiting.remove(best);
             notifyAll();
         }
+    }
+
+    /** The rounds of {@code task} in line. */
+    private int inLine(TaskContext task) {
+        int rounds = 0;
+        for (Request request : waiting) {
+            if (request.task == task) {
+                rounds++;
+            }
+        }
+        return rounds;
+    }
+
+    /** A round's share of its task's {@code available} workers while {@code rounds} of its rounds, itself too, are in line. */
+    private static int share(int available, int rounds) {
+        return (available + rounds - 1) / rounds;
     }
 
     /** One round's place in line for workers. Guarded by the budget's lock. */

@@ -16,6 +16,7 @@ import io.shardscan.testsupport.TestServers;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -86,6 +87,17 @@ class WorkerBudgetLineTests {
                 .isEqualTo(1);
         assertThat(holds(capped)).isEqualTo(1);
         assertThat(cappedRound).isNotDone();
+    }
+
+    @Test
+    void roundsOfATaskPutInLineTogetherShareItsFreeWorkers() {
+        budget = new WorkerBudget(200, clock);
+        TaskContext orders = task("orders", 0, null, 8);
+        List<Integer> granted = new ArrayList<>();
+        for (WorkerBudget.Request request : budget.request(orders, 3)) {
+            granted.add(budget.await(request, 8, null, () -> true));
+        }
+        assertThat(granted).as("workers of each round, of the task's 8").containsExactly(3, 3, 2);
     }
 
     @Test

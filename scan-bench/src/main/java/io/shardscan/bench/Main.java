@@ -29,7 +29,8 @@ public final class Main {
                 new MemoryScenario(),
                 new LatencyScenario(),
                 new IdleScenario(),
-                new ShardedScenario())) {
+                new ShardedScenario(),
+                new FairnessScenario())) {
             scenarios.put(scenario.name(), scenario);
         }
         return scenarios;
@@ -49,7 +50,7 @@ public final class Main {
                     "usage: java -jar scan-bench.jar <"
                             + String.join("|", scenarios().keySet())
                             + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
-                            + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--warmup-probes N] [--dbscheduler-warmup-seconds N] [--transactional true] [--tables N] [--databases N] [--busy N] [--pickups N] [--hold-seconds N] [--embedded]");
+                            + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--warmup-probes N] [--dbscheduler-warmup-seconds N] [--transactional true] [--tables N] [--databases N] [--busy N] [--pickups N] [--hold-seconds N] [--due-shards N,N] [--embedded]");
             System.exit(2);
             return;
         }

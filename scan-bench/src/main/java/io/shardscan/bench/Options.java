@@ -57,7 +57,8 @@ public final class Options {
                 "databases",
                 "busy",
                 "pickups",
-                "hold-seconds");
+                "hold-seconds",
+                "due-shards");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {

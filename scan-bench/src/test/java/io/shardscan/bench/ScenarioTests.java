@@ -69,6 +69,18 @@ class ScenarioTests {
     }
 
     @Test
+    void fairness() throws Exception {
+        assertResult(
+                run("fairness", "--rows", "200", "--due-shards", "2", "--handler-ms", "1"),
+                "fairness",
+                "rows",
+                "task_2_last_shard_start_ms",
+                "task_2_rows_per_s",
+                "budget_2_last_shard_start_ms",
+                "budget_2_utilization");
+    }
+
+    @Test
     void memory() throws Exception {
         assertResult(run("memory", "--rows", "5000", "--xmx", "256m"), "memory", "rows", "nodes", "peak_heap_mb");
     }
