@@ -153,7 +153,7 @@ final class RangeScan {
             boolean done = last && unsettled.settled() >= lease.end();
             if (!done && !last && running.getAsBoolean()) {
                 // not every page: the rows since the last commit are within one commit interval (above),
-                // and a commit per page of 200 took about a sixth of a scan's time (docs/benchmarks.md)
+                // and a commit per page of 200 took a quarter of the workers' CPU samples (docs/benchmarks.md)
                 continue;
             }
             long written = commit(held, done);
