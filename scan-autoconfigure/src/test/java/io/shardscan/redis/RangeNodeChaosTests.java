@@ -157,8 +157,9 @@ class RangeNodeChaosTests {
         // node-b and node-c held at most two ranges each (two workers), each with the pages handled since its
         // last commit uncommitted: a page takes at least the page delay, so fewer than one commit interval's
         // worth of them, and the one in hand
-        long pagesPerRange =
-                TaskDefinition.builder(TASK).build().rounds().commitInterval().toMillis() / setup.pageDelayMillis + 1;
+        Duration commitInterval =
+                TaskDefinition.builder(TASK).table("tb_user").build().rounds().commitInterval();
+        long pagesPerRange = commitInterval.toMillis() / setup.pageDelayMillis + 1;
         assertThat(users.duplicates()).as("ids run twice").isLessThanOrEqualTo(4L * pagesPerRange * PAGE_SIZE);
         assertThat(users.jdbc()
                         .queryForObject(
