@@ -17,10 +17,12 @@ import java.util.function.IntFunction;
 
 /**
  * Scans one held range in id order, page by page, from its committed position: runs each row,
- * commits the position (with the rows handled and those that failed) after each page and at least
- * every commit interval, and marks the range done at its end. A commit the ledger refuses (a newer
- * epoch took the range) ends the scan at once; so does the heartbeat finding the range lost. Redo
- * after a takeover is at most the rows handled since the last commit. Each commit reports its rows at
+ * commits the position (with the rows handled and those that failed) once the commit interval has
+ * passed since the last commit, when the range ends, before a tail range waits for new ids and when
+ * the task stops. A commit the ledger refuses (a newer epoch took the range) ends the scan at once; so
+ * does the heartbeat finding the range lost. Redo after a takeover is at most the rows handled since
+ * the last commit: those of one commit interval and the unit in hand; a read that fails commits the rows
+ * handled before it, then gives the range up. Each commit reports its rows at
  * once (a follow task's tail range never ends). In a following run the range is done only once its
  * ids are settled ({@link IdHorizon}): the table's highest id is read before the page, never after it,
  * and ids missing when read are read again once the follow grace passed, so a row whose transaction
@@ -95,25 +97,31 @@ final class RangeScan {
         UnsettledIds unsettled = new UnsettledIds(lease.position());
         long committed = 0;
         int pageSize = task.definition().rounds().pageSize();
+        long commitEvery = task.definition().rounds().commitInterval().toNanos();
+        // one context per range for the first try, which is almost every call: none made per row
+        ScanContext first = new ScanContext(task.name(), node, index, lease.epoch(), 1);
+        IntFunction<ScanContext> context =
+                attempt -> attempt == 1 ? first : new ScanContext(task.name(), node, index, lease.epoch(), attempt);
         while (running.getAsBoolean() && !held.lost()) {
-            long bound = bound(lease);
-            long from = unsettled.from(position, bound);
-            List<Row> page = stores.table().page(task, from, lease.end(), pageSize);
-            List<Row> runs = new ArrayList<>(page.size());
-            for (Row row : page) {
-                if (unsettled.runs(row.id(), position)) {
-                    runs.add(row);
-                }
+            long bound;
+            long from;
+            List<Row> page;
+            try {
+                bound = bound(lease);
+                from = unsettled.from(position, bound);
+                page = stores.table().page(task, from, lease.end(), pageSize);
+            } catch (RuntimeException e) {
+                keepHandled(held, e);
+                throw e;
             }
+            List<Row> runs = runnable(page, unsettled);
             late(lease, runs);
             for (int next = 0; next < runs.size(); ) {
                 if (!running.getAsBoolean() || held.lost()) {
                     break;
                 }
                 int to = handling.batch() ? runs.size() : next + 1;
-                List<Row> rows = runs.subList(next, to);
-                IntFunction<ScanContext> context =
-                        attempt -> new ScanContext(task.name(), node, index, lease.epoch(), attempt);
+                List<Row> rows = to - next == 1 ? List.of(runs.get(next)) : runs.subList(next, to);
                 next = to;
                 if (handling.transactional()) {
                     long written = handleCommitting(held, rows, context, unsettled);
@@ -126,8 +134,7 @@ final class RangeScan {
                 failures.addAll(handling.handle(rows, context));
                 passed(rows, unsettled);
                 handled += rows.size();
-                if (clock.nanos() - lastCommitNanos
-                        >= task.definition().rounds().commitInterval().toNanos()) {
+                if (clock.nanos() - lastCommitNanos >= commitEvery) {
                     long written = commit(held, false);
                     if (written < 0) {
                         return committed;
@@ -144,6 +151,11 @@ final class RangeScan {
                         from, last ? lease.end() : page.get(page.size() - 1).id(), bound);
             }
             boolean done = last && unsettled.settled() >= lease.end();
+            if (!done && !last && running.getAsBoolean()) {
+                // not every page: the rows since the last commit are within one commit interval (above),
+                // and a commit per page of 200 took a quarter of the workers' CPU samples (docs/benchmarks.md)
+                continue;
+            }
             long written = commit(held, done);
             if (written < 0) {
                 return committed;
@@ -162,6 +174,22 @@ final class RangeScan {
             committed += Math.max(0, written);
         }
         return committed;
+    }
+
+    /** The rows of {@code page} to run: all of them, but for ids read before that ran or were passed. */
+    private List<Row> runnable(List<Row> page, UnsettledIds unsettled) {
+        for (int i = 0; i < page.size(); i++) {
+            if (!unsettled.runs(page.get(i).id(), position)) {
+                List<Row> runs = new ArrayList<>(page.subList(0, i));
+                for (Row row : page.subList(i + 1, page.size())) {
+                    if (unsettled.runs(row.id(), position)) {
+                        runs.add(row);
+                    }
+                }
+                return runs;
+            }
+        }
+        return page;
     }
 
     /**
@@ -260,6 +288,21 @@ final class RangeScan {
         handled = 0;
         failures = new ArrayList<>();
         return count;
+    }
+
+    /**
+     * A read failed and the range is given up: commits the rows handled before it first, so that they run
+     * again only when that commit cannot be written either (a page read cancelled on a locked table, say).
+     */
+    private void keepHandled(HeldRange held, RuntimeException failure) {
+        if (held.lost() || (handled == 0 && failures.isEmpty())) {
+            return;
+        }
+        try {
+            commit(held, false);
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     private void lost(HeldRange held, String dropped) {

@@ -65,7 +65,7 @@ public final class JdbcRangeTable implements RangeTable {
         return bounded.on(
                 task.definition().table(),
                 () -> jdbc.query(
-                        pages.getOrDefault(task.name(), pageSql(task, dialect, "*")),
+                        pages.computeIfAbsent(task.name(), name -> pageSql(task, dialect, "*")),
                         (ResultSetExtractor<List<Row>>) rs -> rows(rs, task),
                         after,
                         last,

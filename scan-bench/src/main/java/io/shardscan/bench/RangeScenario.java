@@ -78,7 +78,7 @@ final class RangeScenario implements Scenario {
         }
         table.note("both page by " + PAGE + " ids on the primary key and call the same @ScanTask method per row;"
                         + " Shardscan claims ranges of 10,000 ids from the cursor and commits each range's position"
-                        + " (one fenced UPDATE) after every page")
+                        + " (one fenced UPDATE) once per commit interval (250 ms, the default) and at the range's end")
                 .note("Shardscan's time runs from starting the engines until the run is DONE in scan_task:"
                         + " start-up, run snapshot and the end of the run included; processed rows in the ledger: "
                         + String.format("%,d", all.get(all.size() - 1).shardscanProcessed)

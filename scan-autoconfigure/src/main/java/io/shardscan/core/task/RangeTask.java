@@ -59,6 +59,13 @@ public record RangeTask(
             throw new InvalidTaskException("scan.tasks." + definition.name() + ".stall-timeout must be a positive"
                     + " duration (was " + stallTimeout + "), e.g. 5m");
         }
+        if (definition.rounds().commitInterval().compareTo(stallTimeout) >= 0) {
+            throw new InvalidTaskException("scan.tasks." + definition.name() + ".commit-interval ("
+                    + definition.rounds().commitInterval() + ") must be shorter than its stall-timeout ("
+                    + stallTimeout + "): a range's position moves only when it commits, so a range that commits"
+                    + " less often than that looks stalled and is taken over while it runs; e.g. commit-interval:"
+                    + " 250ms");
+        }
         if (followGrace.isNegative()) {
             throw new InvalidTaskException("scan.tasks." + definition.name() + ".follow-grace must not be negative"
                     + " (was " + followGrace + "), e.g. 5s; 0s runs no id that commits after a higher one was read");
