@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 
 /**
  * The fairness task as an application writes it, found through the starter's {@link ScanTaskRegistry} as
@@ -67,16 +66,9 @@ final class FairnessJobs {
 
     /** The task of {@code bench_task} with this bean's handler: 64 shards, pages of 200, tier 0 every {@link #TIER0}. */
     ScanEngine.ScanTask task(int workers) {
-        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
-        beans.registerSingleton("fairnessJobs", this);
-        TaskProperties properties = new TaskProperties();
-        properties.setTable(Pg.TABLE);
-        properties.setIdColumn("id");
-        properties.setShardKeyColumn("shard_key");
-        properties.setShards(Pg.SHARDS);
+        TaskProperties properties = BenchTasks.ofBenchTable(workers);
         properties.setPageSize(200);
-        properties.setWorkers(workers);
         properties.setTiers(List.of(new TierProperties("0", TIER0)));
-        return new ScanTaskRegistry(beans, null).tasks(Map.of(TASK, properties)).get(0);
+        return BenchTasks.registered(TASK, this, properties);
     }
 }

@@ -2,10 +2,7 @@ package io.shardscan.bench;
 
 import io.shardscan.annotation.ScanTask;
 import io.shardscan.autoconfigure.ScanTaskRegistry;
-import io.shardscan.autoconfigure.TaskProperties;
 import io.shardscan.core.ScanEngine;
-import java.util.Map;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 
 /**
  * The latency task as an application writes it, found through the starter's {@link ScanTaskRegistry}
@@ -33,14 +30,6 @@ final class LatencyJobs {
 
     /** The task of {@code bench_task} with this bean's handler: 64 shards, the documented default tiers. */
     ScanEngine.ScanTask task(int workers) {
-        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
-        beans.registerSingleton("latencyJobs", this);
-        TaskProperties properties = new TaskProperties();
-        properties.setTable(Pg.TABLE);
-        properties.setIdColumn("id");
-        properties.setShardKeyColumn("shard_key");
-        properties.setShards(Pg.SHARDS);
-        properties.setWorkers(workers);
-        return new ScanTaskRegistry(beans, null).tasks(Map.of(TASK, properties)).get(0);
+        return BenchTasks.registered(TASK, this, BenchTasks.ofBenchTable(workers));
     }
 }

@@ -4,10 +4,7 @@ import io.shardscan.annotation.ScanTask;
 import io.shardscan.autoconfigure.ScanTaskRegistry;
 import io.shardscan.autoconfigure.TaskProperties;
 import io.shardscan.core.ScanEngine;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 
 /**
  * The throughput task as an application writes it: a bean with a {@link ScanTask @ScanTask} method
@@ -42,16 +39,8 @@ final class ScanTaskJobs {
      * pages of 200, the given workers.
      */
     ScanEngine.ScanTask task(int workers) {
-        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
-        beans.registerSingleton("benchJobs", this);
-        TaskProperties properties = new TaskProperties();
-        properties.setTable(Pg.TABLE);
-        properties.setIdColumn("id");
-        properties.setShardKeyColumn("shard_key");
-        properties.setShards(Pg.SHARDS);
+        TaskProperties properties = BenchTasks.ofBenchTable(workers);
         properties.setPageSize(200);
-        properties.setWorkers(workers);
-        List<ScanEngine.ScanTask> tasks = new ScanTaskRegistry(beans, null).tasks(Map.of(TASK, properties));
-        return tasks.get(0);
+        return BenchTasks.registered(TASK, this, properties);
     }
 }
