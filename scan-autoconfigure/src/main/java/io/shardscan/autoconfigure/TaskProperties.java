@@ -99,7 +99,7 @@ public class TaskProperties {
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration handlerTimeout = Duration.ofMinutes(5);
 
-    /** How often a long round writes back what finished, bounding what a crash or a freeze runs again. */
+    /** How often a long round writes back what finished, and a range task commits its position, bounding what a crash or a freeze runs again. */
     @DurationUnit(ChronoUnit.SECONDS)
     private Duration commitInterval = Duration.ofMillis(250);
 
