@@ -94,7 +94,7 @@ final class ShardClaims {
                     shards,
                     live,
                     leases,
-                    context.definition().tables() == null);
+                    context.definition().splitsShards());
             shardCounts.seen(counts.conflict());
             shardCounts.seenSplit(counts.parents(), counts.splitInto());
             // in conflict every shard is handed over and none claimed; else the peers share the parents

@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -205,7 +203,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     private long raiseFence(TaskDefinition task, int shard, String owner) {
         int shards = task.shards();
-        boolean splits = task.tables() == null;
+        boolean splits = task.splitsShards();
         Long epoch = transactions.execute(status -> {
             if (splits) {
                 FENCES_LOCK.write(
@@ -236,15 +234,9 @@ public final class JdbcTaskStore implements TaskStore {
         return epoch;
     }
 
-    /** Whether a parent of the shard ({@code shard mod d}, {@code d} dividing its count) was fenced by {@code d}. */
+    /** Whether a parent of the shard ({@link TaskDefinition#parentShards}) was fenced by a count that covers it. */
     private boolean parentFencedByFewerShards(TaskDefinition task, int shard) {
-        int shards = task.shards();
-        Set<Integer> parents = new TreeSet<>();
-        for (int d = 1; d < shards; d++) {
-            if (shards % d == 0 && shard % d != shard) {
-                parents.add(shard % d);
-            }
-        }
+        List<Integer> parents = task.parentShards(shard);
         if (parents.isEmpty()) {
             return false;
         }
@@ -254,11 +246,7 @@ public final class JdbcTaskStore implements TaskStore {
                                 + dialect.shareLock(),
                         (rs, n) -> {
                             int parentShards = rs.getInt(2);
-                            return !rs.wasNull()
-                                    && parentShards > 0
-                                    && parentShards < shards
-                                    && shards % parentShards == 0
-                                    && shard % parentShards == rs.getInt(1);
+                            return !rs.wasNull() && task.coveredBy(shard, rs.getInt(1), parentShards);
                         },
                         task.name())
                 .contains(true);

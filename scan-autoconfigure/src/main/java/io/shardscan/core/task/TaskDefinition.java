@@ -271,6 +271,44 @@ public record TaskDefinition(
     }
 
     /**
+     * Whether the task's shards split in place when its shard count changes to a multiple: shard
+     * {@code s} of {@code K} holds part of the rows of shard {@code s mod d} of every count {@code d}
+     * dividing {@code K}. True for a task of one table; a sharded task's logical shards are numbered
+     * per table, so they do not.
+     */
+    public boolean splitsShards() {
+        return tables == null;
+    }
+
+    /**
+     * The parents of {@code shard} in the smaller counts that divide {@link #shards()}: {@code shard
+     * mod d} for each such {@code d}, those other than {@code shard} itself, ascending.
+     */
+    public List<Integer> parentShards(int shard) {
+        List<Integer> parents = new ArrayList<>();
+        for (int d = 1; d < shards; d++) {
+            int parent = shard % d;
+            if (shards % d == 0 && parent != shard && !parents.contains(parent)) {
+                parents.add(parent);
+            }
+        }
+        parents.sort(Comparator.naturalOrder());
+        return parents;
+    }
+
+    /**
+     * Whether shard {@code parent} of a task of {@code parentShards} shards covers rows of {@code shard}
+     * of this task's count: a smaller count that divides this one, of which {@code parent} is the
+     * shard's parent.
+     */
+    public boolean coveredBy(int shard, int parent, int parentShards) {
+        return parentShards > 0
+                && parentShards < shards
+                && shards % parentShards == 0
+                && shard % parentShards == parent;
+    }
+
+    /**
      * The part of a sharded task that table {@code table} (its position in {@link #tables()}) holds: this
      * task on that table alone, with that table's shards, to which logical shards of that table are given.
      *
