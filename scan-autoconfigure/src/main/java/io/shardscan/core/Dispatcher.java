@@ -5,18 +5,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One task's dispatcher thread: starts a round on each owned, idle, due shard while workers are
+ * One task's dispatcher thread ({@link TaskThread}): starts a round on each owned, idle, due shard while workers are
  * free, the free workers spread over the rounds one pass starts ({@link WorkerShares}). Rounds of
  * one shard never overlap. With a node-wide {@link WorkerBudget}, a round starts in
  * line for workers instead, and up to {@code workers} rounds of the task may be in line at once, so
- * a task with more due rows is in line whenever a worker comes free. Between passes it waits for
- * {@link #wakeUp} or the next shard due.
+ * a task with more due rows is in line whenever a worker comes free. Its next pass runs at
+ * {@link #wakeUp} or when the next shard is due.
  */
 final class Dispatcher {
 
@@ -31,10 +31,14 @@ final class Dispatcher {
     private final BooleanSupplier startsRounds;
     private final Object monitor = new Object();
 
-    private final ExecutorService rounds;
-    private final Thread thread;
+    private final TaskRounds rounds;
+    private final TaskThread thread;
     private volatile boolean running;
-    private boolean signalled;
+    /** A pass is queued on the dispatcher thread, to run at once; guarded by the monitor. */
+    private boolean passQueued;
+    /** The pass after the wait; guarded by the monitor. */
+    private TaskThread.@Nullable Delayed nextPass;
+    /** Dispatcher thread only. */
     private int rotation;
 
     /** @param startsRounds whether this node starts rounds of the task now: not paused, and its run runs */
@@ -43,7 +47,9 @@ final class Dispatcher {
             LeaseKeeper leases,
             CoordinatorHealth health,
             EverywherePause pausedEverywhere,
-            BooleanSupplier startsRounds) {
+            BooleanSupplier startsRounds,
+            TaskThread thread,
+            TaskRounds rounds) {
         this.context = context;
         this.leases = leases;
         this.health = health;
@@ -51,24 +57,25 @@ final class Dispatcher {
         this.probe = new IdleProbe(context);
         this.pausedEverywhere = pausedEverywhere;
         this.startsRounds = startsRounds;
-        String name = context.name();
-        this.rounds = Executors.newCachedThreadPool(Threads.named("scan-" + name + "-round-"));
-        this.thread = Threads.named("scan-" + name + "-dispatch-").newThread(this::dispatchLoop);
+        this.rounds = rounds;
+        this.thread = thread;
     }
 
     void start() {
         running = true;
-        thread.start();
+        wakeUp();
     }
 
     /** Starts no more rounds; those running go on until {@link #shutdownNow}. */
     void stop() {
         running = false;
+        thread.shutdown();
         wakeUp();
     }
 
-    /** Interrupts the rounds still running. */
+    /** Interrupts the rounds still running, and a pass. */
     void shutdownNow() {
+        thread.shutdownNow();
         rounds.shutdownNow();
     }
 
@@ -81,22 +88,64 @@ final class Dispatcher {
         return startsRounds.getAsBoolean();
     }
 
+    /** Runs a pass at once, unless one is queued to already; one that runs now is followed by another. */
     void wakeUp() {
         synchronized (monitor) {
-            signalled = true;
             monitor.notifyAll();
+            if (!running || passQueued) {
+                return;
+            }
+            passQueued = true;
+            if (nextPass != null) {
+                nextPass.cancel();
+                nextPass = null;
+            }
+        }
+        runPass();
+    }
+
+    private void runPass() {
+        try {
+            thread.execute(this::pass);
+        } catch (RejectedExecutionException e) {
+            // stopped meanwhile
         }
     }
 
-    private void dispatchLoop() {
-        while (running) {
+    /** One pass, then the next after {@link #waitMillis}, or at once when woken meanwhile. */
+    private void pass() {
+        synchronized (monitor) {
+            passQueued = false;
+        }
+        long waitMillis = MAX_IDLE_WAIT_MILLIS;
+        try {
+            if (!running) {
+                return;
+            }
             // notices a lease tick that hangs in the coordinator, and logs it, whether or not health is read
             health.coordinatorReachable();
             if (startsRounds()) {
                 dispatchDueShards();
             }
-            awaitSignal();
+            waitMillis = waitMillis();
+        } finally {
+            synchronized (monitor) {
+                if (running && !passQueued && nextPass == null) {
+                    try {
+                        nextPass = thread.schedule(this::scheduledPass, waitMillis, TimeUnit.MILLISECONDS);
+                    } catch (RejectedExecutionException e) {
+                        // stopped meanwhile
+                    }
+                }
+            }
         }
+    }
+
+    private void scheduledPass() {
+        synchronized (monitor) {
+            nextPass = null;
+        }
+        pass();
     }
 
     private void dispatchDueShards() {
@@ -237,12 +286,12 @@ final class Dispatcher {
     }
 
     /**
-     * Waits until a shard that can start a round is due, or a signal. Only an idle shard counts, and
-     * only while a worker is free: a round's end and a worker given back each signal, so a node
-     * whose shards all have rows waits for those signals instead of waking every millisecond to find
+     * How long until a shard that can start a round is due, unless woken first. Only an idle shard
+     * counts, and only while a worker is free: a round's end and a worker given back each wake it, so a
+     * node whose shards all have rows waits for those instead of passing every millisecond to find
      * every shard busy or no worker free (a tenth of a core, measured while draining 500 000 rows).
      */
-    private void awaitSignal() {
+    private long waitMillis() {
         Instant now = context.clock().now();
         long waitMillis = MAX_IDLE_WAIT_MILLIS;
         boolean workerFree = context.budget() != null || context.workerPermits().availablePermits() > 0;
@@ -258,21 +307,16 @@ final class Dispatcher {
         if (archive.isBefore(now.plusMillis(waitMillis))) {
             waitMillis = Math.max(1, Duration.between(now, archive).toMillis());
         }
-        awaitQuietly(waitMillis);
+        return waitMillis;
     }
 
     /** Waits up to {@code millis} for {@link #wakeUp}, which a round's end and a worker given back each call. */
     void awaitQuietly(long millis) {
         synchronized (monitor) {
             try {
-                if (!signalled) {
-                    monitor.wait(millis);
-                }
+                monitor.wait(millis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                running = false;
-            } finally {
-                signalled = false;
             }
         }
     }

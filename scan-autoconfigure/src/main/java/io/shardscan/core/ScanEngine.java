@@ -39,6 +39,7 @@ public final class ScanEngine {
     private final ShardCoordinator coordinator;
     private final @Nullable WorkerBudget budget;
     private final LeaseRenewals renewals;
+    private final NodeThreads threads;
     private volatile boolean running;
     private boolean checked;
     private volatile Wakes wakes;
@@ -99,6 +100,7 @@ public final class ScanEngine {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.budget = settings.maxWorkers() == null ? null : new WorkerBudget(settings.maxWorkers(), clock);
         this.renewals = new LeaseRenewals(coordinator, settings, clock);
+        this.threads = new NodeThreads(tasks.size());
         for (ScanTask task : tasks) {
             if (task.definition().tables() != null && !(task.store() instanceof ShardedTablesStore)) {
                 throw new InvalidTaskException("scan.tasks." + task.definition().name() + " scans several tables,"
@@ -107,7 +109,7 @@ public final class ScanEngine {
             }
             TaskStore own = task.store() == null ? store : task.store();
             TaskRunner runner =
-                    new TaskRunner(task, own, coordinator, settings, clock, listener, bans, budget, renewals);
+                    new TaskRunner(task, own, coordinator, settings, clock, listener, bans, budget, renewals, threads);
             if (runners.putIfAbsent(task.definition().name(), runner) != null) {
                 throw new InvalidTaskException(
                         "scan.tasks." + task.definition().name() + " has two handlers: keep one @ScanTask(\""
@@ -315,6 +317,7 @@ public final class ScanEngine {
         }
         // only now: a stopping task's shards whose rounds still ran were renewed until they were released
         renewals.stop();
+        threads.close();
         log.log(Level.INFO, "Shardscan node " + settings.nodeId() + " stopped");
     }
 

@@ -13,8 +13,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * over its shards every renew interval ({@link TickSchedule}, {@link ShardClaims},
  * {@link LeaseKeeper}; the node's {@link LeaseRenewals} renews the leases), and a
  * {@link Dispatcher} thread that starts a round on each owned, idle, due shard while workers are
- * free, until {@link TaskStop} ends both.
+ * free, until {@link TaskStop} ends both; each a {@link TaskThread} on the node's shared threads.
  */
 final class TaskRunner {
 
@@ -38,7 +36,7 @@ final class TaskRunner {
     private final BacklogWatch backlogWatch = new BacklogWatch();
     private final RunKeeper runs;
 
-    private final ScheduledExecutorService control;
+    private final TaskThread control;
     private final TickSchedule ticks;
     private final Dispatcher dispatcher;
     private volatile boolean paused;
@@ -53,18 +51,21 @@ final class TaskRunner {
             ScanListener listener,
             EndpointBans bans,
             @Nullable WorkerBudget budget,
-            LeaseRenewals renewals) {
+            LeaseRenewals renewals,
+            NodeThreads threads) {
         TaskDefinition definition = task.definition();
         String name = definition.name();
-        // one thread per worker, queued like a fixed pool; TaskContext adds a thread for each one
-        // abandoned in a hung handler, so the task keeps its workers
+        // one thread per worker, queued like a fixed pool, each ending after a while without work (an
+        // idle task keeps none); TaskContext adds a thread for each one abandoned in a hung handler, so
+        // the task keeps its workers
         ThreadPoolExecutor workers = new ThreadPoolExecutor(
                 definition.rounds().workers(),
                 definition.rounds().workers(),
-                0,
+                NodeThreads.KEEP_ALIVE.toMillis(),
                 TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(),
                 settings.workerThreads().factory(name, "scan-" + name + "-worker-"));
+        workers.allowCoreThreadTimeOut(true);
         this.context = new TaskContext(
                 task,
                 store,
@@ -85,13 +86,17 @@ final class TaskRunner {
         renewals.add(leases);
         this.claims = new ShardClaims(context, coordinator, settings, leases, health);
         this.pausedEverywhere = new EverywherePause(context, settings.renewInterval());
-        this.dispatcher = new Dispatcher(context, leases, health, pausedEverywhere, this::startsRounds);
+        this.dispatcher = new Dispatcher(
+                context,
+                leases,
+                health,
+                pausedEverywhere,
+                this::startsRounds,
+                threads.dispatcher(name),
+                threads.rounds(name));
         this.runs = new RunKeeper(context, this::trigger);
-        ScheduledThreadPoolExecutor control =
-                new ScheduledThreadPoolExecutor(1, Threads.named("scan-" + name + "-lease-"));
-        // a tick scheduled for later must not run after stop() released the leases
-        control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        this.control = control;
+        // a tick scheduled for later does not run after stop() released the leases
+        this.control = threads.control(name);
         this.ticks = new TickSchedule(
                 name, control, settings.renewInterval(), this::tick, dispatcher::isRunning, health::heartbeat);
         renewals.add(ticks);

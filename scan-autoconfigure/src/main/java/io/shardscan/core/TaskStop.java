@@ -3,7 +3,6 @@ package io.shardscan.core;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /** The stop of one task on this node, after which its threads are gone; see {@link #stop}. */
@@ -16,7 +15,7 @@ final class TaskStop {
     private final EngineSettings settings;
     private final LeaseKeeper leases;
     private final Dispatcher dispatcher;
-    private final ExecutorService control;
+    private final TaskThread control;
 
     /** @param control the task's control thread, which runs its lease ticks */
     TaskStop(
@@ -24,7 +23,7 @@ final class TaskStop {
             EngineSettings settings,
             LeaseKeeper leases,
             Dispatcher dispatcher,
-            ExecutorService control) {
+            TaskThread control) {
         this.context = context;
         this.settings = settings;
         this.leases = leases;
@@ -109,7 +108,7 @@ final class TaskStop {
                 .toList();
     }
 
-    private static void awaitTermination(ExecutorService executor, Duration timeout) {
+    private static void awaitTermination(TaskThread executor, Duration timeout) {
         try {
             executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -4,8 +4,6 @@ import io.shardscan.core.spi.NodeCounters;
 import io.shardscan.core.spi.ShardCoordinator;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -35,7 +33,7 @@ final class TickSchedule implements LeaseRenewals.TickRider {
     }
 
     private final String task;
-    private final ScheduledExecutorService control;
+    private final TaskThread control;
     private final Duration renewInterval;
     private final Ticker ticker;
     private final BooleanSupplier running;
@@ -50,7 +48,7 @@ final class TickSchedule implements LeaseRenewals.TickRider {
     /** {@link #ticks} when the renewals last asked. */
     private volatile long askedAt = -1;
     /** The tick of its own scheduled next; control thread only. */
-    private @Nullable ScheduledFuture<?> next;
+    private TaskThread.@Nullable Delayed next;
 
     /**
      * @param running whether the task still runs here: once it stops, nothing is scheduled or asked
@@ -58,7 +56,7 @@ final class TickSchedule implements LeaseRenewals.TickRider {
      */
     TickSchedule(
             String task,
-            ScheduledExecutorService control,
+            TaskThread control,
             Duration renewInterval,
             Ticker ticker,
             BooleanSupplier running,
@@ -111,9 +109,9 @@ final class TickSchedule implements LeaseRenewals.TickRider {
     }
 
     private void run(ShardCoordinator.@Nullable Tick read) {
-        ScheduledFuture<?> scheduled = next;
+        TaskThread.Delayed scheduled = next;
         if (scheduled != null) {
-            scheduled.cancel(false);
+            scheduled.cancel();
         }
         boolean settledNow = true;
         try {

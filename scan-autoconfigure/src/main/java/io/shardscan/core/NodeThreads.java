@@ -1,0 +1,83 @@
+package io.shardscan.core;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The threads every task of a node shares for its lease ticks and its dispatcher passes, each task
+ * one {@link TaskThread} on them, and for its rounds ({@link TaskRounds}): a node's threads no longer
+ * grow with its tasks (200 tasks had a lease thread, a dispatcher thread and round threads each, and
+ * 3,400 threads in all once their workers had run).
+ * A tick or a pass waits for its coordinator call or its probe at most; with {@link #TICK_THREADS}
+ * and {@link #DISPATCH_THREADS} a task whose calls hang holds one thread, the others go on. Every
+ * shared thread ends after {@link #KEEP_ALIVE} without work, so does every worker thread of a task
+ * ({@link TaskRunner}); a round's thread does after a minute. Closed once every task has stopped.
+ */
+final class NodeThreads implements AutoCloseable {
+
+    /** The shared threads of lease ticks, at most. */
+    static final int TICK_THREADS = 4;
+
+    /** The shared threads of dispatcher passes, at most. */
+    static final int DISPATCH_THREADS = 8;
+
+    /** How long a shared or worker thread without work is kept. */
+    static final Duration KEEP_ALIVE = Duration.ofSeconds(60);
+
+    private final ScheduledThreadPoolExecutor timer;
+    private final ThreadPoolExecutor ticks;
+    private final ThreadPoolExecutor dispatch;
+    private final ExecutorService rounds;
+
+    /** @param tasks the node's tasks: no more shared threads of a kind than tasks */
+    NodeThreads(int tasks) {
+        this.timer = new ScheduledThreadPoolExecutor(1, Threads.named("scan-timer-"));
+        timer.setRemoveOnCancelPolicy(true);
+        timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.ticks = pool("scan-ticks-", Math.max(1, Math.min(tasks, TICK_THREADS)));
+        this.dispatch = pool("scan-dispatch-", Math.max(1, Math.min(tasks, DISPATCH_THREADS)));
+        // as many as rounds run at once: a round waits for its lanes, which wait for workers
+        this.rounds = Executors.newCachedThreadPool(Threads.named("scan-round-"));
+    }
+
+    private static ThreadPoolExecutor pool(String prefix, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                threads,
+                threads,
+                KEEP_ALIVE.toMillis(),
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(),
+                Threads.named(prefix));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** The task's control thread, which runs its lease ticks. */
+    TaskThread control(String task) {
+        return new TaskThread("scan-" + task + "-lease", ticks, timer);
+    }
+
+    /** The task's dispatcher thread. */
+    TaskThread dispatcher(String task) {
+        return new TaskThread("scan-" + task + "-dispatch", dispatch, timer);
+    }
+
+    /** The task's rounds and archive batches. */
+    TaskRounds rounds(String task) {
+        return new TaskRounds("scan-" + task + "-round", rounds);
+    }
+
+    /** Interrupts what still runs on the shared threads; after every task stopped. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        ticks.shutdownNow();
+        dispatch.shutdownNow();
+        rounds.shutdownNow();
+    }
+}

@@ -1,0 +1,213 @@
+package io.shardscan.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.shardscan.core.task.MatchOverlap;
+import io.shardscan.core.task.Outcome;
+import io.shardscan.core.task.TaskDefinition;
+import io.shardscan.core.task.TaskHandler;
+import io.shardscan.jdbc.JdbcShardCoordinator;
+import io.shardscan.jdbc.JdbcTaskStore;
+import io.shardscan.testsupport.Engines;
+import io.shardscan.testsupport.OrderTable;
+import io.shardscan.testsupport.TestServers;
+import io.shardscan.testsupport.TestTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A node's threads do not grow with its tasks (issue 26 §4): the lease ticks and dispatcher passes of
+ * every task run on the node's shared threads ({@link NodeThreads}), each task's one at a time
+ * ({@link TaskThread}). Before, each task had a lease thread and a dispatcher thread of its own.
+ */
+class NodeThreadsTests {
+
+    static final int TASKS = 40;
+
+    @RegisterExtension
+    final Engines engines = new Engines();
+
+    DataSource dataSource = TestServers.h2("node_threads");
+
+    @Test
+    void fortyIdleTasksTickAndProbeOnTheNodesSharedThreads() {
+        new OrderTable(dataSource).recreate(2, true).coordinationTables();
+        Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+        List<ScanEngine.ScanTask> tasks = IntStream.range(0, TASKS)
+                .mapToObj(i ->
+                        new ScanEngine.ScanTask(task("many-" + i), (TaskHandler.PerRow) (row, ctx) -> Outcome.done()))
+                .toList();
+        ScanEngine engine = engines.start(new ScanEngine(
+                tasks,
+                new JdbcTaskStore(dataSource),
+                new JdbcShardCoordinator(dataSource),
+                new EngineSettings(
+                        "node-1", Engines.FAST_TTL, Engines.FAST_RENEW, Engines.FAST_TTL, Duration.ofSeconds(10)),
+                ScanClock.system(),
+                ScanListener.NONE));
+
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> tasks.stream()
+                .map(task -> engine.task(task.definition().name()))
+                .allMatch(view -> view.ownedShards().size() == 2
+                        && view.stats().probes() >= 2
+                        && view.stats().leaseTicks() >= 3));
+
+        // by kind: a thread running a task's tick, pass or round carries the task's name meanwhile
+        Map<String, Integer> kinds = new TreeMap<>();
+        Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> !before.contains(thread) && thread.isAlive())
+                .forEach(thread -> kinds.merge(
+                        thread.getName().replaceAll("^scan-(many-\\d+-)?", "").replaceAll("-\\d+$", ""),
+                        1,
+                        Integer::sum));
+        String report = "threads the engine started for " + TASKS + " idle tasks, by kind: " + kinds;
+        assertThat(kinds.getOrDefault("ticks", 0) + kinds.getOrDefault("lease", 0))
+                .as(report)
+                .isLessThanOrEqualTo(NodeThreads.TICK_THREADS);
+        assertThat(kinds.getOrDefault("dispatch", 0)).as(report).isLessThanOrEqualTo(NodeThreads.DISPATCH_THREADS);
+        // and the rounds' shared threads (as many as ran at once: not bounded here), the timer, the renewals
+        assertThat(kinds.keySet()).as(report).isSubsetOf("ticks", "lease", "dispatch", "round", "timer", "lease-renew");
+    }
+
+    /**
+     * A task's ticks never overlap, nor its passes, though they share threads with every other task;
+     * and each run sees what the one before it wrote.
+     */
+    @Test
+    void aTaskThreadRunsOneAtATimeInOrderOnSharedThreads() throws InterruptedException {
+        NodeThreads node = new NodeThreads(4);
+        try {
+            List<TaskThread> lanes = IntStream.range(0, 4)
+                    .mapToObj(i -> node.control("lane-" + i))
+                    .toList();
+            int runs = 2_000;
+            Map<Integer, List<Integer>> seen = new ConcurrentHashMap<>();
+            Set<Integer> inside = ConcurrentHashMap.newKeySet();
+            List<String> overlaps = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(lanes.size() * runs);
+            for (int n = 0; n < runs; n++) {
+                for (int lane = 0; lane < lanes.size(); lane++) {
+                    int l = lane;
+                    int run = n;
+                    seen.putIfAbsent(l, new ArrayList<>());
+                    lanes.get(l).execute(() -> {
+                        if (!inside.add(l)) {
+                            overlaps.add("lane " + l + " run " + run);
+                        }
+                        // a plain list: only the lane's own runs touch it, one after another
+                        seen.get(l).add(run);
+                        Thread.onSpinWait();
+                        inside.remove(l);
+                        done.countDown();
+                    });
+                }
+            }
+            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(overlaps).isEmpty();
+            for (int lane = 0; lane < lanes.size(); lane++) {
+                assertThat(seen.get(lane))
+                        .as("lane %d", lane)
+                        .isEqualTo(IntStream.range(0, runs).boxed().toList());
+            }
+        } finally {
+            node.close();
+        }
+    }
+
+    /** A delayed run cancelled after it came due, while it waits behind a run in progress, does not run. */
+    @Test
+    void aCancelledDelayedRunDoesNotRunEvenWhenAlreadyQueued() throws InterruptedException {
+        NodeThreads node = new NodeThreads(1);
+        try {
+            TaskThread lane = node.control("lane");
+            CountDownLatch inFirst = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch after = new CountDownLatch(1);
+            List<String> ran = Collections.synchronizedList(new ArrayList<>());
+            lane.execute(() -> {
+                inFirst.countDown();
+                awaitQuietly(release);
+            });
+            assertThat(inFirst.await(10, TimeUnit.SECONDS)).isTrue();
+            TaskThread.Delayed delayed = lane.schedule(() -> ran.add("delayed"), 1, TimeUnit.MILLISECONDS);
+            // due now, queued behind the first run
+            Thread.sleep(50);
+            delayed.cancel();
+            lane.execute(after::countDown);
+            release.countDown();
+            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(ran).isEmpty();
+        } finally {
+            node.close();
+        }
+    }
+
+    /**
+     * {@code shutdownNow} interrupts the task's run in progress, and that interrupt does not reach the
+     * next work the shared thread does for another task.
+     */
+    @Test
+    void shutdownNowInterruptsTheTasksRunOnlyNotTheSharedThreadsNextWork() throws InterruptedException {
+        NodeThreads node = new NodeThreads(1);
+        try {
+            TaskThread stopping = node.control("stopping");
+            TaskThread other = node.control("other");
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch interrupted = new CountDownLatch(1);
+            stopping.execute(() -> {
+                inside.countDown();
+                // returns with its interrupt flag still set, as a run that ignores interrupts does
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.onSpinWait();
+                }
+                interrupted.countDown();
+            });
+            assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+            stopping.shutdownNow();
+            assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+            List<Boolean> flags = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch ran = new CountDownLatch(1);
+            other.execute(() -> {
+                flags.add(Thread.currentThread().isInterrupted());
+                ran.countDown();
+            });
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(flags).containsExactly(false);
+            assertThat(stopping.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            node.close();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static TaskDefinition task(String name) {
+        return TaskDefinition.builder(name)
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(2)
+                .workers(2)
+                .matchOverlap(MatchOverlap.ALLOWED)
+                .build();
+    }
+}
