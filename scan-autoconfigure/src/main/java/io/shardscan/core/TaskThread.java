@@ -168,6 +168,12 @@ final class TaskThread implements Executor {
             this.run = run;
         }
 
+        /** Whether it came due and was queued (or dropped, shut down). */
+        boolean queued() {
+            ScheduledFuture<?> scheduled = due;
+            return scheduled != null && scheduled.isDone() && !scheduled.isCancelled();
+        }
+
         void cancel() {
             cancelled = true;
             ScheduledFuture<?> scheduled = due;

@@ -143,8 +143,8 @@ class NodeThreadsTests {
             });
             assertThat(inFirst.await(10, TimeUnit.SECONDS)).isTrue();
             TaskThread.Delayed delayed = lane.schedule(() -> ran.add("delayed"), 1, TimeUnit.MILLISECONDS);
-            // due now, queued behind the first run
-            Thread.sleep(50);
+            // due, and queued behind the first run
+            await().atMost(Duration.ofSeconds(10)).until(delayed::queued);
             delayed.cancel();
             lane.execute(after::countDown);
             release.countDown();
