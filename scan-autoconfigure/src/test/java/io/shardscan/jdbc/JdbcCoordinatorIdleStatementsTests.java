@@ -12,6 +12,7 @@ import io.shardscan.testsupport.ServerTests;
 import io.shardscan.testsupport.TestServers;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -93,20 +94,43 @@ class JdbcCoordinatorIdleStatementsTests {
     void theRenewalsAndTheTicksOfFourTasksOnPostgresqlAreOneStatement() {
         CountingDataSource postgres = new CountingDataSource(TestServers.postgresDatabase("idle_coordinator"));
         new OrderTable(postgres.target()).coordinationTables();
-        assertSettledNodeTick(new JdbcShardCoordinator(postgres.dataSource()), postgres, 4);
-        assertSettledNodeTick(coordinator, counting, 0);
+        List<Integer> fourTasks = List.of(64, 64, 64, 64);
+        assertSettledNodeTick(new JdbcShardCoordinator(postgres.dataSource()), postgres, fourTasks, 1, 4);
+        assertSettledNodeTick(coordinator, counting, fourTasks, 1, 0);
     }
 
-    /** node-a and node-b hold every other shard of four tasks; node-a's renewals and ticks answer {@code ticks}. */
-    private void assertSettledNodeTick(JdbcShardCoordinator coordinator, CountingDataSource counted, int ticks) {
+    /**
+     * Past 500 leases, a statement per 500 leases, each with the ticks of its tasks; a task of more
+     * than 500 leases is renewed on its own (two statements for 550) and ticks on its own. Before, a
+     * node of over 500 leases answered no tick at all: 200 tasks of 8 shards each ticked on its own.
+     */
+    @Test
+    void pastFiveHundredLeasesTheTicksStillRideAlongOneStatementPerFiveHundredLeases() {
+        CountingDataSource postgres = new CountingDataSource(TestServers.postgresDatabase("idle_coordinator"));
+        new OrderTable(postgres.target()).coordinationTables();
+        // node-a holds 128 of each of the first four (512: two statements) and 550 of the fifth
+        assertSettledNodeTick(
+                new JdbcShardCoordinator(postgres.dataSource()), postgres, List.of(256, 256, 256, 256, 1100), 4, 4);
+    }
+
+    /**
+     * node-a and node-b hold every other shard of tasks of {@code shards} shards each; node-a's renewals
+     * and ticks cost {@code statements} and answer {@code ticks}.
+     */
+    private void assertSettledNodeTick(
+            JdbcShardCoordinator coordinator,
+            CountingDataSource counted,
+            List<Integer> shards,
+            int statements,
+            int ticks) {
         Map<String, Map<Integer, Long>> held = new HashMap<>();
         Map<String, NodeCounters> counters = new HashMap<>();
-        for (int t = 0; t < 4; t++) {
+        for (int t = 0; t < shards.size(); t++) {
             String name = task + "-" + t;
             coordinator.heartbeat(name, "node-a", TTL);
             coordinator.heartbeat(name, "node-b", TTL);
             counters.put(name, new NodeCounters(t, 0, 0, 0));
-            for (int shard = 0; shard < 64; shard++) {
+            for (int shard = 0; shard < shards.get(t); shard++) {
                 String owner = shard % 2 == 0 ? "node-a" : "node-b";
                 long epoch = coordinator
                         .tryAcquire(name, shard, owner, TTL)
@@ -121,13 +145,15 @@ class JdbcCoordinatorIdleStatementsTests {
         ShardCoordinator.NodeTick answer = coordinator.renewAllAndTick("node-a", held, TTL, TTL, counters);
         assertThat(counted.total() - before)
                 .as("statements of a settled node's renewals: %s", counted.byKind())
-                .isEqualTo(1);
+                .isEqualTo(statements);
         held.forEach((name, leases) ->
                 assertThat(answer.renewed().get(name)).containsExactlyInAnyOrderElementsOf(leases.keySet()));
         assertThat(answer.ticks()).hasSize(ticks);
-        answer.ticks().values().forEach(tick -> {
+        answer.ticks().forEach((name, tick) -> {
             assertThat(tick.members()).extracting(Member::node).containsExactly("node-a", "node-b");
-            assertThat(tick.leases()).hasSize(64);
+            assertThat(tick.renewed())
+                    .containsExactlyInAnyOrderElementsOf(held.get(name).keySet());
+            assertThat(tick.leases()).hasSize(shards.get(Integer.parseInt(name.substring(name.lastIndexOf('-') + 1))));
         });
     }
 
