@@ -76,9 +76,19 @@ final class TasksRun {
         }
     }
 
-    /** The drain: rows inserted and handled, its seconds and statements, threads at peak and after, leases lost. */
+    /**
+     * The drain: rows inserted and handled, its seconds and statements, threads at peak and after (in all and by
+     * name), leases lost.
+     */
     record Drain(
-            long rows, long handled, double seconds, long statements, int peakThreads, int threads, long leasesLost) {
+            long rows,
+            long handled,
+            double seconds,
+            long statements,
+            int peakThreads,
+            int threads,
+            Map<String, Long> threadNames,
+            long leasesLost) {
 
         double rowsPerSecond() {
             return handled / seconds;
@@ -151,7 +161,7 @@ final class TasksRun {
                         warm ? "" : " (not every shard held and probed within --hold-seconds; measured as it stands)",
                         settings.seconds());
                 Idle idle = idle(node, settings, namesBefore);
-                Drain drain = drain(node, settings, orders, inserter, drained);
+                Drain drain = drain(node, settings, orders, inserter, drained, namesBefore);
                 out.printf(
                         "  %d task(s): %,d of %,d rows drained in %.2f s, %d threads at peak%n",
                         tasks, drain.handled(), drain.rows(), drain.seconds(), drain.peakThreads());
@@ -187,7 +197,13 @@ final class TasksRun {
     }
 
     /** Inserts the rows, as evenly as they divide, into every task's table (one statement each) and waits for them. */
-    private static Drain drain(Node node, Settings settings, OrderTables orders, Pg inserter, LongAdder drained)
+    private static Drain drain(
+            Node node,
+            Settings settings,
+            OrderTables orders,
+            Pg inserter,
+            LongAdder drained,
+            Map<String, Long> namesBefore)
             throws InterruptedException {
         long statementsBefore = node.counted().total();
         long lostBefore = node.leasesLost();
@@ -219,6 +235,7 @@ final class TasksRun {
                 node.counted().total() - statementsBefore,
                 Math.max(peak, after),
                 after,
+                subtract(threadNames(), namesBefore),
                 node.leasesLost() - lostBefore);
     }
 

@@ -176,12 +176,19 @@ final class TasksScenario implements Scenario {
         for (TasksRun.Figures run : runs) {
             table.note(run.tasks() + " task(s), idle statements by kind: "
                     + kinds(run.idle().kinds()));
-            table.note(run.tasks() + " task(s), idle threads by name, digits taken out: "
-                    + run.idle().threadNames().entrySet().stream()
-                            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                            .map(e -> e.getValue() + " " + e.getKey())
-                            .collect(Collectors.joining("; ")));
+            table.note(run.tasks() + " task(s), threads by name (digits taken out), idle: "
+                    + byCount(run.idle().threadNames()));
+            table.note(run.tasks() + " task(s), threads by name (digits taken out), after draining: "
+                    + byCount(run.drain().threadNames()));
         }
+    }
+
+    /** Most first. */
+    private static String byCount(Map<String, Long> counts) {
+        return counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> e.getValue() + " " + e.getKey())
+                .collect(Collectors.joining("; "));
     }
 
     /** The counts by statement shape, whatever table it names. */
