@@ -63,7 +63,9 @@ final class TasksScenario implements Scenario {
         OrderTables orders = OrderTables.create(bench.pgUrl(), "bench_tasks_", most, 1, shards);
         List<TasksRun.Figures> runs = new ArrayList<>();
         for (int count : counts) {
-            bench.clearRedis(TASK + "*");
+            if (redis) {
+                bench.clearRedis(TASK + "*");
+            }
             try (Pg pg = new Pg(orders.url(0), 1)) {
                 pg.coordinationTables();
             }
