@@ -30,7 +30,8 @@ public final class Main {
                 new LatencyScenario(),
                 new IdleScenario(),
                 new ShardedScenario(),
-                new FairnessScenario())) {
+                new FairnessScenario(),
+                new TasksScenario())) {
             scenarios.put(scenario.name(), scenario);
         }
         return scenarios;
@@ -50,7 +51,7 @@ public final class Main {
                     "usage: java -jar scan-bench.jar <"
                             + String.join("|", scenarios().keySet())
                             + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
-                            + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--warmup-probes N] [--dbscheduler-warmup-seconds N] [--transactional true] [--tables N] [--databases N] [--busy N] [--pickups N] [--hold-seconds N] [--due-shards N,N] [--embedded]");
+                            + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--warmup-probes N] [--dbscheduler-warmup-seconds N] [--transactional true] [--tables N] [--databases N] [--busy N] [--pickups N] [--hold-seconds N] [--due-shards N,N] [--tasks N,N] [--shards N] [--coordinator jdbc|redis] [--embedded]");
             System.exit(2);
             return;
         }

@@ -58,7 +58,10 @@ public final class Options {
                 "busy",
                 "pickups",
                 "hold-seconds",
-                "due-shards");
+                "due-shards",
+                "tasks",
+                "shards",
+                "coordinator");
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--embedded")) {

@@ -9,10 +9,11 @@ import java.util.Locale;
 import java.util.stream.IntStream;
 
 /**
- * The sharded scenario's orders: tables {@code tb_order_0000 …} over databases {@code bench_sharded_0 …}
- * of the bench's PostgreSQL server, in contiguous runs (with 1024 tables in 4 databases, {@code
- * tb_order_0000..0255} in the first), each table with the columns and scan index of {@code bench_task}
- * and Shardscan's own tables in every database. Only those databases are touched.
+ * The sharded and tasks scenarios' orders: tables {@code tb_order_0000 …} over databases {@code bench_sharded_0 …}
+ * (or another prefix) of the bench's PostgreSQL server, in contiguous runs (with 1024 tables in 4 databases,
+ * {@code tb_order_0000..0255} in the first), each table with the columns of {@code bench_task} and the scan index
+ * of a task of it with the given shards, and Shardscan's own tables in every database. Only those databases are
+ * touched.
  */
 final class OrderTables {
 
@@ -21,19 +22,21 @@ final class OrderTables {
 
     private final int tables;
     private final int databases;
+    private final int shards;
     private final int perDatabase;
     private final List<String> urls = new ArrayList<>();
 
-    private OrderTables(String serverUrl, int tables, int databases) {
+    private OrderTables(String serverUrl, String prefix, int tables, int databases, int shards) {
         if (databases < 1 || tables < databases || tables % databases != 0) {
             throw new IllegalArgumentException("--tables " + tables + " over --databases " + databases
                     + ": give each database as many tables, at least one");
         }
         this.tables = tables;
         this.databases = databases;
+        this.shards = shards;
         this.perDatabase = tables / databases;
         for (int d = 0; d < databases; d++) {
-            urls.add(Pg.database(serverUrl, DATABASE_PREFIX + d));
+            urls.add(Pg.database(serverUrl, prefix + d));
         }
     }
 
@@ -42,7 +45,12 @@ final class OrderTables {
      * own empty and indexed, and Shardscan's tables (the {@code bench-*} tasks' rows cleared).
      */
     static OrderTables create(String serverUrl, int tables, int databases) {
-        OrderTables orders = new OrderTables(serverUrl, tables, databases);
+        return create(serverUrl, DATABASE_PREFIX, tables, databases, 1);
+    }
+
+    /** The same in databases {@code prefix0 …}, each table's scan index that of a task with {@code shards} shards. */
+    static OrderTables create(String serverUrl, String prefix, int tables, int databases, int shards) {
+        OrderTables orders = new OrderTables(serverUrl, prefix, tables, databases, shards);
         // one after another: a parallel stream's threads lack the jar's class loader, which reads the DDL scripts
         IntStream.range(0, databases).forEach(orders::recreate);
         return orders;
@@ -69,7 +77,7 @@ final class OrderTables {
                                 .table(name(table))
                                 .idColumn("id")
                                 .shardKeyColumn("shard_key")
-                                .shards(1)
+                                .shards(shards)
                                 .build()));
                 // one round trip per table: 1024 tables are 3,072 statements
                 pg.jdbc().execute(String.join(";\n", ddl));

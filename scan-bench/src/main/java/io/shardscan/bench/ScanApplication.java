@@ -11,6 +11,7 @@ import io.shardscan.redis.RedisWakeChannel;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -26,7 +27,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Shardscan's own) and a bean with {@code @ScanTask} methods. Leases, wake-ups and endpoint bans in Redis, as
  * the auto-configuration sets them up when {@code spring.data.redis} is configured (here the beans are given,
  * on a connection of the bench's with the starter's command timeout, a third of the lease TTL, and the
- * auto-configuration backs off). Closing it stops the engine.
+ * auto-configuration backs off); or, given no Redis, whatever the auto-configuration picks without one: with
+ * {@code scan.coordinator} unset, leases in Shardscan's database (JDBC), wake-ups through PostgreSQL
+ * LISTEN/NOTIFY and endpoint bans in the database. Closing it stops the engine.
  */
 final class ScanApplication implements AutoCloseable {
 
@@ -40,12 +43,13 @@ final class ScanApplication implements AutoCloseable {
      * Starts the application; returns once the engine runs (its leases are claimed after).
      *
      * @param dataSources DataSource beans by name, the first the primary one
+     * @param redis the connection of the Redis beans, or {@code null} for none (the auto-configuration's choice)
      */
     static ScanApplication start(
             Map<String, DataSource> dataSources,
             Object handlers,
             Map<String, Object> properties,
-            LettuceConnectionFactory redis) {
+            @Nullable LettuceConnectionFactory redis) {
         SpringApplication application = new SpringApplication(Application.class);
         application.setWebApplicationType(WebApplicationType.NONE);
         application.setBannerMode(Banner.Mode.OFF);
@@ -62,6 +66,9 @@ final class ScanApplication implements AutoCloseable {
             }
             // by its own class: the registry reads the @ScanTask methods of a bean not yet created off its definition
             register(beans, "orderHandlers", handlers);
+            if (redis == null) {
+                return;
+            }
             beans.registerBean(ShardCoordinator.class, () -> new RedisShardCoordinator(redis));
             beans.registerBean(WakeChannel.class, () -> new RedisWakeChannel(redis));
             beans.registerBean(EndpointBans.class, () -> new RedisEndpointBans(redis));
@@ -76,6 +83,11 @@ final class ScanApplication implements AutoCloseable {
 
     ScanEngine engine() {
         return context.getBean(ScanEngine.class);
+    }
+
+    /** The kind of the coordinator the engine runs with, e.g. {@code jdbc} or {@code redis}. */
+    String coordinator() {
+        return context.getBean(ShardCoordinator.class).kind();
     }
 
     @Override
