@@ -41,6 +41,10 @@ public final class Main {
             NodeProcess.run(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        if (args.length > 0 && args[0].equals(ApplicationNodeProcess.COMMAND)) {
+            ApplicationNodeProcess.run(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         Options options;
         try {
             options = Options.parse(args);

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,9 +32,18 @@ public final class Nodes implements AutoCloseable {
      * @param args the {@link NodeProcess} arguments after the node id
      */
     public void start(String nodeId, String xmx, List<String> args) {
+        start(NodeProcess.COMMAND, nodeId, xmx, args);
+    }
+
+    /**
+     * Starts a node of another kind.
+     *
+     * @param kind the hidden first argument of {@link Main}, e.g. {@link ApplicationNodeProcess#COMMAND}
+     */
+    public void start(String kind, String nodeId, String xmx, List<String> args) {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + xmx));
         command.addAll(launchTarget());
-        command.add(NodeProcess.COMMAND);
+        command.add(kind);
         command.add(nodeId);
         command.addAll(args);
         try {
@@ -72,6 +82,30 @@ public final class Nodes implements AutoCloseable {
 
     public List<String> ids() {
         return List.copyOf(children.keySet());
+    }
+
+    /** Writes a line to a node's standard input. */
+    public void send(String nodeId, String line) {
+        OutputStream in = children.get(nodeId).process.getOutputStream();
+        try {
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write to node " + nodeId, e);
+        }
+    }
+
+    /**
+     * Fails when a node exited.
+     *
+     * @throws IllegalStateException naming the node, with its last lines
+     */
+    public void requireAlive() {
+        for (Child child : children.values()) {
+            if (!child.process.isAlive()) {
+                throw new IllegalStateException("node " + child.id + " exited: " + child.tail());
+            }
+        }
     }
 
     /** SIGKILL: no shutdown hook runs, the node's leases are left to expire. */
