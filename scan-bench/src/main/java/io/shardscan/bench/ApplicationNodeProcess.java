@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * the {@code @ScanTask} method of {@link ScanTaskJobs}), leases in Redis, its DataSource a pool of 10 (Hikari's
  * default) wrapped in a {@link CountingDataSource}. Prints {@code READY <nodeId>} once the application runs,
  * then every {@link #REPORT_MILLIS} ms {@code STATS go=0|1 processed=.. statements=.. lease_statements=..
- * shards=..}: rows written back done, and statements since {@code GO}. A line {@code GO} on standard input
+ * leases_lost=.. shards=..}: rows written back done, and statements and leases lost since {@code GO}. A line {@code GO} on standard input
  * resumes the task everywhere (the launcher paused it before the nodes started, so they claim their leases
  * first); the end of standard input closes the application gracefully, prints a last {@code STATS} line
  * and exits.
@@ -41,6 +41,7 @@ final class ApplicationNodeProcess {
     private volatile boolean go;
     private volatile long statementsAtGo;
     private volatile long leaseStatementsAtGo;
+    private volatile long leasesLostAtGo;
 
     private ApplicationNodeProcess(CountingDataSource counted, TaskView task) {
         this.counted = counted;
@@ -93,6 +94,7 @@ final class ApplicationNodeProcess {
     private void go() {
         statementsAtGo = counted.total();
         leaseStatementsAtGo = leaseStatements(counted);
+        leasesLostAtGo = task.stats().leasesLost();
         go = true;
         task.resumeEverywhere();
     }
@@ -101,10 +103,11 @@ final class ApplicationNodeProcess {
         boolean started = go;
         long statements = counted.total() - (started ? statementsAtGo : 0);
         long leases = leaseStatements(counted) - (started ? leaseStatementsAtGo : 0);
+        long lost = task.stats().leasesLost() - (started ? leasesLostAtGo : 0);
         System.out.println(
                 "STATS go=" + (started ? 1 : 0) + " processed=" + task.stats().processed()
-                        + " statements=" + statements + " lease_statements=" + leases + " shards="
-                        + task.ownedShards().size());
+                        + " statements=" + statements + " lease_statements=" + leases + " leases_lost=" + lost
+                        + " shards=" + task.ownedShards().size());
         System.out.flush();
     }
 

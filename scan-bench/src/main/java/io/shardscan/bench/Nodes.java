@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Shardscan nodes as child JVMs ({@link NodeProcess}), started with this JVM's class path (or its
- * executable jar). Each child's standard output is read on a thread of its own; the last line of
+ * Shardscan nodes as child JVMs ({@link NodeProcess}, {@link ApplicationNodeProcess}), started with this
+ * JVM's class path (or its executable jar) and {@code -XX:} options. Each child's standard output is read on a thread of its own; the last line of
  * each kind ({@code READY}, {@code HEAP}, ...) is kept. Closing stops the children gracefully.
  */
 public final class Nodes implements AutoCloseable {
@@ -42,6 +43,7 @@ public final class Nodes implements AutoCloseable {
      */
     public void start(String kind, String nodeId, String xmx, List<String> args) {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + xmx));
+        command.addAll(jvmOptions());
         command.addAll(launchTarget());
         command.add(kind);
         command.add(nodeId);
@@ -131,6 +133,14 @@ public final class Nodes implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        // every node told first, so that they shut down together
+        for (Child child : children.values()) {
+            try {
+                child.process.getOutputStream().close();
+            } catch (IOException e) {
+                // already gone
+            }
+        }
         for (String id : ids()) {
             if (children.get(id).process.isAlive()) {
                 stop(id, Duration.ofSeconds(15));
@@ -140,6 +150,17 @@ public final class Nodes implements AutoCloseable {
 
     private static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * This JVM's {@code -XX:} options, so that a node runs as its launcher does: none from {@code java -jar},
+     * the test JVMs' C1-only compiler and serial collector in the test suite (a node starts in about half the
+     * CPU there).
+     */
+    private static List<String> jvmOptions() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(option -> option.startsWith("-XX:"))
+                .toList();
     }
 
     /** {@code -jar scan-bench.jar} when run from the executable jar, else {@code -cp <class path> Main}. */

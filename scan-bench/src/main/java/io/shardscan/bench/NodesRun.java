@@ -26,7 +26,8 @@ final class NodesRun {
 
     /**
      * What the nodes did: the seconds from their start until all were ready and until their leases were
-     * balanced (not timed), the timed drain, the lease statements among its statements, rows left after.
+     * balanced (not timed), the timed drain, the lease statements among its statements, the leases the nodes
+     * lost meanwhile (a shard that moved, whose rows may run twice), rows left after.
      */
     record Figures(
             int nodes,
@@ -34,6 +35,7 @@ final class NodesRun {
             double balancedSeconds,
             Measured measured,
             long leaseStatements,
+            long leasesLost,
             long left) {}
 
     private NodesRun() {}
@@ -51,6 +53,7 @@ final class NodesRun {
         ShardCoordinator coordinator = new RedisShardCoordinator(bench.redis());
         Measured measured;
         long leaseStatements;
+        long leasesLost;
         double ready;
         double balanced;
         long started = System.nanoTime();
@@ -89,8 +92,9 @@ final class NodesRun {
             long nanos = System.nanoTime() - start;
             measured = new Measured(nanos, rows, cost.close(sum(last.get(), "statements")));
             leaseStatements = sum(last.get(), "lease_statements");
+            leasesLost = sum(last.get(), "leases_lost");
         }
-        return new Figures(nodes, ready, balanced, measured, leaseStatements, pg.count("status <> 1"));
+        return new Figures(nodes, ready, balanced, measured, leaseStatements, leasesLost, pg.count("status <> 1"));
     }
 
     private static long sum(List<String> lines, String key) {

@@ -36,12 +36,13 @@ final class ThroughputScaling {
                     NodesRun.Figures figures = NodesRun.drain(bench, pg, nodes, workers, rows);
                     out.printf(
                             "  pass %d shardscan %d node(s): ready after %.1f s, leases balanced after %.1f s (not"
-                                    + " timed), drained in %.2f s%n",
+                                    + " timed), drained in %.2f s, %d leases lost meanwhile%n",
                             number,
                             nodes,
                             figures.readySeconds(),
                             figures.balancedSeconds(),
-                            figures.measured().seconds());
+                            figures.measured().seconds(),
+                            figures.leasesLost());
                     shardscan.add(figures);
                 }
                 pg.recreateTaskTable(rows, Math.max(1, rows / 4));
