@@ -81,11 +81,16 @@ public final class Bench implements AutoCloseable {
      * (a third of the lease TTL), closed with this bench: for a scenario that runs the auto-configuration.
      */
     public LettuceConnectionFactory starterRedis() {
-        return redis(redisUrl, closeables, EngineSettings.callTimeout(LEASE_TTL));
+        return starterRedis(redisUrl, closeables);
     }
 
     static LettuceConnectionFactory redis(String url, List<AutoCloseable> closeables) {
         return redis(url, closeables, Duration.ofSeconds(1));
+    }
+
+    /** As {@link #starterRedis()}, for a node process of its own. */
+    static LettuceConnectionFactory starterRedis(String url, List<AutoCloseable> closeables) {
+        return redis(url, closeables, EngineSettings.callTimeout(LEASE_TTL));
     }
 
     private static LettuceConnectionFactory redis(String url, List<AutoCloseable> closeables, Duration timeout) {

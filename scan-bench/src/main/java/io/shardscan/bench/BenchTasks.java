@@ -3,6 +3,7 @@ package io.shardscan.bench;
 import io.shardscan.autoconfigure.ScanTaskRegistry;
 import io.shardscan.autoconfigure.TaskProperties;
 import io.shardscan.core.ScanEngine;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 
@@ -19,6 +20,20 @@ final class BenchTasks {
         properties.setShardKeyColumn("shard_key");
         properties.setShards(Pg.SHARDS);
         properties.setWorkers(workers);
+        return properties;
+    }
+
+    /**
+     * The same as {@code scan.tasks.<task>.*} properties, for a Spring Boot application ({@link ScanApplication}).
+     */
+    static Map<String, Object> propertiesOfBenchTable(String task, int workers) {
+        String prefix = "scan.tasks." + task + ".";
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put(prefix + "table", Pg.TABLE);
+        properties.put(prefix + "id-column", "id");
+        properties.put(prefix + "shard-key-column", "shard_key");
+        properties.put(prefix + "shards", Pg.SHARDS);
+        properties.put(prefix + "workers", workers);
         return properties;
     }
 

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code java -jar scan-bench.jar <scenario> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N]
+ * {@code java -jar scan-bench.jar <scenario> [--rows N] [--nodes K|1,2,4] [--workers W] [--dbscheduler-rows N]
  * [--pg-url URL] [--redis-url URL] [--embedded]}: runs one scenario, prints its table and then its
- * {@code RESULT} line.
+ * {@code RESULT} line. {@code throughput --nodes 1,2,4} runs Shardscan's nodes as separate JVMs, each a
+ * Spring Boot application, once per node count, and prints how its cost scales ({@link ThroughputScaling}).
  */
 public final class Main {
 
@@ -42,6 +43,10 @@ public final class Main {
             NodeProcess.run(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        if (args.length > 0 && args[0].equals(ApplicationNodeProcess.COMMAND)) {
+            ApplicationNodeProcess.run(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         Options options;
         try {
             options = Options.parse(args);
@@ -50,7 +55,7 @@ public final class Main {
             System.err.println(
                     "usage: java -jar scan-bench.jar <"
                             + String.join("|", scenarios().keySet())
-                            + "> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
+                            + "> [--rows N] [--nodes K|1,2,4] [--workers W] [--dbscheduler-rows N] [--pg-url URL]"
                             + " [--redis-url URL] [--passes N] [--handler-ms MS] [--xmx SIZE] [--rate N] [--seconds N] [--warmup-probes N] [--dbscheduler-warmup-seconds N] [--transactional true] [--tables N] [--databases N] [--busy N] [--pickups N] [--hold-seconds N] [--due-shards N,N] [--tasks N,N] [--shards N] [--coordinator jdbc|redis] [--embedded]");
             System.exit(2);
             return;

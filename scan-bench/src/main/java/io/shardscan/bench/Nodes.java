@@ -4,7 +4,9 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Shardscan nodes as child JVMs ({@link NodeProcess}), started with this JVM's class path (or its
- * executable jar). Each child's standard output is read on a thread of its own; the last line of
+ * Shardscan nodes as child JVMs ({@link NodeProcess}, {@link ApplicationNodeProcess}), started with this
+ * JVM's class path (or its executable jar) and {@code -XX:} options. Each child's standard output is read on a thread of its own; the last line of
  * each kind ({@code READY}, {@code HEAP}, ...) is kept. Closing stops the children gracefully.
  */
 public final class Nodes implements AutoCloseable {
@@ -31,9 +33,19 @@ public final class Nodes implements AutoCloseable {
      * @param args the {@link NodeProcess} arguments after the node id
      */
     public void start(String nodeId, String xmx, List<String> args) {
+        start(NodeProcess.COMMAND, nodeId, xmx, args);
+    }
+
+    /**
+     * Starts a node of another kind.
+     *
+     * @param kind the hidden first argument of {@link Main}, e.g. {@link ApplicationNodeProcess#COMMAND}
+     */
+    public void start(String kind, String nodeId, String xmx, List<String> args) {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + xmx));
+        command.addAll(jvmOptions());
         command.addAll(launchTarget());
-        command.add(NodeProcess.COMMAND);
+        command.add(kind);
         command.add(nodeId);
         command.addAll(args);
         try {
@@ -74,6 +86,30 @@ public final class Nodes implements AutoCloseable {
         return List.copyOf(children.keySet());
     }
 
+    /** Writes a line to a node's standard input. */
+    public void send(String nodeId, String line) {
+        OutputStream in = children.get(nodeId).process.getOutputStream();
+        try {
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write to node " + nodeId, e);
+        }
+    }
+
+    /**
+     * Fails when a node exited.
+     *
+     * @throws IllegalStateException naming the node, with its last lines
+     */
+    public void requireAlive() {
+        for (Child child : children.values()) {
+            if (!child.process.isAlive()) {
+                throw new IllegalStateException("node " + child.id + " exited: " + child.tail());
+            }
+        }
+    }
+
     /** SIGKILL: no shutdown hook runs, the node's leases are left to expire. */
     public void kill(String nodeId) throws InterruptedException {
         Process process = children.get(nodeId).process;
@@ -97,6 +133,14 @@ public final class Nodes implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        // every node told first, so that they shut down together
+        for (Child child : children.values()) {
+            try {
+                child.process.getOutputStream().close();
+            } catch (IOException e) {
+                // already gone
+            }
+        }
         for (String id : ids()) {
             if (children.get(id).process.isAlive()) {
                 stop(id, Duration.ofSeconds(15));
@@ -106,6 +150,17 @@ public final class Nodes implements AutoCloseable {
 
     private static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * This JVM's {@code -XX:} options, so that a node runs as its launcher does: none from {@code java -jar},
+     * the test JVMs' C1-only compiler and serial collector in the test suite (a node starts in about half the
+     * CPU there).
+     */
+    private static List<String> jvmOptions() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(option -> option.startsWith("-XX:"))
+                .toList();
     }
 
     /** {@code -jar scan-bench.jar} when run from the executable jar, else {@code -cp <class path> Main}. */

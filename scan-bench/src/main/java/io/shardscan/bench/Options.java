@@ -1,12 +1,13 @@
 package io.shardscan.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The command line: {@code <scenario> [--rows N] [--nodes K] [--workers W] [--dbscheduler-rows N]
+ * The command line: {@code <scenario> [--rows N] [--nodes K|K,K,..] [--workers W] [--dbscheduler-rows N]
  * [--pg-url URL] [--redis-url URL] [--embedded]}. Scenario-specific defaults apply where an option is absent.
  */
 public final class Options {
@@ -98,6 +99,21 @@ public final class Options {
     public int intValue(String name, int fallback) {
         String value = values.get(name);
         return value == null ? fallback : Integer.parseInt(value.replace("_", ""));
+    }
+
+    /**
+     * A comma-separated list of integers ({@code 1,2,4}), or {@code fallback} alone; underscores are allowed.
+     *
+     * @return one value for a single number
+     */
+    public int[] intValues(String name, int fallback) {
+        String value = values.get(name);
+        if (value == null) {
+            return new int[] {fallback};
+        }
+        return Arrays.stream(value.split(","))
+                .mapToInt(v -> Integer.parseInt(v.trim().replace("_", "")))
+                .toArray();
     }
 
     public String pgUrl() {

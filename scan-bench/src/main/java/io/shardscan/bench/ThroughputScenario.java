@@ -17,7 +17,8 @@ import java.util.stream.DoubleStream;
  * move with the machine's load; rows per second stand beside them. Every system runs {@code --passes}
  * times, all one after another each time: the first pass pays for class loading and the JIT (a third of
  * Shardscan's CPU in a cold 10-last run, measured with JFR) and is reported apart; the RESULT line holds
- * the medians of the later passes.
+ * the medians of the later passes. With a list of node counts ({@code --nodes 1,2,4}) it measures how
+ * Shardscan's cost scales with its nodes instead, each node a JVM of its own ({@link ThroughputScaling}).
  */
 final class ThroughputScenario implements Scenario {
 
@@ -28,8 +29,12 @@ final class ThroughputScenario implements Scenario {
 
     @Override
     public ResultLine run(Bench bench, PrintStream out) throws Exception {
+        int[] nodeCounts = bench.options().intValues("nodes", 2);
+        if (nodeCounts.length > 1) {
+            return ThroughputScaling.run(bench, out, name(), nodeCounts);
+        }
         int rows = bench.options().intValue("rows", 500_000);
-        int nodes = bench.options().intValue("nodes", 2);
+        int nodes = nodeCounts[0];
         int workers = bench.options().intValue("workers", 8);
         int dbRows = bench.options().intValue("dbscheduler-rows", Math.min(rows, 100_000));
         int passes = Math.max(2, bench.options().intValue("passes", 4));
@@ -211,14 +216,7 @@ final class ThroughputScenario implements Scenario {
 
         pg.recreateTaskTable(rows, Math.max(1, rows / 4));
         pg.quiesce();
-        Measured raw;
-        try (Pg pool = bench.pg(nodes)) {
-            CountingDataSource counting = new CountingDataSource(pool.dataSource());
-            DbCost.Window cost = DbCost.Window.open(bench.pgUrl());
-            long start = System.nanoTime();
-            long done = RawRun.run(counting.dataSource(), nodes);
-            raw = new Measured(System.nanoTime() - start, done, cost.close(counting.total()));
-        }
+        Measured raw = raw(bench, nodes);
         long rawLeft = pg.count("status <> 1");
         out.printf("  pass %d raw: %.2f s%n", number, raw.seconds());
 
@@ -234,6 +232,17 @@ final class ThroughputScenario implements Scenario {
         out.printf("  pass %d db-scheduler: %.2f s%n", number, dbScheduler.seconds());
         return new Pass(
                 number, shardscan, shardscanLeft, jobs.bound(), raw, rawLeft, skipLocked, skipLockedLeft, dbScheduler);
+    }
+
+    /** The raw limit on the filled table: {@code threads} JDBC threads, their pool counted. */
+    static Measured raw(Bench bench, int threads) throws Exception {
+        try (Pg pool = bench.pg(threads)) {
+            CountingDataSource counting = new CountingDataSource(pool.dataSource());
+            DbCost.Window cost = DbCost.Window.open(bench.pgUrl());
+            long start = System.nanoTime();
+            long done = RawRun.run(counting.dataSource(), threads);
+            return new Measured(System.nanoTime() - start, done, cost.close(counting.total()));
+        }
     }
 
     /** One run of every system. */

@@ -47,6 +47,28 @@ class ScenarioTests {
     }
 
     @Test
+    void throughputOverNodeProcesses() throws Exception {
+        String output = run("throughput", "--rows", "2000", "--nodes", "1,2", "--passes", "1");
+        assertThat(output)
+                .as("each node count drained every row with no lease statement on PostgreSQL; raw once for scale")
+                .containsPattern("(?m)^1 +Shardscan +1 +\\S+ +\\S+ +\\S+ +0 +2,000 +\\S+ +0$")
+                .containsPattern("(?m)^1 +Shardscan +2 +\\S+ +\\S+ +\\S+ +0 +2,000 +\\S+ +0$")
+                .containsPattern("(?m)^1 +raw limit +2 threads .* 2,000 +\\S+ +0$");
+        assertResult(
+                output,
+                "throughput",
+                "rows",
+                "nodes",
+                "raw_rows_per_s",
+                "nodes_1_rows_per_s",
+                "nodes_2_rows_per_s",
+                "nodes_1_statements_per_1000",
+                "nodes_2_statements_per_1000",
+                "nodes_2_wal_bytes_per_row",
+                "nodes_2_lease_statements");
+    }
+
+    @Test
     void range() throws Exception {
         String output = run("range", "--rows", "3000", "--workers", "2");
         assertThat(output)
