@@ -68,7 +68,10 @@ class NodeThreadsTests {
         // by kind: a thread running a task's tick, pass or round carries the task's name meanwhile
         Map<String, Integer> kinds = new TreeMap<>();
         Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> !before.contains(thread) && thread.isAlive())
+                // the engine's own: a pool of another test in this JVM may start a thread meanwhile
+                .filter(thread -> !before.contains(thread)
+                        && thread.isAlive()
+                        && thread.getName().startsWith("scan-"))
                 .forEach(thread -> kinds.merge(
                         thread.getName().replaceAll("^scan-(many-\\d+-)?", "").replaceAll("-\\d+$", ""),
                         1,
