@@ -51,7 +51,7 @@ final class TaskRounds implements Executor {
             }
         }
         String shared = thread.getName();
-        thread.setName(name + shared.substring(shared.lastIndexOf('-')));
+        thread.setName(Threads.runningFor(name, thread));
         try {
             round.run();
         } finally {

@@ -133,7 +133,7 @@ final class TaskThread implements Executor {
             running = thread;
         }
         String shared = thread.getName();
-        thread.setName(name + shared.substring(shared.lastIndexOf('-')));
+        thread.setName(Threads.runningFor(name, thread));
         try {
             next.run();
         } catch (RuntimeException | Error e) {

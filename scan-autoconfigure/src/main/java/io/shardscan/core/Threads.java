@@ -8,6 +8,15 @@ final class Threads {
 
     private Threads() {}
 
+    /**
+     * The name a shared thread of the node carries while it runs {@code task}'s work: {@code prefix}
+     * ({@code scan-orders-lease}) and the shared thread's number, {@code scan-orders-lease-3}.
+     */
+    static String runningFor(String prefix, Thread shared) {
+        String name = shared.getName();
+        return prefix + name.substring(Math.max(0, name.lastIndexOf('-')));
+    }
+
     static ThreadFactory named(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
