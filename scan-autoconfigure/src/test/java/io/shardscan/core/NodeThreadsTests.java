@@ -25,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,6 +42,19 @@ class NodeThreadsTests {
     final Engines engines = new Engines();
 
     DataSource dataSource = TestServers.h2("node_threads");
+
+    private final List<NodeThreads> nodes = new ArrayList<>();
+
+    /** Closed after the test. */
+    private NodeThreads started(NodeThreads node) {
+        nodes.add(node);
+        return node;
+    }
+
+    @AfterEach
+    void closeNodes() {
+        nodes.forEach(NodeThreads::close);
+    }
 
     @Test
     void fortyIdleTasksTickAndProbeOnTheNodesSharedThreads() {
@@ -91,71 +105,62 @@ class NodeThreadsTests {
      */
     @Test
     void aTaskThreadRunsOneAtATimeInOrderOnSharedThreads() throws InterruptedException {
-        NodeThreads node = new NodeThreads(4);
-        try {
-            List<TaskThread> lanes = IntStream.range(0, 4)
-                    .mapToObj(i -> node.control("lane-" + i))
-                    .toList();
-            int runs = 2_000;
-            Map<Integer, List<Integer>> seen = new ConcurrentHashMap<>();
-            Set<Integer> inside = ConcurrentHashMap.newKeySet();
-            List<String> overlaps = Collections.synchronizedList(new ArrayList<>());
-            CountDownLatch done = new CountDownLatch(lanes.size() * runs);
-            for (int n = 0; n < runs; n++) {
-                for (int lane = 0; lane < lanes.size(); lane++) {
-                    int l = lane;
-                    int run = n;
-                    seen.putIfAbsent(l, new ArrayList<>());
-                    lanes.get(l).execute(() -> {
-                        if (!inside.add(l)) {
-                            overlaps.add("lane " + l + " run " + run);
-                        }
-                        // a plain list: only the lane's own runs touch it, one after another
-                        seen.get(l).add(run);
-                        Thread.onSpinWait();
-                        inside.remove(l);
-                        done.countDown();
-                    });
-                }
-            }
-            assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(overlaps).isEmpty();
+        NodeThreads node = started(new NodeThreads(4));
+        List<TaskThread> lanes =
+                IntStream.range(0, 4).mapToObj(i -> node.control("lane-" + i)).toList();
+        int runs = 2_000;
+        Map<Integer, List<Integer>> seen = new ConcurrentHashMap<>();
+        Set<Integer> inside = ConcurrentHashMap.newKeySet();
+        List<String> overlaps = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(lanes.size() * runs);
+        for (int n = 0; n < runs; n++) {
             for (int lane = 0; lane < lanes.size(); lane++) {
-                assertThat(seen.get(lane))
-                        .as("lane %d", lane)
-                        .isEqualTo(IntStream.range(0, runs).boxed().toList());
+                int l = lane;
+                int run = n;
+                seen.putIfAbsent(l, new ArrayList<>());
+                lanes.get(l).execute(() -> {
+                    if (!inside.add(l)) {
+                        overlaps.add("lane " + l + " run " + run);
+                    }
+                    // a plain list: only the lane's own runs touch it, one after another
+                    seen.get(l).add(run);
+                    Thread.onSpinWait();
+                    inside.remove(l);
+                    done.countDown();
+                });
             }
-        } finally {
-            node.close();
+        }
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(overlaps).isEmpty();
+        for (int lane = 0; lane < lanes.size(); lane++) {
+            assertThat(seen.get(lane))
+                    .as("lane %d", lane)
+                    .isEqualTo(IntStream.range(0, runs).boxed().toList());
         }
     }
 
     /** A delayed run cancelled after it came due, while it waits behind a run in progress, does not run. */
     @Test
     void aCancelledDelayedRunDoesNotRunEvenWhenAlreadyQueued() throws InterruptedException {
-        NodeThreads node = new NodeThreads(1);
-        try {
-            TaskThread lane = node.control("lane");
-            CountDownLatch inFirst = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            CountDownLatch after = new CountDownLatch(1);
-            List<String> ran = Collections.synchronizedList(new ArrayList<>());
-            lane.execute(() -> {
-                inFirst.countDown();
-                awaitQuietly(release);
-            });
-            assertThat(inFirst.await(10, TimeUnit.SECONDS)).isTrue();
-            TaskThread.Delayed delayed = lane.schedule(() -> ran.add("delayed"), 1, TimeUnit.MILLISECONDS);
-            // due, and queued behind the first run
-            await().atMost(Duration.ofSeconds(10)).until(delayed::queued);
-            delayed.cancel();
-            lane.execute(after::countDown);
-            release.countDown();
-            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(ran).isEmpty();
-        } finally {
-            node.close();
-        }
+        NodeThreads node = started(new NodeThreads(1));
+        TaskThread lane = node.control("lane");
+        CountDownLatch inFirst = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch after = new CountDownLatch(1);
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        lane.execute(() -> {
+            inFirst.countDown();
+            awaitQuietly(release);
+        });
+        assertThat(inFirst.await(10, TimeUnit.SECONDS)).isTrue();
+        TaskThread.Delayed delayed = lane.schedule(() -> ran.add("delayed"), 1, TimeUnit.MILLISECONDS);
+        // due, and queued behind the first run
+        await().atMost(Duration.ofSeconds(10)).until(delayed::queued);
+        delayed.cancel();
+        lane.execute(after::countDown);
+        release.countDown();
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ran).isEmpty();
     }
 
     /**
@@ -164,35 +169,31 @@ class NodeThreadsTests {
      */
     @Test
     void shutdownNowInterruptsTheTasksRunOnlyNotTheSharedThreadsNextWork() throws InterruptedException {
-        NodeThreads node = new NodeThreads(1);
-        try {
-            TaskThread stopping = node.control("stopping");
-            TaskThread other = node.control("other");
-            CountDownLatch inside = new CountDownLatch(1);
-            CountDownLatch interrupted = new CountDownLatch(1);
-            stopping.execute(() -> {
-                inside.countDown();
-                // returns with its interrupt flag still set, as a run that ignores interrupts does
-                while (!Thread.currentThread().isInterrupted()) {
-                    Thread.onSpinWait();
-                }
-                interrupted.countDown();
-            });
-            assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
-            stopping.shutdownNow();
-            assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
-            List<Boolean> flags = Collections.synchronizedList(new ArrayList<>());
-            CountDownLatch ran = new CountDownLatch(1);
-            other.execute(() -> {
-                flags.add(Thread.currentThread().isInterrupted());
-                ran.countDown();
-            });
-            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(flags).containsExactly(false);
-            assertThat(stopping.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        } finally {
-            node.close();
-        }
+        NodeThreads node = started(new NodeThreads(1));
+        TaskThread stopping = node.control("stopping");
+        TaskThread other = node.control("other");
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        stopping.execute(() -> {
+            inside.countDown();
+            // returns with its interrupt flag still set, as a run that ignores interrupts does
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.onSpinWait();
+            }
+            interrupted.countDown();
+        });
+        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+        stopping.shutdownNow();
+        assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+        List<Boolean> flags = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch ran = new CountDownLatch(1);
+        other.execute(() -> {
+            flags.add(Thread.currentThread().isInterrupted());
+            ran.countDown();
+        });
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(flags).containsExactly(false);
+        assertThat(stopping.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

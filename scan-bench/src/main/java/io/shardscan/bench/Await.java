@@ -28,6 +28,16 @@ final class Await {
         return System.nanoTime() - start;
     }
 
+    /** Whether {@code condition} came true within {@code timeout}. */
+    static boolean within(Duration timeout, Duration poll, Callable<Boolean> condition) throws Exception {
+        try {
+            until("", timeout, poll, condition);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        }
+    }
+
     static double seconds(long nanos) {
         return nanos / 1e9;
     }

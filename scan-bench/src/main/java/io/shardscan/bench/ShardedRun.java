@@ -10,9 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -126,7 +124,7 @@ final class ShardedRun {
                         app.properties(),
                         bench.starterRedis()));
             }
-            boolean warm = within(
+            boolean warm = Await.within(
                     Duration.ofSeconds(settings.holdSeconds()),
                     Duration.ofMillis(200),
                     () -> warm(running, specs, settings.warmupProbes()));
@@ -163,13 +161,7 @@ final class ShardedRun {
             for (int d = 0; d < idle.length; d++) {
                 idle[d] = (after[d] - before[d]) / window;
             }
-            Map<String, Long> idleKinds = new TreeMap<>();
-            kinds(counted).forEach((kind, count) -> {
-                long delta = count - kindsBefore.getOrDefault(kind, 0L);
-                if (delta > 0) {
-                    idleKinds.put(kind, delta);
-                }
-            });
+            Map<String, Long> idleKinds = TasksRun.subtract(kinds(counted), kindsBefore);
 
             int missed = pickUp(orders, settings, pickups, inserters);
             out.printf(
@@ -181,7 +173,7 @@ final class ShardedRun {
             long statementsBefore = sum(totals(counted));
             long drainStart = System.nanoTime();
             insertSpread(orders, settings, inserters);
-            within(DRAIN_TIMEOUT, Duration.ofMillis(20), () -> drained.sum() >= settings.rows());
+            Await.within(DRAIN_TIMEOUT, Duration.ofMillis(20), () -> drained.sum() >= settings.rows());
             double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
             long handled = Math.min(drained.sum(), settings.rows());
             long drainStatements = sum(totals(counted)) - statementsBefore;
@@ -209,16 +201,6 @@ final class ShardedRun {
             running.parallelStream().forEach(ScanApplication::close);
             pools.forEach(Pg::close);
             inserters.forEach(Pg::close);
-        }
-    }
-
-    /** Whether {@code condition} came true within {@code timeout}. */
-    private static boolean within(Duration timeout, Duration poll, Callable<Boolean> condition) throws Exception {
-        try {
-            Await.until("", timeout, poll, condition);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
         }
     }
 
@@ -271,7 +253,7 @@ final class ShardedRun {
             orders.insert(inserters.get(orders.databaseOf(table)), table, id, 1);
             pickups.committed(id);
             int picked = i + 1 - missed;
-            if (!within(PICKUP_TIMEOUT, Duration.ofMillis(1), () -> pickups.startedCount() >= picked)) {
+            if (!Await.within(PICKUP_TIMEOUT, Duration.ofMillis(1), () -> pickups.startedCount() >= picked)) {
                 missed++;
             }
         }

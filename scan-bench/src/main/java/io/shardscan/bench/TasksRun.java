@@ -11,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
@@ -143,10 +141,10 @@ final class TasksRun {
                     properties,
                     settings.redis())) {
                 Node node = new Node(app.engine(), names, counted, baseline);
-                boolean warm =
-                        within(Duration.ofSeconds(settings.holdSeconds()), Duration.ofMillis(200), () -> names.stream()
-                                .map(node.engine()::task)
-                                .allMatch(view -> warm(view, settings)));
+                boolean warm = Await.within(
+                        Duration.ofSeconds(settings.holdSeconds()),
+                        Duration.ofMillis(200),
+                        () -> names.stream().map(node.engine()::task).allMatch(view -> warm(view, settings)));
                 double startSeconds = (System.nanoTime() - start) / 1e9;
                 int held = names.stream()
                         .mapToInt(task -> node.engine().task(task).ownedShards().size())
@@ -204,12 +202,11 @@ final class TasksRun {
             Pg inserter,
             LongAdder drained,
             Map<String, Long> namesBefore)
-            throws InterruptedException {
+            throws Exception {
         long statementsBefore = node.counted().total();
         long lostBefore = node.leasesLost();
         int tasks = node.tasks().size();
         int rows = settings.rows();
-        int peak = node.threads();
         long start = System.nanoTime();
         for (int t = 0; t < tasks; t++) {
             long count = rows / tasks + (t < rows % tasks ? 1 : 0);
@@ -217,15 +214,11 @@ final class TasksRun {
                 orders.insert(inserter, t, 1, count);
             }
         }
-        long deadline = start + ShardedRun.DRAIN_TIMEOUT.toNanos();
-        long nextSample = 0;
-        while (drained.sum() < rows && System.nanoTime() < deadline) {
-            if (System.nanoTime() >= nextSample) {
-                peak = Math.max(peak, node.threads());
-                nextSample = System.nanoTime() + THREAD_SAMPLE.toNanos();
-            }
-            Thread.sleep(10);
-        }
+        int[] peak = {node.threads()};
+        Await.within(ShardedRun.DRAIN_TIMEOUT, THREAD_SAMPLE, () -> {
+            peak[0] = Math.max(peak[0], node.threads());
+            return drained.sum() >= rows;
+        });
         double seconds = (System.nanoTime() - start) / 1e9;
         int after = node.threads();
         return new Drain(
@@ -233,7 +226,7 @@ final class TasksRun {
                 Math.min(drained.sum(), rows),
                 seconds,
                 node.counted().total() - statementsBefore,
-                Math.max(peak, after),
+                Math.max(peak[0], after),
                 after,
                 subtract(threadNames(), namesBefore),
                 node.leasesLost() - lostBefore);
@@ -253,7 +246,7 @@ final class TasksRun {
     }
 
     /** The counts that grew, by how much. */
-    private static Map<String, Long> subtract(Map<String, Long> after, Map<String, Long> before) {
+    static Map<String, Long> subtract(Map<String, Long> after, Map<String, Long> before) {
         Map<String, Long> delta = new TreeMap<>();
         after.forEach((key, count) -> {
             long grown = count - before.getOrDefault(key, 0L);
@@ -262,14 +255,5 @@ final class TasksRun {
             }
         });
         return delta;
-    }
-
-    private static boolean within(Duration timeout, Duration poll, Callable<Boolean> condition) throws Exception {
-        try {
-            Await.until("", timeout, poll, condition);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        }
     }
 }
