@@ -27,6 +27,7 @@ final class Dispatcher {
     private final CoordinatorHealth health;
     private final Archiver archiver;
     private final IdleProbe probe;
+    private final ProbeGroup probes;
     private final EverywherePause pausedEverywhere;
     private final BooleanSupplier startsRounds;
     private final Object monitor = new Object();
@@ -41,7 +42,10 @@ final class Dispatcher {
     /** Dispatcher thread only. */
     private int rotation;
 
-    /** @param startsRounds whether this node starts rounds of the task now: not paused, and its run runs */
+    /**
+     * @param startsRounds whether this node starts rounds of the task now: not paused, and its run runs
+     * @param probes the idle probes of the node's tasks on the same store, which this task's joins
+     */
     Dispatcher(
             TaskContext context,
             LeaseKeeper leases,
@@ -49,12 +53,14 @@ final class Dispatcher {
             EverywherePause pausedEverywhere,
             BooleanSupplier startsRounds,
             TaskThread thread,
-            TaskRounds rounds) {
+            TaskRounds rounds,
+            ProbeGroup probes) {
         this.context = context;
         this.leases = leases;
         this.health = health;
         this.archiver = new Archiver(context);
-        this.probe = new IdleProbe(context);
+        this.probe = new IdleProbe(context, probes, leases::owned, () -> running && startsRounds(), this::wakeUp);
+        this.probes = probes;
         this.pausedEverywhere = pausedEverywhere;
         this.startsRounds = startsRounds;
         this.rounds = rounds;
@@ -63,12 +69,14 @@ final class Dispatcher {
 
     void start() {
         running = true;
+        probes.join(probe);
         wakeUp();
     }
 
     /** Starts no more rounds; those running go on until {@link #shutdownNow}. */
     void stop() {
         running = false;
+        probes.leave(probe);
         thread.shutdown();
         wakeUp();
     }
@@ -149,7 +157,18 @@ final class Dispatcher {
     }
 
     private void dispatchDueShards() {
-        List<OwnedShard> shards = new ArrayList<>(leases.owned());
+        if (!probe.tryLock()) {
+            // another task's probe is asking this task's idle shards: it wakes this dispatcher when it answered
+            return;
+        }
+        try {
+            dispatchDueShards(new ArrayList<>(leases.owned()));
+        } finally {
+            probe.unlock();
+        }
+    }
+
+    private void dispatchDueShards(List<OwnedShard> shards) {
         if (shards.isEmpty()) {
             return;
         }

@@ -52,7 +52,8 @@ final class TaskRunner {
             EndpointBans bans,
             @Nullable WorkerBudget budget,
             LeaseRenewals renewals,
-            NodeThreads threads) {
+            NodeThreads threads,
+            ProbeGroup probes) {
         TaskDefinition definition = task.definition();
         String name = definition.name();
         // one thread per worker, queued like a fixed pool, each ending after a while without work (an
@@ -93,7 +94,8 @@ final class TaskRunner {
                 pausedEverywhere,
                 this::startsRounds,
                 threads.dispatcher(name),
-                threads.rounds(name));
+                threads.rounds(name),
+                probes);
         this.runs = new RunKeeper(context, this::trigger);
         // a tick scheduled for later does not run after stop() released the leases
         this.control = threads.control(name);

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * What a node with several idle tasks costs PostgreSQL (issue 26 §5): four tasks of 64 shards with the
  * default tiers, leases and renew interval, JDBC leases, one task with an endpoint column and its bans
  * in the database, and the endpoint's backlog counter, all through one pool: at most one statement per
- * task per second, counted on the client side, every statement of the engine included. (The server
+ * task per second, counted on the client side, every statement of the engine included, and their idle
+ * probes asked together. (The server
  * counts more transactions: the pool checks a connection that was idle for half a second before it
  * hands it out, with an empty query that is a transaction of its own; see docs/benchmarks.md.)
  */
@@ -75,6 +76,7 @@ class PostgresIdleTasksTests {
             long before = counting.total();
             Map<String, Long> kindsBefore = counting.byKind();
             long probesBefore = engine.task("orders-a").stats().probes();
+            Map<String, Long> everyProbeBefore = probes(engine);
             long started = System.nanoTime();
             // four probes of the first tier (3 s each), however long a loaded machine makes them: a slow
             // machine only lowers the rate measured here
@@ -91,9 +93,27 @@ class PostgresIdleTasksTests {
                             engine.task(name).ownedShards())
                     .hasSize(SHARDS));
             assertThat(perTask).as(report).isLessThanOrEqualTo(1.0);
+            // the four tasks read one data source: each probe asks the others' idle shards along, so the
+            // four first tiers of 3 s cost about one statement per 3 s, not four, and every task is probed
+            long probeStatements = delta(kindsBefore, counting.byKind()).entrySet().stream()
+                    .filter(kind -> kind.getKey().contains("scan_probe"))
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
+            assertThat(probeStatements).as(report).isLessThanOrEqualTo((long) (seconds / 3) + 1);
+            Map<String, Long> everyProbe = probes(engine);
+            assertThat(TASKS)
+                    .as("every task's idle shards are probed: " + everyProbe)
+                    .allSatisfy(name -> assertThat(everyProbe.get(name) - everyProbeBefore.get(name))
+                            .isGreaterThanOrEqualTo(3));
         } finally {
             backlogs.stop();
         }
+    }
+
+    private static Map<String, Long> probes(ScanEngine engine) {
+        Map<String, Long> probes = new TreeMap<>();
+        TASKS.forEach(name -> probes.put(name, engine.task(name).stats().probes()));
+        return probes;
     }
 
     /** Four tasks on one empty table (they share it knowingly), the last one with an endpoint column. */
