@@ -27,7 +27,7 @@ final class Dispatcher {
     private final CoordinatorHealth health;
     private final Archiver archiver;
     private final IdleProbe probe;
-    private final ProbeGroup probes;
+    private final StoreTasks mates;
     private final EverywherePause pausedEverywhere;
     private final BooleanSupplier startsRounds;
     private final Object monitor = new Object();
@@ -44,7 +44,7 @@ final class Dispatcher {
 
     /**
      * @param startsRounds whether this node starts rounds of the task now: not paused, and its run runs
-     * @param probes the idle probes of the node's tasks on the same store, which this task's joins
+     * @param mates the node's tasks on the same store, whose idle probes this task's joins
      */
     Dispatcher(
             TaskContext context,
@@ -54,13 +54,13 @@ final class Dispatcher {
             BooleanSupplier startsRounds,
             TaskThread thread,
             TaskRounds rounds,
-            ProbeGroup probes) {
+            StoreTasks mates) {
         this.context = context;
         this.leases = leases;
         this.health = health;
         this.archiver = new Archiver(context);
-        this.probe = new IdleProbe(context, probes, leases::owned, () -> running && startsRounds(), this::wakeUp);
-        this.probes = probes;
+        this.probe = new IdleProbe(context, mates, leases::owned, () -> running && startsRounds(), this::wakeUp);
+        this.mates = mates;
         this.pausedEverywhere = pausedEverywhere;
         this.startsRounds = startsRounds;
         this.rounds = rounds;
@@ -69,14 +69,14 @@ final class Dispatcher {
 
     void start() {
         running = true;
-        probes.join(probe);
+        mates.join(probe);
         wakeUp();
     }
 
     /** Starts no more rounds; those running go on until {@link #shutdownNow}. */
     void stop() {
         running = false;
-        probes.leave(probe);
+        mates.leave(probe);
         thread.shutdown();
         wakeUp();
     }

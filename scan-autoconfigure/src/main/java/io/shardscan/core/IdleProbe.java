@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * failure, a delayed row's by its due time. Busy shards, triggered ones (a wake-up, a new run, a
  * requeue) and those whose last page had rows fetch directly.
  *
- * <p>The tasks of one store on this node ({@link ProbeGroup}) ride along with each other's probes
+ * <p>The tasks of one store on this node ({@link StoreTasks}) ride along with each other's probes
  * the same way: a probe also asks, in the same statement, every other member's idle tiers that come
  * due before the prober's next probe, so several idle tasks on one data source cost about one
  * statement per shortest first-tier interval, not one each. A member is asked only while its
@@ -56,7 +56,7 @@ final class IdleProbe {
     static final int MAX_REQUESTS = 1_000;
 
     private final TaskContext task;
-    private final ProbeGroup group;
+    private final StoreTasks group;
     private final Supplier<? extends Collection<OwnedShard>> owned;
     private final BooleanSupplier startsRounds;
     private final Runnable wake;
@@ -72,7 +72,7 @@ final class IdleProbe {
      */
     IdleProbe(
             TaskContext task,
-            ProbeGroup group,
+            StoreTasks group,
             Supplier<? extends Collection<OwnedShard>> owned,
             BooleanSupplier startsRounds,
             Runnable wake) {
@@ -99,7 +99,7 @@ final class IdleProbe {
 
     /**
      * Takes the task's shards for another member's probe: waits a little for a pass of its own, which
-     * holds them only briefly (its probe waits for the group's, see {@link ProbeGroup#tryProbe}).
+     * holds them only briefly (its probe waits for the group's, see {@link StoreTasks#tryProbe}).
      */
     private boolean lockForRide(long deadlineNanos) {
         try {

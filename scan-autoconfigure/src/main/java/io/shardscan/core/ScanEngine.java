@@ -102,7 +102,7 @@ public final class ScanEngine {
         this.budget = settings.maxWorkers() == null ? null : new WorkerBudget(settings.maxWorkers(), clock);
         this.renewals = new LeaseRenewals(coordinator, settings, clock);
         this.threads = new NodeThreads(tasks.size());
-        Map<TaskStore, ProbeGroup> probeGroups = new IdentityHashMap<>();
+        Map<TaskStore, StoreTasks> storeTasks = new IdentityHashMap<>();
         for (ScanTask task : tasks) {
             if (task.definition().tables() != null && !(task.store() instanceof ShardedTablesStore)) {
                 throw new InvalidTaskException("scan.tasks." + task.definition().name() + " scans several tables,"
@@ -110,11 +110,11 @@ public final class ScanEngine {
                         + " (ScanTask.withStore)");
             }
             TaskStore own = task.store() == null ? store : task.store();
-            // the tasks of one store (one data source) probe their idle shards together
-            ProbeGroup probes = probeGroups.computeIfAbsent(
-                    own, shared -> new ProbeGroup(shared, settings.statementTimeout(), clock));
+            // the tasks of one store (one data source) probe their idle shards and read their pauses together
+            StoreTasks mates = storeTasks.computeIfAbsent(
+                    own, shared -> new StoreTasks(shared, settings.statementTimeout(), clock));
             TaskRunner runner = new TaskRunner(
-                    task, own, coordinator, settings, clock, listener, bans, budget, renewals, threads, probes);
+                    task, own, coordinator, settings, clock, listener, bans, budget, renewals, threads, mates);
             if (runners.putIfAbsent(task.definition().name(), runner) != null) {
                 throw new InvalidTaskException(
                         "scan.tasks." + task.definition().name() + " has two handlers: keep one @ScanTask(\""

@@ -392,6 +392,11 @@ public final class ShardedTablesStore implements TaskStore {
         }
 
         @Override
+        public java.util.Set<String> pausedEverywhere(List<TaskDefinition> tasks) {
+            return home.control().pausedEverywhere(tasks);
+        }
+
+        @Override
         public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
             home.control().pauseEverywhere(task, paused, by, at);
         }

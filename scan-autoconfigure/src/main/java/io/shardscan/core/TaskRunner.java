@@ -53,7 +53,7 @@ final class TaskRunner {
             @Nullable WorkerBudget budget,
             LeaseRenewals renewals,
             NodeThreads threads,
-            ProbeGroup probes) {
+            StoreTasks mates) {
         TaskDefinition definition = task.definition();
         String name = definition.name();
         // one thread per worker, queued like a fixed pool, each ending after a while without work (an
@@ -86,7 +86,7 @@ final class TaskRunner {
         this.leases = new LeaseKeeper(context, coordinator, settings, health);
         renewals.add(leases);
         this.claims = new ShardClaims(context, coordinator, settings, leases, health);
-        this.pausedEverywhere = new EverywherePause(context, settings.renewInterval());
+        this.pausedEverywhere = new EverywherePause(context, settings.renewInterval(), mates);
         this.dispatcher = new Dispatcher(
                 context,
                 leases,
@@ -95,7 +95,7 @@ final class TaskRunner {
                 this::startsRounds,
                 threads.dispatcher(name),
                 threads.rounds(name),
-                probes);
+                mates);
         this.runs = new RunKeeper(context, this::trigger);
         // a tick scheduled for later does not run after stop() released the leases
         this.control = threads.control(name);
@@ -109,12 +109,14 @@ final class TaskRunner {
     }
 
     void start() {
+        pausedEverywhere.start();
         dispatcher.start();
         ticks.start();
     }
 
     /** Stops the task on this node; see {@link TaskStop#stop}. */
     void stop() {
+        pausedEverywhere.stop();
         new TaskStop(context, settings, leases, dispatcher, control).stop();
     }
 

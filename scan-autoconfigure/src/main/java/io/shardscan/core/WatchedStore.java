@@ -123,6 +123,11 @@ final class WatchedStore implements TaskStore {
         }
 
         @Override
+        public java.util.Set<String> pausedEverywhere(List<TaskDefinition> tasks) {
+            return watch("pause read", () -> bounded.control().pausedEverywhere(tasks));
+        }
+
+        @Override
         public void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at) {
             store.control().pauseEverywhere(task, paused, by, at);
         }

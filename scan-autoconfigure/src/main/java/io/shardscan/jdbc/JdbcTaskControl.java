@@ -4,7 +4,9 @@ import io.shardscan.core.spi.TaskControl;
 import io.shardscan.core.task.TaskDefinition;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -26,6 +28,17 @@ final class JdbcTaskControl implements TaskControl {
         List<Integer> paused =
                 jdbc.queryForList("SELECT paused FROM scan_task WHERE task = ?", Integer.class, task.name());
         return !paused.isEmpty() && paused.get(0) != 0;
+    }
+
+    @Override
+    public Set<String> pausedEverywhere(List<TaskDefinition> tasks) {
+        if (tasks.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.queryForList(
+                "SELECT task FROM scan_task WHERE paused <> 0 AND task IN (" + "?, ".repeat(tasks.size() - 1) + "?)",
+                String.class,
+                tasks.stream().map(TaskDefinition::name).toArray()));
     }
 
     @Override

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * default tiers, leases and renew interval, JDBC leases, one task with an endpoint column and its bans
  * in the database, and the endpoint's backlog counter, all through one pool: at most one statement per
  * task per second, counted on the client side, every statement of the engine included, and their idle
- * probes asked together. (The server
+ * probes and pause reads asked together. (The server
  * counts more transactions: the pool checks a connection that was idle for half a second before it
  * hands it out, with an empty query that is a transaction of its own; see docs/benchmarks.md.)
  */
@@ -100,6 +100,12 @@ class PostgresIdleTasksTests {
                     .mapToLong(Map.Entry::getValue)
                     .sum();
             assertThat(probeStatements).as(report).isLessThanOrEqualTo((long) (seconds / 3) + 1);
+            // and their pauses, each read every fifth renew interval (10 s), are read in one statement
+            long pauseReads = delta(kindsBefore, counting.byKind()).entrySet().stream()
+                    .filter(kind -> kind.getKey().contains("FROM scan_task"))
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
+            assertThat(pauseReads).as(report).isLessThanOrEqualTo((long) (seconds / 10) + 1);
             Map<String, Long> everyProbe = probes(engine);
             assertThat(TASKS)
                     .as("every task's idle shards are probed: " + everyProbe)

@@ -16,6 +16,20 @@ public interface TaskControl {
      */
     boolean pausedEverywhere(TaskDefinition task);
 
+    /**
+     * {@link #pausedEverywhere(TaskDefinition)} of several tasks at once: a node's tasks read their
+     * pauses together, so an implementation should answer with one statement.
+     *
+     * <p>The default asks each task apart.
+     *
+     * @return the names of those of {@code tasks} that are paused
+     */
+    default java.util.Set<String> pausedEverywhere(java.util.List<TaskDefinition> tasks) {
+        java.util.Set<String> paused = new java.util.HashSet<>();
+        tasks.stream().filter(this::pausedEverywhere).forEach(task -> paused.add(task.name()));
+        return paused;
+    }
+
     /** Pauses ({@code true}) or resumes the task on every node, recording who and when; it outlives restarts. */
     void pauseEverywhere(TaskDefinition task, boolean paused, String by, Instant at);
 

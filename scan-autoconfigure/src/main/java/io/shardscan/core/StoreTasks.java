@@ -13,18 +13,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The idle probes of the tasks on this node that read through one store, and so one data source:
- * each one's probe asks the others' idle tiers along, in one statement (see {@link IdleProbe}).
- * Members join when their dispatcher starts and leave when it stops. One member gathers its riders
+ * The tasks on this node that read through one store, and so one data source, whose idle probes
+ * and pause reads ask each other's along, in one statement each (see {@link IdleProbe} and
+ * {@link EverywherePause}). A task joins when it starts and leaves when it stops. One member gathers its riders
  * at a time, so members due together share one statement. That statement is bounded by
  * {@link #TOGETHER_TIMEOUT}, not the tasks' statement timeout: when it does not answer in time (a
  * lock on one of the tables, a slow database) each task asks its own again apart, and the group's
  * tasks probe apart for {@link #APART_FOR}, so a lock on one task's table delays the others' probes
  * by a second at most. Thread-safe.
  */
-final class ProbeGroup {
+final class StoreTasks {
 
-    private static final System.Logger log = ScanLogging.getLogger(ProbeGroup.class);
+    private static final System.Logger log = ScanLogging.getLogger(StoreTasks.class);
 
     /** How long a probe of several tasks' tables may run before the tasks ask apart. */
     static final Duration TOGETHER_TIMEOUT = Duration.ofSeconds(1);
@@ -35,6 +35,8 @@ final class ProbeGroup {
     private final TaskStore together;
     private final ScanClock clock;
     private final CopyOnWriteArrayList<IdleProbe> members = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<EverywherePause> pauses = new CopyOnWriteArrayList<>();
+    private final ReentrantLock pauseReading = new ReentrantLock();
     /** Held while one member gathers its riders. */
     private final ReentrantLock gathering = new ReentrantLock();
     /** Members whose probe came while another gathered, woken when it has. */
@@ -46,7 +48,7 @@ final class ProbeGroup {
      * @param store the store the members read through, unbounded: the group bounds its own statements by
      *     {@link #TOGETHER_TIMEOUT} (or {@code statementTimeout} when shorter)
      */
-    ProbeGroup(TaskStore store, Duration statementTimeout, ScanClock clock) {
+    StoreTasks(TaskStore store, Duration statementTimeout, ScanClock clock) {
         this.together =
                 store.boundedBy(statementTimeout.compareTo(TOGETHER_TIMEOUT) < 0 ? statementTimeout : TOGETHER_TIMEOUT);
         this.clock = clock;
@@ -59,6 +61,24 @@ final class ProbeGroup {
 
     void leave(IdleProbe probe) {
         members.remove(probe);
+    }
+
+    void join(EverywherePause pause) {
+        pauses.addIfAbsent(pause);
+    }
+
+    void leave(EverywherePause pause) {
+        pauses.remove(pause);
+    }
+
+    /** Held through one task's pause read, so that tasks whose ticks come together read once. */
+    ReentrantLock pauseReading() {
+        return pauseReading;
+    }
+
+    /** The pauses of the tasks but {@code pause}'s, each read along with it. */
+    List<EverywherePause> pauses(EverywherePause pause) {
+        return pauses.stream().filter(other -> other != pause).toList();
     }
 
     /** Whether the members ask each other's shards along now: more than one, and not apart. */
