@@ -173,6 +173,27 @@ abstract class TaskRunsContractTests {
                 .isEqualTo(LocalDateTime.ofInstant(T0, ZoneOffset.UTC));
     }
 
+    /** The pauses of several tasks read at once: those set paused, not those resumed nor those never set. */
+    @Test
+    void pausesOfSeveralTasksAreReadInOneCall() {
+        TaskDefinition resumed = TaskDefinition.builder("resumed")
+                .table("tb_order")
+                .idColumn("order_id")
+                .build();
+        TaskDefinition never = TaskDefinition.builder("never")
+                .table("tb_order")
+                .idColumn("order_id")
+                .build();
+        store.control().pauseEverywhere(task, true, "node-a", T0);
+        store.control().pauseEverywhere(resumed, true, "node-a", T0);
+        store.control().pauseEverywhere(resumed, false, "node-b", T0.plusSeconds(1));
+
+        assertThat(store.control().pausedEverywhere(List.of(task, resumed, never)))
+                .containsExactly(task.name());
+        assertThat(store.control().pausedEverywhere(List.of(never))).isEmpty();
+        assertThat(store.control().pausedEverywhere(List.of())).isEmpty();
+    }
+
     /** A task that ran before its schedule was set keeps its run, and a pause set before keeps its row's pause. */
     @Test
     void firstSightKeepsTheRunAndThePauseThereAre() {
