@@ -33,6 +33,10 @@ final class RangeClaims {
     private final BooleanSupplier running;
     /** When a worker first saw fewer ranges than the cursor handed out; 0 when none is missing. */
     private volatile long holeSeenNanos;
+    /** The once run whose cursor a claim found past its ids; -1 before. */
+    private volatile long exhaustedRun = -1;
+    /** When a worker last asked the ledger for ranges to take over. */
+    private volatile long takeOversAskedNanos;
 
     RangeClaims(RangeTask task, RangeStores stores, EngineSettings settings, ScanClock clock, BooleanSupplier running) {
         this.task = task;
@@ -40,28 +44,62 @@ final class RangeClaims {
         this.settings = settings;
         this.clock = clock;
         this.running = running;
+        this.takeOversAskedNanos = clock.nanos() - settings.renewInterval().toNanos();
     }
 
-    /** A range whose owner died or stalled, else the next one from the cursor; empty when none is left for now. */
+    /**
+     * A range whose owner died or stalled, else the next one from the cursor; empty when none is left for
+     * now. The ledger is asked for ranges to take over at most once per renew interval while the cursor
+     * still hands out ranges (a range is taken over only a lease TTL after its owner's last heartbeat, so
+     * asking before every range of a few milliseconds found none: a statement per range), and always
+     * once the cursor has none left.
+     */
     Optional<RangeLease> acquire(TaskRun current) {
-        RunRange ids = RangeRunner.range(current);
+        boolean asked = false;
+        if (clock.nanos() - takeOversAskedNanos >= settings.renewInterval().toNanos()) {
+            asked = true;
+            Optional<RangeLease> taken = takeOver(current);
+            if (taken.isPresent()) {
+                return taken;
+            }
+        }
+        Optional<RangeLease> claimed = claim(current);
+        return claimed.isPresent() || asked ? claimed : takeOver(current);
+    }
+
+    private Optional<RangeLease> takeOver(TaskRun current) {
+        takeOversAskedNanos = clock.nanos();
         List<RangeLease> taken = stores.ledger()
                 .takeOver(task.name(), current.id(), settings.nodeId(), settings.leaseTtl(), task.stallTimeout(), 1);
-        if (!taken.isEmpty()) {
-            RangeLease lease = taken.get(0);
-            log.log(
-                    Level.INFO,
-                    "Task " + task.name() + ": took over range " + lease.start() + "-" + lease.end() + " at position "
-                            + lease.position() + " with epoch " + lease.epoch());
-            return Optional.of(lease);
+        if (taken.isEmpty()) {
+            return Optional.empty();
         }
-        long limit = task.run() == RunMode.ONCE ? ids.highId() : stores.table().maxId(task);
+        RangeLease lease = taken.get(0);
+        log.log(
+                Level.INFO,
+                "Task " + task.name() + ": took over range " + lease.start() + "-" + lease.end() + " at position "
+                        + lease.position() + " with epoch " + lease.epoch());
+        return Optional.of(lease);
+    }
+
+    /** The next range from the cursor, opened in the ledger; empty when the cursor is past the ids there are. */
+    private Optional<RangeLease> claim(TaskRun current) {
+        RunRange ids = RangeRunner.range(current);
+        boolean once = task.run() == RunMode.ONCE;
+        if (once && exhaustedRun == current.id()) {
+            // a once run's cursor only moves on: past its ids once, it has no range left, and is not moved again
+            return Optional.empty();
+        }
+        long limit = once ? ids.highId() : stores.table().maxId(task);
         while (running.getAsBoolean()) {
-            if (ids.lowId() + stores.cursor().peek(task.name(), current.id()) > limit) {
+            // a once run's ids are known: a claim past them is refused below, without a read of the cursor
+            // before each claim; a following run's cursor must not run ahead of the table's ids
+            if (!once && ids.lowId() + stores.cursor().peek(task.name(), current.id()) > limit) {
                 return Optional.empty();
             }
             long start = ids.lowId() + stores.cursor().claim(task.name(), current.id(), ids.rangeSize());
-            if (task.run() == RunMode.ONCE && start > ids.highId()) {
+            if (once && start > ids.highId()) {
+                exhaustedRun = current.id();
                 return Optional.empty();
             }
             Optional<RangeLease> opened =

@@ -344,6 +344,56 @@ public abstract class RangeModeContractTests {
                 .isLessThanOrEqualTo(2 * (ticks / 5 + 1) + 2);
     }
 
+    /**
+     * A once run claims its ranges without reading the cursor before each claim, and asks the ledger for
+     * ranges to take over about once per renew interval, not before every range: a range of 50 ids takes
+     * milliseconds, and asking twice before each cost a quarter of a range worker's time (docs/benchmarks.md).
+     */
+    @Test
+    void aOnceRunClaimsItsRangesWithoutACursorReadOrATakeoverQueryBeforeEach() {
+        long inserted = users.insertWithGaps(1, 6_000, 1);
+        RangeTask task = task(50, Duration.ofMinutes(5), RunMode.ONCE);
+        java.util.Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
+        RangeStores counted = new RangeStores(
+                stores.runs(),
+                countingEach(RangeCursor.class, stores.cursor(), calls),
+                countingEach(RangeLedger.class, stores.ledger(), calls),
+                stores.table(),
+                stores.failures());
+        long started = System.nanoTime();
+        ScanEngine a = engines.startRange("node-a", dataSource, counted, new RangeJob(task, recording("node-a")));
+        await().until(() -> a.rangeTask(name).snapshot().run().done());
+        double seconds = (System.nanoTime() - started) / 1e9;
+        assertThat(users.missed()).isZero();
+        long ranges = calls.get("open").get();
+        assertThat(ranges).as("ranges of 50 ids opened: %s", calls).isGreaterThanOrEqualTo(inserted / 50);
+        // bounds of time, not of ranges, so a slow machine only loosens them: asked before each range, as
+        // before, a run of a few seconds asks 120 times and more
+        // takeovers: every renew interval (FAST_RENEW) at most, and at each worker's try once no range is left
+        long idleTries = 2 * (long) Math.ceil(seconds / 0.2) + 4;
+        assertThat(calls.get("takeOver").get())
+                .as("takeover queries over %.1f s for %d ranges: %s", seconds, ranges, calls)
+                .isLessThanOrEqualTo((long) Math.ceil(seconds * 1000 / Engines.FAST_RENEW.toMillis()) + idleTries);
+        // the cursor: only read by a worker's try once no range is left (every first-tier interval, 200 ms)
+        assertThat(calls.getOrDefault("peek", new AtomicLong()).get())
+                .as("cursor reads over %.1f s for %d ranges: %s", seconds, ranges, calls)
+                .isLessThanOrEqualTo(idleTries);
+    }
+
+    /** {@code target} with each call counted in {@code calls} by its method's name. */
+    private static <T> T countingEach(Class<T> type, T target, java.util.Map<String, AtomicLong> calls) {
+        return type.cast(java.lang.reflect.Proxy.newProxyInstance(
+                type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+                    calls.computeIfAbsent(method.getName(), n -> new AtomicLong())
+                            .incrementAndGet();
+                    try {
+                        return method.invoke(target, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                }));
+    }
+
     /** Node A running the task with {@code run}, every store call but {@code kind()} counted in {@code calls}. */
     private ScanEngine startCounted(RunMode run, AtomicLong calls) {
         RangeStores counted = new RangeStores(
