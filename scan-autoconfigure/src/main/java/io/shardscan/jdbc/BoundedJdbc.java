@@ -12,7 +12,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The statements of a store that were bounded when it was built: a {@link JdbcTemplate} whose every
- * statement carries a JDBC query timeout, its transactions, and the translation of a statement the
+ * statement is cancelled once it ran past the timeout ({@link StatementDeadlines}), its transactions, and the translation of a statement the
  * driver cancelled for it into a {@link StatementCancelledException} that names the table. Built
  * bounded rather than asked for a bounded view, so no wrapper around the store can run its statements
  * unbounded. Thread-safe.
@@ -46,8 +46,7 @@ final class BoundedJdbc {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("a statement timeout must be positive (was " + timeout + ")");
         }
-        this.jdbc = new JdbcTemplate(dataSource);
-        this.jdbc.setQueryTimeout(seconds(timeout));
+        this.jdbc = StatementDeadlines.template(dataSource, timeout);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.timeout = timeout;

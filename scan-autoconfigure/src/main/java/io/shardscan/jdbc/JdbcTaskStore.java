@@ -106,16 +106,15 @@ public final class JdbcTaskStore implements TaskStore {
     }
 
     /**
-     * A view whose every statement carries a JDBC query timeout of {@code timeout} in whole seconds,
-     * rounded up (PostgreSQL's, MariaDB's and H2's drivers all cancel a statement that waits on a lock
-     * past it). Its transactions are this store's: the application's statements in a transactional
+     * A view whose every statement is cancelled once it ran for {@code timeout} ({@link
+     * StatementDeadlines}: PostgreSQL's, MariaDB's and H2's drivers all cancel a statement that waits on
+     * a lock). Its transactions are this store's: the application's statements in a transactional
      * handler join them without a timeout of their own, only the view's write-back carries one.
      */
     @Override
     public TaskStore boundedBy(Duration timeout) {
-        JdbcTemplate bounded = new JdbcTemplate(Objects.requireNonNull(jdbc.getDataSource()));
-        bounded.setQueryTimeout(BoundedJdbc.seconds(timeout));
-        return new JdbcTaskStore(this, bounded);
+        return new JdbcTaskStore(
+                this, StatementDeadlines.template(Objects.requireNonNull(jdbc.getDataSource()), timeout));
     }
 
     /** A statement cancelled by its query timeout, as the dialect's driver reports it, anywhere in the causes. */

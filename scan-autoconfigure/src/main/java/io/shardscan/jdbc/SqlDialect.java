@@ -110,8 +110,9 @@ public abstract class SqlDialect {
     }
 
     /**
-     * Whether {@code e} is a statement cancelled by its query timeout ({@code Statement.setQueryTimeout}):
-     * here a {@link java.sql.SQLTimeoutException}, as H2's and MariaDB's drivers throw.
+     * Whether {@code e} is a statement cancelled by its timeout ({@code Statement.cancel} once past it,
+     * see {@link StatementDeadlines}, or {@code Statement.setQueryTimeout}): here a {@link
+     * java.sql.SQLTimeoutException}, as H2's and MariaDB's drivers throw.
      */
     protected boolean cancelledByTimeout(SQLException e) {
         return e instanceof java.sql.SQLTimeoutException;
