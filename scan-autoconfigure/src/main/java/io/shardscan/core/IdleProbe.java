@@ -99,7 +99,7 @@ final class IdleProbe {
 
     /**
      * Takes the task's shards for another member's probe: waits a little for a pass of its own, which
-     * holds them only briefly (its probe waits for the group's, see {@link StoreTasks#tryProbe}).
+     * holds them only briefly (while another member gathers, its own probe waits: see {@link StoreTasks#tryGather}).
      */
     private boolean lockForRide(long deadlineNanos) {
         try {
