@@ -27,7 +27,6 @@ final class Dispatcher {
     private final CoordinatorHealth health;
     private final Archiver archiver;
     private final IdleProbe probe;
-    private final StoreTasks mates;
     private final EverywherePause pausedEverywhere;
     private final BooleanSupplier startsRounds;
     private final Object monitor = new Object();
@@ -60,7 +59,6 @@ final class Dispatcher {
         this.health = health;
         this.archiver = new Archiver(context);
         this.probe = new IdleProbe(context, mates, leases::owned, () -> running && startsRounds(), this::wakeUp);
-        this.mates = mates;
         this.pausedEverywhere = pausedEverywhere;
         this.startsRounds = startsRounds;
         this.rounds = rounds;
@@ -69,14 +67,14 @@ final class Dispatcher {
 
     void start() {
         running = true;
-        mates.join(probe);
+        probe.join();
         wakeUp();
     }
 
     /** Starts no more rounds; those running go on until {@link #shutdownNow}. */
     void stop() {
         running = false;
-        mates.leave(probe);
+        probe.leave();
         thread.shutdown();
         wakeUp();
     }

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -113,6 +112,16 @@ final class IdleProbe {
     /** How long a probe waits in all for the members' own passes, each of which holds its shards briefly. */
     private static final Duration RIDE_WAIT = Duration.ofMillis(50);
 
+    /** Joins the probes of the store's tasks: its dispatcher started. */
+    void join() {
+        group.join(this);
+    }
+
+    /** Leaves the probes of the store's tasks: its dispatcher stopped. */
+    void leave() {
+        group.leave(this);
+    }
+
     /** Wakes the task's dispatcher. */
     void wake() {
         wake.run();
@@ -127,7 +136,13 @@ final class IdleProbe {
     private record Asked(int index, Tier tier, List<OwnedShard> shards) {}
 
     /** One member's part of a probe: its cursors and requests, in the same order. */
-    record Part(IdleProbe member, List<Asked> asked, List<TierCursor> cursors, List<FetchRequest> requests) {}
+    record Part(IdleProbe member, List<Asked> asked, List<TierCursor> cursors, List<FetchRequest> requests) {
+
+        /** The task the requests are of. */
+        TaskDefinition task() {
+            return member.task.definition();
+        }
+    }
 
     /**
      * When some tier is due in an idle shard of {@code shards}, probes it together with every tier
@@ -150,13 +165,11 @@ final class IdleProbe {
             // dispatcher is woken when it gathered, and asks what it left
             return;
         }
-        Part own;
+        Part own = prepare(asked);
+        List<Part> parts = new ArrayList<>(List.of(own));
         List<IdleProbe> riders = new ArrayList<>();
-        List<Part> parts = new ArrayList<>();
         try {
             try {
-                own = prepare(asked);
-                parts.add(own);
                 gather(parts, riders, soon);
             } finally {
                 group.gathered();
@@ -288,13 +301,6 @@ final class IdleProbe {
             part.member().task.stats().probed(hits);
         }
         return true;
-    }
-
-    /** The task's definition, once per request of {@code part}, and the requests: a probe of several tasks. */
-    static void addTo(Part part, List<TaskDefinition> tasks, List<FetchRequest> requests) {
-        tasks.addAll(
-                Collections.nCopies(part.requests().size(), part.member().task.definition()));
-        requests.addAll(part.requests());
     }
 
     /** As a failed round: WARN the first time its kind is seen, then at most once a minute. */

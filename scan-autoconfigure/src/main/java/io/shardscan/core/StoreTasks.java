@@ -6,6 +6,7 @@ import io.shardscan.core.task.TaskDefinition;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,7 +35,7 @@ final class StoreTasks {
 
     private final TaskStore together;
     private final ScanClock clock;
-    private final CopyOnWriteArrayList<IdleProbe> members = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<IdleProbe> probes = new CopyOnWriteArrayList<>();
     private final CopyOnWriteArrayList<EverywherePause> pauses = new CopyOnWriteArrayList<>();
     private final ReentrantLock pauseReading = new ReentrantLock();
     /** Held while one member gathers its riders. */
@@ -56,11 +57,11 @@ final class StoreTasks {
     }
 
     void join(IdleProbe probe) {
-        members.addIfAbsent(probe);
+        probes.addIfAbsent(probe);
     }
 
     void leave(IdleProbe probe) {
-        members.remove(probe);
+        probes.remove(probe);
     }
 
     void join(EverywherePause pause) {
@@ -83,7 +84,7 @@ final class StoreTasks {
 
     /** Whether the members ask each other's shards along now: more than one, and not apart. */
     boolean together() {
-        return members.size() > 1 && clock.nanos() - apartUntilNanos >= 0;
+        return probes.size() > 1 && clock.nanos() - apartUntilNanos >= 0;
     }
 
     /**
@@ -112,7 +113,7 @@ final class StoreTasks {
 
     /** The members but {@code probe}, in the order they joined, from the one after {@code probe}. */
     List<IdleProbe> others(IdleProbe probe) {
-        List<IdleProbe> all = List.copyOf(members);
+        List<IdleProbe> all = List.copyOf(probes);
         int at = all.indexOf(probe);
         if (at < 0) {
             return all;
@@ -127,7 +128,10 @@ final class StoreTasks {
     List<Integer> dueRequests(List<IdleProbe.Part> parts) {
         List<TaskDefinition> tasks = new ArrayList<>();
         List<FetchRequest> requests = new ArrayList<>();
-        parts.forEach(part -> IdleProbe.addTo(part, tasks, requests));
+        for (IdleProbe.Part part : parts) {
+            tasks.addAll(Collections.nCopies(part.requests().size(), part.task()));
+            requests.addAll(part.requests());
+        }
         return together.dueRequests(tasks, requests);
     }
 
@@ -136,7 +140,7 @@ final class StoreTasks {
         apartUntilNanos = clock.nanos() + APART_FOR.toNanos();
         log.log(
                 Level.INFO,
-                "Task " + prober.name() + ": the probe of the idle shards of " + members.size() + " tasks on one"
+                "Task " + prober.name() + ": the probe of the idle shards of " + probes.size() + " tasks on one"
                         + " data source, in one statement, did not answer within " + TOGETHER_TIMEOUT + " ("
                         + StoreFailure.describe(failure) + "); each task asks its own apart for the next "
                         + APART_FOR + ", so a lock on one table does not hold the others' probes");

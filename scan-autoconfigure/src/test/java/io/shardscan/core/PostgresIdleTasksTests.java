@@ -84,10 +84,11 @@ class PostgresIdleTasksTests {
                     .until(() -> engine.task("orders-a").stats().probes() - probesBefore >= 4);
             double seconds = (System.nanoTime() - started) / 1e9;
             long statements = counting.total() - before;
+            Map<String, Long> kinds = delta(kindsBefore, counting.byKind());
             double perTask = statements / seconds / TASKS.size();
             String report = String.format(
                     "%.2f statements per task per second (%d over %.1f s, %d tasks): %s",
-                    perTask, statements, seconds, TASKS.size(), delta(kindsBefore, counting.byKind()));
+                    perTask, statements, seconds, TASKS.size(), kinds);
             System.out.println(getClass().getSimpleName() + ": " + report);
             assertThat(TASKS).as("the idle node keeps its shards").allSatisfy(name -> assertThat(
                             engine.task(name).ownedShards())
@@ -95,17 +96,9 @@ class PostgresIdleTasksTests {
             assertThat(perTask).as(report).isLessThanOrEqualTo(1.0);
             // the four tasks read one data source: each probe asks the others' idle shards along, so the
             // four first tiers of 3 s cost about one statement per 3 s, not four, and every task is probed
-            long probeStatements = delta(kindsBefore, counting.byKind()).entrySet().stream()
-                    .filter(kind -> kind.getKey().contains("scan_probe"))
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
-            assertThat(probeStatements).as(report).isLessThanOrEqualTo((long) (seconds / 3) + 1);
+            assertThat(ofKind(kinds, "scan_probe")).as(report).isLessThanOrEqualTo((long) (seconds / 3) + 1);
             // and their pauses, each read every fifth renew interval (10 s), are read in one statement
-            long pauseReads = delta(kindsBefore, counting.byKind()).entrySet().stream()
-                    .filter(kind -> kind.getKey().contains("FROM scan_task"))
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
-            assertThat(pauseReads).as(report).isLessThanOrEqualTo((long) (seconds / 10) + 1);
+            assertThat(ofKind(kinds, "FROM scan_task")).as(report).isLessThanOrEqualTo((long) (seconds / 10) + 1);
             Map<String, Long> everyProbe = probes(engine);
             assertThat(TASKS)
                     .as("every task's idle shards are probed: " + everyProbe)
@@ -114,6 +107,14 @@ class PostgresIdleTasksTests {
         } finally {
             backlogs.stop();
         }
+    }
+
+    /** The statements counted in {@code kinds} whose text has {@code fragment}. */
+    private static long ofKind(Map<String, Long> kinds, String fragment) {
+        return kinds.entrySet().stream()
+                .filter(kind -> kind.getKey().contains(fragment))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     private static Map<String, Long> probes(ScanEngine engine) {

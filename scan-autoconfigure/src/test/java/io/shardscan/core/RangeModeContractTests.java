@@ -380,20 +380,6 @@ public abstract class RangeModeContractTests {
                 .isLessThanOrEqualTo(idleTries);
     }
 
-    /** {@code target} with each call counted in {@code calls} by its method's name. */
-    private static <T> T countingEach(Class<T> type, T target, java.util.Map<String, AtomicLong> calls) {
-        return type.cast(java.lang.reflect.Proxy.newProxyInstance(
-                type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-                    calls.computeIfAbsent(method.getName(), n -> new AtomicLong())
-                            .incrementAndGet();
-                    try {
-                        return method.invoke(target, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                }));
-    }
-
     /** Node A running the task with {@code run}, every store call but {@code kind()} counted in {@code calls}. */
     private ScanEngine startCounted(RunMode run, AtomicLong calls) {
         RangeStores counted = new RangeStores(
@@ -411,11 +397,24 @@ public abstract class RangeModeContractTests {
 
     /** {@code target} with every call but {@code kind()} counted in {@code calls}. */
     private static <T> T counting(Class<T> type, T target, AtomicLong calls) {
+        return counting(type, target, method -> {
+            if (!method.equals("kind")) {
+                calls.incrementAndGet();
+            }
+        });
+    }
+
+    /** {@code target} with each call counted in {@code calls} by its method's name. */
+    private static <T> T countingEach(Class<T> type, T target, java.util.Map<String, AtomicLong> calls) {
+        return counting(type, target, method -> calls.computeIfAbsent(method, n -> new AtomicLong())
+                .incrementAndGet());
+    }
+
+    /** {@code target} with the name of each method called given to {@code called} first. */
+    private static <T> T counting(Class<T> type, T target, java.util.function.Consumer<String> called) {
         return type.cast(java.lang.reflect.Proxy.newProxyInstance(
                 type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
-                    if (!method.getName().equals("kind")) {
-                        calls.incrementAndGet();
-                    }
+                    called.accept(method.getName());
                     try {
                         return method.invoke(target, args);
                     } catch (java.lang.reflect.InvocationTargetException e) {
