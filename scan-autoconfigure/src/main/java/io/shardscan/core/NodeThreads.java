@@ -7,6 +7,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The threads every task of a node shares for its lease ticks and its dispatcher passes, each task
@@ -16,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * A tick or a pass waits for its coordinator call or its probe at most; with {@link #TICK_THREADS}
  * and {@link #DISPATCH_THREADS} a task whose calls hang holds one thread, the others go on. Every
  * shared thread ends after {@link #KEEP_ALIVE} without work, so does every worker thread of a task
- * ({@link TaskRunner}); a round's thread does after a minute. Closed once every task has stopped.
+ * ({@link TaskRunner}); a round's thread does after a minute. With the node's worker budget, the
+ * tasks' lanes share one pool of worker threads too ({@link #workers}). Closed once every task has
+ * stopped.
  */
 final class NodeThreads implements AutoCloseable {
 
@@ -33,6 +36,8 @@ final class NodeThreads implements AutoCloseable {
     private final ThreadPoolExecutor ticks;
     private final ThreadPoolExecutor dispatch;
     private final ExecutorService rounds;
+    /** The lanes' threads of every task that takes its workers from the node's budget; made at first use. */
+    private @Nullable ThreadPoolExecutor workers;
 
     /** @param tasks the node's tasks: no more shared threads of a kind than tasks */
     NodeThreads(int tasks) {
@@ -72,9 +77,23 @@ final class NodeThreads implements AutoCloseable {
         return new TaskRounds("scan-" + task + "-round", rounds);
     }
 
+    /**
+     * The task's share of the node's worker threads, as many as the node's worker budget ({@code
+     * scan.max-workers}) has workers; see {@link TaskWorkers}.
+     */
+    synchronized TaskWorkers workers(String task, int budget) {
+        if (workers == null) {
+            workers = TaskWorkers.pool(budget, Threads.named("scan-worker-"));
+        }
+        return TaskWorkers.share(workers, "scan-" + task + "-worker-");
+    }
+
     /** Interrupts what still runs on the shared threads; after every task stopped. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (workers != null) {
+            workers.shutdownNow();
+        }
         timer.shutdownNow();
         ticks.shutdownNow();
         dispatch.shutdownNow();

@@ -35,6 +35,8 @@ final class RangeHandling {
     private final ScanClock clock;
     private final FailureLog failureLog;
     private final @Nullable RangeTransactions transactions;
+    /** Tries per call: the first and the task's in-place retries, resolved once (not per row). */
+    private final int allowedTries;
 
     /** @param transactions those of a transactional task; {@code null} runs the handler outside any */
     RangeHandling(
@@ -48,6 +50,7 @@ final class RangeHandling {
         this.clock = clock;
         this.failureLog = failureLog;
         this.transactions = transactions;
+        this.allowedTries = 1 + task.inPlaceRetries();
     }
 
     /** Whether each try runs in a transaction of its own. */
@@ -132,7 +135,6 @@ final class RangeHandling {
     }
 
     private Tried attempt(List<Row> rows, IntFunction<ScanContext> context, BooleanSupplier commit) {
-        int allowed = 1 + task.inPlaceRetries();
         for (int attempt = 1; ; attempt++) {
             Throwable[] thrown = new Throwable[1];
             boolean[] refused = new boolean[1];
@@ -145,7 +147,7 @@ final class RangeHandling {
                     switch (outcome.kind()) {
                         case DONE, SKIP, DEAD -> false;
                         case RETRY ->
-                            attempt < allowed && !Thread.currentThread().isInterrupted();
+                            attempt < allowedTries && !Thread.currentThread().isInterrupted();
                     };
             if (!again) {
                 return new Tried(succeeded(outcome) ? null : new Failed(reason(outcome), attempt, thrown[0]), false);

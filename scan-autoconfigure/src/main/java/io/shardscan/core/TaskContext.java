@@ -11,9 +11,7 @@ import io.shardscan.core.task.TaskHandler;
 import io.shardscan.core.task.Tier;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
@@ -33,7 +31,7 @@ final class TaskContext {
     private final RunningStatements statements;
     private final ScanClock clock;
     private final ScanListener listener;
-    private final ThreadPoolExecutor workers;
+    private final TaskWorkers workers;
     private final Semaphore workerPermits;
     private final TaskStats stats = new TaskStats();
     private final FailureLog failures = new FailureLog();
@@ -52,7 +50,7 @@ final class TaskContext {
             java.time.Duration statementTimeout,
             ScanClock clock,
             ScanListener listener,
-            ThreadPoolExecutor workers,
+            TaskWorkers workers,
             String nodeId,
             Runnable wakeUp,
             BooleanSupplier dispatching,
@@ -157,7 +155,7 @@ final class TaskContext {
         return listener;
     }
 
-    ExecutorService workers() {
+    TaskWorkers workers() {
         return workers;
     }
 
@@ -165,17 +163,15 @@ final class TaskContext {
      * A worker thread was left behind in a call the engine gave up on: the pool gets one more
      * thread, so the task keeps its full worker count while that one is stuck.
      */
-    synchronized void workerAbandoned() {
+    void workerAbandoned() {
         stats.abandoned();
-        workers.setMaximumPoolSize(workers.getMaximumPoolSize() + 1);
-        workers.setCorePoolSize(workers.getCorePoolSize() + 1);
+        workers.abandoned();
     }
 
     /** A thread left behind came back: the pool shrinks by the thread it had added for it. */
-    synchronized void abandonedWorkerReturned() {
+    void abandonedWorkerReturned() {
         stats.abandonedReturned();
-        workers.setCorePoolSize(workers.getCorePoolSize() - 1);
-        workers.setMaximumPoolSize(workers.getMaximumPoolSize() - 1);
+        workers.returned();
     }
 
     Semaphore workerPermits() {

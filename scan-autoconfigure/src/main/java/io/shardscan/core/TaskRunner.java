@@ -12,9 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,17 +53,13 @@ final class TaskRunner {
             StoreTasks mates) {
         TaskDefinition definition = task.definition();
         String name = definition.name();
-        // one thread per worker, queued like a fixed pool, each ending after a while without work (an
-        // idle task keeps none); TaskContext adds a thread for each one abandoned in a hung handler, so
-        // the task keeps its workers
-        ThreadPoolExecutor workers = new ThreadPoolExecutor(
-                definition.rounds().workers(),
-                definition.rounds().workers(),
-                NodeThreads.KEEP_ALIVE.toMillis(),
-                TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(),
-                settings.workerThreads().factory(name, "scan-" + name + "-worker-"));
-        workers.allowCoreThreadTimeOut(true);
+        // the node's worker threads under its budget (TaskWorkers), else a pool of the task's own; either
+        // way TaskContext adds a thread for each one abandoned in a hung handler, so the task keeps its workers
+        TaskWorkers workers = budget != null && settings.workerThreads() == WorkerThreads.PLATFORM
+                ? threads.workers(name, budget.size())
+                : TaskWorkers.own(
+                        definition.rounds().workers(),
+                        settings.workerThreads().factory(name, "scan-" + name + "-worker-"));
         this.context = new TaskContext(
                 task,
                 store,

@@ -88,7 +88,7 @@ final class TaskStop {
         }
         control.shutdownNow();
         dispatcher.shutdownNow();
-        context.workers().shutdownNow();
+        context.workers().stop();
         if (context.stats().abandonedThreads() > 0) {
             log.log(
                     Level.WARNING,

@@ -40,6 +40,7 @@ final class WorkerBudget {
     private static final int AGED = TaskDefinition.MAX_PRIORITY + 1;
 
     private final ScanClock clock;
+    private final int size;
     private final List<Request> waiting = new ArrayList<>();
     private int free;
     private long arrivals;
@@ -49,8 +50,14 @@ final class WorkerBudget {
         if (size < 1) {
             throw new IllegalArgumentException("a worker budget needs at least 1 worker (was " + size + ")");
         }
+        this.size = size;
         this.free = size;
         this.clock = clock;
+    }
+
+    /** The workers the budget has in all: {@code scan.max-workers}. */
+    int size() {
+        return size;
     }
 
     /**

@@ -196,6 +196,58 @@ class NodeThreadsTests {
         assertThat(stopping.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
+    /**
+     * Under the node's worker budget the tasks' lanes share the node's worker threads: a stopping task
+     * interrupts its own lanes only, the other task's lane runs on, and the pool goes on serving it.
+     */
+    @Test
+    void aStoppingTaskInterruptsOnlyItsOwnLanesOnTheSharedWorkers() throws InterruptedException {
+        NodeThreads node = started(new NodeThreads(2));
+        TaskWorkers stopping = node.workers("stopping", 2);
+        TaskWorkers other = node.workers("other", 2);
+        CountDownLatch inside = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        List<String> names = Collections.synchronizedList(new ArrayList<>());
+        List<Boolean> otherInterrupted = Collections.synchronizedList(new ArrayList<>());
+        stopping.execute(() -> {
+            names.add(Thread.currentThread().getName());
+            inside.countDown();
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.onSpinWait();
+            }
+            interrupted.countDown();
+        });
+        CountDownLatch otherDone = new CountDownLatch(1);
+        other.execute(() -> {
+            names.add(Thread.currentThread().getName());
+            inside.countDown();
+            awaitQuietly(release);
+            otherInterrupted.add(Thread.currentThread().isInterrupted());
+            otherDone.countDown();
+        });
+        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(names)
+                .anyMatch(name -> name.matches("scan-stopping-worker-\\d+"))
+                .anyMatch(name -> name.matches("scan-other-worker-\\d+"));
+        stopping.stop();
+        assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        assertThat(otherDone.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(otherInterrupted).containsExactly(false);
+        // the thread that ran the stopped task's lane serves the other task, its interrupt cleared
+        List<Boolean> next = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch ran = new CountDownLatch(2);
+        for (int i = 0; i < 2; i++) {
+            other.execute(() -> {
+                next.add(Thread.currentThread().isInterrupted());
+                ran.countDown();
+            });
+        }
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(next).containsExactly(false, false);
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();

@@ -21,8 +21,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -179,7 +177,7 @@ class WorkerBudgetLineTests {
                 Duration.ofSeconds(4),
                 clock,
                 ScanListener.NONE,
-                new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>()),
+                TaskWorkers.own(1, Threads.named("test-worker-")),
                 "node-a",
                 () -> {},
                 () -> true,

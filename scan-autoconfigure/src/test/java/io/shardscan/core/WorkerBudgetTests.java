@@ -28,6 +28,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -57,6 +59,8 @@ class WorkerBudgetTests {
     final AtomicLong seq = new AtomicLong();
     final AtomicInteger active = new AtomicInteger();
     final AtomicInteger mostActive = new AtomicInteger();
+    /** Each thread that ran a handler, with the names it ran them under ({@code task: thread name}). */
+    final Map<Thread, Set<String>> handlerThreads = new ConcurrentHashMap<>();
 
     @Nullable
     ScanEngine engine;
@@ -126,6 +130,14 @@ class WorkerBudgetTests {
         assertThat(engine.task("vip").stats().budgetWaits()).isPositive();
         assertThat(engine.task("normal").stats().agedRounds()).isZero();
         assertThat(effects()).isEqualTo(1400);
+        // the threads too: both tasks' lanes ran on the budget's threads, never more than it has workers
+        // (a pool per task made a thread per worker of each, 8 here), each named for the task it ran
+        assertThat(handlerThreads).as("threads that ran handlers").hasSizeLessThanOrEqualTo(BUDGET);
+        assertThat(handlerThreads.values().stream().flatMap(Set::stream))
+                .as("task: thread name")
+                .allMatch(
+                        ran -> ran.startsWith("vip: scan-vip-worker-") || ran.startsWith("normal: scan-normal-worker-"))
+                .anyMatch(ran -> ran.startsWith("normal: "));
     }
 
     @Test
@@ -241,6 +253,9 @@ class WorkerBudgetTests {
     /** Records when each row's handler started, then takes {@code eachRow}. */
     private TaskHandler.PerRow handler(String task, Duration eachRow) {
         return (row, ctx) -> {
+            handlerThreads
+                    .computeIfAbsent(Thread.currentThread(), thread -> ConcurrentHashMap.newKeySet())
+                    .add(task + ": " + Thread.currentThread().getName());
             int now = active.incrementAndGet();
             mostActive.accumulateAndGet(now, Math::max);
             try {

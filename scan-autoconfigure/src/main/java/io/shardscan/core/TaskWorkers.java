@@ -1,0 +1,116 @@
+package io.shardscan.core;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The threads one task's lanes run on. With the node's worker budget ({@code scan.max-workers}, on by
+ * default) and the engine's own platform threads, a share of one pool of the node as large as the
+ * budget ({@link #share}): the budget lets no more lanes run at once than it has workers, so the node's
+ * worker threads stay within it however many tasks it runs (200 tasks of 8 workers each kept 1,600
+ * threads, one pool per task). A lane there runs on a thread named for its task, {@code
+ * scan-<task>-worker-<n>}, as on a pool of its own. Without a budget, or with the application's own
+ * worker threads (virtual threads, a customizer's factory), a pool of the task's own of its {@code
+ * workers} threads ({@link #own}). Either way the pool grows by a thread for each one abandoned in a
+ * hung handler, so the task keeps its workers, and every thread ends after {@link
+ * NodeThreads#KEEP_ALIVE} without work. Thread-safe.
+ */
+final class TaskWorkers {
+
+    private final ThreadPoolExecutor pool;
+    private final boolean shared;
+    private final String prefix;
+    /** On a shared pool, the threads running this task's lanes now: those {@link #stop()} interrupts. */
+    private final Set<Thread> running = new HashSet<>();
+
+    private TaskWorkers(ThreadPoolExecutor pool, boolean shared, String prefix) {
+        this.pool = pool;
+        this.shared = shared;
+        this.prefix = prefix;
+    }
+
+    /** A pool of the task's own: {@code workers} threads of {@code factory}, queued like a fixed pool. */
+    static TaskWorkers own(int workers, ThreadFactory factory) {
+        return new TaskWorkers(pool(workers, factory), false, "");
+    }
+
+    /** A share of the node's pool; its lanes run on threads renamed {@code prefix<n>}. */
+    static TaskWorkers share(ThreadPoolExecutor nodePool, String prefix) {
+        return new TaskWorkers(nodePool, true, prefix);
+    }
+
+    /** One thread per worker, queued like a fixed pool, each ending after a while without work. */
+    static ThreadPoolExecutor pool(int threads, ThreadFactory factory) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                threads,
+                threads,
+                NodeThreads.KEEP_ALIVE.toMillis(),
+                TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(),
+                factory);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** Runs a lane on one of the task's threads. */
+    void execute(Runnable lane) {
+        if (!shared) {
+            pool.execute(lane);
+            return;
+        }
+        pool.execute(() -> {
+            Thread thread = Thread.currentThread();
+            String name = thread.getName();
+            if (!name.startsWith(prefix)) {
+                // only when it changes: a thread running the same task's lanes one after another keeps it
+                thread.setName(prefix + name.substring(name.lastIndexOf('-') + 1));
+            }
+            synchronized (running) {
+                running.add(thread);
+            }
+            try {
+                lane.run();
+            } finally {
+                // under the lock stop() interrupts with: a thread that left this task's lane is never
+                // interrupted for it (the pool clears what lands before its next lane)
+                synchronized (running) {
+                    running.remove(thread);
+                }
+            }
+        });
+    }
+
+    /** A thread was left behind in a call the engine gave up on: the pool gets one more. */
+    void abandoned() {
+        synchronized (pool) {
+            pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
+            pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+        }
+    }
+
+    /** A thread left behind came back: the pool shrinks by the thread it had added for it. */
+    void returned() {
+        synchronized (pool) {
+            pool.setCorePoolSize(pool.getCorePoolSize() - 1);
+            pool.setMaximumPoolSize(pool.getMaximumPoolSize() - 1);
+        }
+    }
+
+    /**
+     * The task stopped: interrupts the threads still in its handlers, those abandoned included; a pool
+     * of its own shuts down, the node's goes on for the other tasks.
+     */
+    void stop() {
+        if (!shared) {
+            pool.shutdownNow();
+            return;
+        }
+        synchronized (running) {
+            running.forEach(Thread::interrupt);
+        }
+    }
+}
