@@ -83,7 +83,7 @@ final class NodeThreads implements AutoCloseable {
      */
     synchronized TaskWorkers workers(String task, int budget) {
         if (workers == null) {
-            workers = TaskWorkers.pool(budget, Threads.named("scan-worker-"));
+            workers = TaskWorkers.nodePool(budget, Threads.named("scan-worker-"));
         }
         return TaskWorkers.share(workers, "scan-" + task + "-worker-");
     }

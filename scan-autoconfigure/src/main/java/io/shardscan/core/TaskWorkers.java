@@ -3,9 +3,11 @@ package io.shardscan.core;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads one task's lanes run on. With the node's worker budget ({@code scan.max-workers}, on by
@@ -56,6 +58,15 @@ final class TaskWorkers {
         return pool;
     }
 
+    /**
+     * The node's pool: up to {@code threads} threads, a lane going to an idle one first and a new one
+     * made only when none is idle. A fixed pool makes a thread for every lane until it has them all,
+     * idle ones or not: one task of 8 workers made the budget's 200.
+     */
+    static ThreadPoolExecutor nodePool(int threads, ThreadFactory factory) {
+        return new NodePool(threads, factory);
+    }
+
     /** Runs a lane on one of the task's threads. */
     void execute(Runnable lane) {
         if (!shared) {
@@ -88,14 +99,18 @@ final class TaskWorkers {
     void abandoned() {
         synchronized (pool) {
             pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
-            pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+            if (!shared) {
+                pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+            }
         }
     }
 
     /** A thread left behind came back: the pool shrinks by the thread it had added for it. */
     void returned() {
         synchronized (pool) {
-            pool.setCorePoolSize(pool.getCorePoolSize() - 1);
+            if (!shared) {
+                pool.setCorePoolSize(pool.getCorePoolSize() - 1);
+            }
             pool.setMaximumPoolSize(pool.getMaximumPoolSize() - 1);
         }
     }
@@ -111,6 +126,60 @@ final class TaskWorkers {
         }
         synchronized (running) {
             running.forEach(Thread::interrupt);
+        }
+    }
+
+    /**
+     * The node's pool: its queue takes a lane only while a thread is idle to run it or the pool is at
+     * its size; otherwise it refuses, and the pool makes a thread (as Tomcat's executor does, counting
+     * the lanes handed in and not yet done).
+     */
+    private static final class NodePool extends ThreadPoolExecutor {
+
+        private final AtomicInteger submitted = new AtomicInteger();
+
+        NodePool(int threads, ThreadFactory factory) {
+            super(0, threads, NodeThreads.KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS, new IdleFirstQueue(), factory);
+            ((IdleFirstQueue) getQueue()).pool = this;
+        }
+
+        @Override
+        public void execute(Runnable lane) {
+            submitted.incrementAndGet();
+            try {
+                super.execute(lane);
+            } catch (RejectedExecutionException e) {
+                if (isShutdown()) {
+                    submitted.decrementAndGet();
+                    throw e;
+                }
+                // the pool reached its size between the queue's answer and the new thread: it waits in line
+                ((IdleFirstQueue) getQueue()).force(lane);
+            }
+        }
+
+        @Override
+        protected void afterExecute(Runnable lane, Throwable thrown) {
+            submitted.decrementAndGet();
+        }
+    }
+
+    private static final class IdleFirstQueue extends LinkedBlockingQueue<Runnable> {
+
+        /** Set once, before the pool's first lane. */
+        private NodePool pool;
+
+        @Override
+        public boolean offer(Runnable lane) {
+            // a thread is idle, or none can be added: the lane waits here for one
+            if (pool.submitted.get() <= pool.getPoolSize() || pool.getPoolSize() >= pool.getMaximumPoolSize()) {
+                return super.offer(lane);
+            }
+            return false;
+        }
+
+        void force(Runnable lane) {
+            super.offer(lane);
         }
     }
 }

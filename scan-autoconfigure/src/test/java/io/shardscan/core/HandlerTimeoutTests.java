@@ -28,6 +28,9 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
@@ -50,8 +53,15 @@ class HandlerTimeoutTests {
         hangUntil.countDown();
     }
 
-    @Test
-    void aHungHandlerCostsOneThreadAndTheTaskKeepsItsWorkers() {
+    /**
+     * With a pool of the task's own, and on the node's worker threads under a budget of exactly the
+     * task's workers (the default in an application: {@code scan.max-workers} 200): either pool grows by
+     * the hung thread, or only 3 handlers would run at once after it.
+     */
+    @ParameterizedTest(name = "max-workers {0}")
+    @NullSource
+    @ValueSource(ints = 4)
+    void aHungHandlerCostsOneThreadAndTheTaskKeepsItsWorkers(Integer maxWorkers) {
         table.insert(5000, 97, Instant.now());
         AtomicInteger active = new AtomicInteger();
         AtomicInteger mostActiveAfterTimeout = new AtomicInteger();
@@ -66,7 +76,7 @@ class HandlerTimeoutTests {
                 .tiers(List.of(Tier.of("0", Duration.ofMillis(500)), Tier.of("1-5", Duration.ofSeconds(1))))
                 .build();
         long started = System.nanoTime();
-        ScanEngine engine = engines.start("node-a", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> {
+        TaskHandler.PerRow handler = (row, ctx) -> {
             if (row.id() == 1 && attemptsOfRow1.incrementAndGet() == 1) {
                 hangIgnoringInterrupts();
                 return Outcome.done();
@@ -79,7 +89,21 @@ class HandlerTimeoutTests {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             active.decrementAndGet();
             return table.recordEffect(row, ctx, 0);
-        });
+        };
+        ScanEngine engine = engines.start(new ScanEngine(
+                List.of(new ScanEngine.ScanTask(task, handler)),
+                new JdbcTaskStore(dataSource),
+                new JdbcShardCoordinator(dataSource),
+                new EngineSettings(
+                        "node-a",
+                        Engines.FAST_TTL,
+                        Engines.FAST_RENEW,
+                        Engines.FAST_TTL,
+                        Duration.ofSeconds(10),
+                        maxWorkers,
+                        WorkerThreads.PLATFORM),
+                ScanClock.system(),
+                ScanListener.NONE));
         this.engine = engine;
 
         await().until(() -> table.count("status = 1 AND order_id <> 1") == 4999);
