@@ -95,6 +95,16 @@ final class TaskWorkers {
         });
     }
 
+    /** The threads of the pool now, idle ones included. */
+    int threads() {
+        return pool.getPoolSize();
+    }
+
+    /** The threads of the pool running a lane now. */
+    int busyThreads() {
+        return pool.getActiveCount();
+    }
+
     /** A thread was left behind in a call the engine gave up on: the pool gets one more. */
     void abandoned() {
         synchronized (pool) {

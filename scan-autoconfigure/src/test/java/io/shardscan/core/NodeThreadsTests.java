@@ -248,6 +248,42 @@ class NodeThreadsTests {
         assertThat(next).containsExactly(false, false);
     }
 
+    /**
+     * The node's worker pool gives a lane to an idle thread before it makes one: lanes one after
+     * another run on one thread. A fixed pool of the budget's size made a thread per lane until it had
+     * them all (one task of 8 workers made 200).
+     */
+    @Test
+    void theNodesWorkersRunALaneOnAnIdleThreadBeforeMakingOne() throws InterruptedException {
+        NodeThreads node = started(new NodeThreads(1));
+        TaskWorkers workers = node.workers("one", 10);
+        Set<Thread> ran = ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 20; i++) {
+            CountDownLatch done = new CountDownLatch(1);
+            workers.execute(() -> {
+                ran.add(Thread.currentThread());
+                done.countDown();
+            });
+            assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> workers.busyThreads() == 0);
+        }
+        assertThat(ran).hasSize(1);
+        assertThat(workers.threads()).isEqualTo(1);
+
+        // and as many threads as lanes run at once, up to the pool's size
+        CountDownLatch inside = new CountDownLatch(3);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < 3; i++) {
+            workers.execute(() -> {
+                inside.countDown();
+                awaitQuietly(release);
+            });
+        }
+        assertThat(inside.await(10, TimeUnit.SECONDS)).as("three lanes at once").isTrue();
+        release.countDown();
+        assertThat(workers.threads()).isEqualTo(3);
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
