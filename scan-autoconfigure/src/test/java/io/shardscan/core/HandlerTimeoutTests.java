@@ -94,14 +94,7 @@ class HandlerTimeoutTests {
                 List.of(new ScanEngine.ScanTask(task, handler)),
                 new JdbcTaskStore(dataSource),
                 new JdbcShardCoordinator(dataSource),
-                new EngineSettings(
-                        "node-a",
-                        Engines.FAST_TTL,
-                        Engines.FAST_RENEW,
-                        Engines.FAST_TTL,
-                        Duration.ofSeconds(10),
-                        maxWorkers,
-                        WorkerThreads.PLATFORM),
+                Engines.settings("node-a", maxWorkers),
                 ScanClock.system(),
                 ScanListener.NONE));
         this.engine = engine;

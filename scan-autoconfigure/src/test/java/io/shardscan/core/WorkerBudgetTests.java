@@ -230,13 +230,7 @@ class WorkerBudgetTests {
                 tasks,
                 new JdbcTaskStore(dataSource),
                 new JdbcShardCoordinator(dataSource),
-                new EngineSettings(
-                        "node-a",
-                        Engines.FAST_TTL,
-                        Engines.FAST_RENEW,
-                        Engines.FAST_TTL,
-                        Duration.ofSeconds(10),
-                        BUDGET),
+                Engines.settings("node-a", BUDGET),
                 ScanClock.system(),
                 metrics);
         this.engine = engine;

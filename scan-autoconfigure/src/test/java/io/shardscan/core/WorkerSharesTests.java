@@ -130,13 +130,7 @@ class WorkerSharesTests {
                 List.of(new ScanEngine.ScanTask(task, handler)),
                 new JdbcTaskStore(dataSource),
                 new JdbcShardCoordinator(dataSource),
-                new EngineSettings(
-                        "node-a",
-                        Engines.FAST_TTL,
-                        Engines.FAST_RENEW,
-                        Engines.FAST_TTL,
-                        Duration.ofSeconds(10),
-                        maxWorkers),
+                Engines.settings("node-a", maxWorkers),
                 clock,
                 ScanListener.NONE));
         // the table is empty until the task is paused, so the rows come due in every shard in one pass

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -37,6 +38,14 @@ public final class Engines implements AfterEachCallback {
     /** The statement timeout of an engine with {@link #FAST_TTL}, which the range stores built here are bounded by. */
     public static final Duration STATEMENT_TIMEOUT =
             new EngineSettings("test", FAST_TTL, FAST_RENEW, FAST_TTL, Duration.ofSeconds(10)).statementTimeout();
+
+    /**
+     * The settings of a node {@code node} with {@link #FAST_TTL} and {@link #FAST_RENEW}, a shutdown
+     * timeout of 10 s, and a worker budget of {@code maxWorkers} ({@code null}: none).
+     */
+    public static EngineSettings settings(String node, @Nullable Integer maxWorkers) {
+        return new EngineSettings(node, FAST_TTL, FAST_RENEW, FAST_TTL, Duration.ofSeconds(10), maxWorkers);
+    }
 
     private final List<ScanEngine> started = new ArrayList<>();
 
