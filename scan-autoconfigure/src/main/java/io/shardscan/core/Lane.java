@@ -42,7 +42,10 @@ final class Lane implements Runnable {
     /** Its round ended while it ran a slow call: it calls no slow endpoint again. */
     private volatile boolean detached;
 
+    /** The thread running the lane, while it does; guarded by {@link #threadLock} where it is interrupted. */
     private volatile Thread thread;
+
+    private final Object threadLock = new Object();
 
     /** The unit of rows in a handler call, and when the call started. */
     private record Call(List<Row> unit, long startedNanos) {}
@@ -62,7 +65,11 @@ final class Lane implements Runnable {
         try {
             runUnits();
         } finally {
-            thread = null;
+            // under the lock the round interrupts with: once the thread left, no interrupt meant for this
+            // lane's call reaches the next lane it runs (another shard's, or on the node's workers another task's)
+            synchronized (threadLock) {
+                thread = null;
+            }
             finish();
         }
     }
@@ -290,12 +297,19 @@ final class Lane implements Runnable {
         if (call != null && inHandler.compareAndSet(call, null)) {
             task.stats().inFlight(-call.unit().size());
             task.workerAbandoned();
+            interruptIfRunning();
+        }
+        finish();
+    }
+
+    /** Interrupts the lane's thread if it still runs this lane. */
+    private void interruptIfRunning() {
+        synchronized (threadLock) {
             Thread running = thread;
             if (running != null) {
                 running.interrupt();
             }
         }
-        finish();
     }
 
     /**
@@ -373,9 +387,7 @@ final class Lane implements Runnable {
             recorded(row, failed, took);
         }
         task.workerAbandoned();
-        if (running != null) {
-            running.interrupt();
-        }
+        interruptIfRunning();
         finish();
         return true;
     }

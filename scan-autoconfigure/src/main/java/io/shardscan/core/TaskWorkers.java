@@ -24,25 +24,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TaskWorkers {
 
     private final ThreadPoolExecutor pool;
+    private final Sizing sizing;
     private final boolean shared;
     private final String prefix;
     /** On a shared pool, the threads running this task's lanes now: those {@link #stop()} interrupts. */
     private final Set<Thread> running = new HashSet<>();
 
-    private TaskWorkers(ThreadPoolExecutor pool, boolean shared, String prefix) {
+    private TaskWorkers(ThreadPoolExecutor pool, Sizing sizing, boolean shared, String prefix) {
         this.pool = pool;
+        this.sizing = sizing;
         this.shared = shared;
         this.prefix = prefix;
     }
 
     /** A pool of the task's own: {@code workers} threads of {@code factory}, queued like a fixed pool. */
     static TaskWorkers own(int workers, ThreadFactory factory) {
-        return new TaskWorkers(pool(workers, factory), false, "");
+        return new TaskWorkers(pool(workers, factory), new Sizing(workers), false, "");
     }
 
     /** A share of the node's pool; its lanes run on threads renamed {@code prefix<n>}. */
     static TaskWorkers share(ThreadPoolExecutor nodePool, String prefix) {
-        return new TaskWorkers(nodePool, true, prefix);
+        return new TaskWorkers(nodePool, ((NodePool) nodePool).sizing, true, prefix);
     }
 
     /** One thread per worker, queued like a fixed pool, each ending after a while without work. */
@@ -107,21 +109,32 @@ final class TaskWorkers {
 
     /** A thread was left behind in a call the engine gave up on: the pool gets one more. */
     void abandoned() {
-        synchronized (pool) {
-            pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
-            if (!shared) {
-                pool.setCorePoolSize(pool.getCorePoolSize() + 1);
-            }
-        }
+        resize(1);
     }
 
-    /** A thread left behind came back: the pool shrinks by the thread it had added for it. */
+    /**
+     * A thread left behind came back: the pool shrinks by the thread it had added for it. It may come
+     * back before the round that gave up on it counted it abandoned (the call returned just then): the
+     * pool never shrinks below its base size meanwhile (it tried to shrink a pool of one worker to none).
+     */
     void returned() {
-        synchronized (pool) {
-            if (!shared) {
-                pool.setCorePoolSize(pool.getCorePoolSize() - 1);
+        resize(-1);
+    }
+
+    private void resize(int change) {
+        synchronized (sizing) {
+            sizing.abandoned += change;
+            int size = sizing.base + Math.max(0, sizing.abandoned);
+            if (shared) {
+                pool.setMaximumPoolSize(size);
+            } else if (size >= pool.getMaximumPoolSize()) {
+                // the core never above the maximum: grow the maximum first, shrink the core first
+                pool.setMaximumPoolSize(size);
+                pool.setCorePoolSize(size);
+            } else {
+                pool.setCorePoolSize(size);
+                pool.setMaximumPoolSize(size);
             }
-            pool.setMaximumPoolSize(pool.getMaximumPoolSize() - 1);
         }
     }
 
@@ -147,9 +160,11 @@ final class TaskWorkers {
     private static final class NodePool extends ThreadPoolExecutor {
 
         private final AtomicInteger submitted = new AtomicInteger();
+        private final Sizing sizing;
 
         NodePool(int threads, ThreadFactory factory) {
             super(0, threads, NodeThreads.KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS, new IdleFirstQueue(), factory);
+            this.sizing = new Sizing(threads);
             ((IdleFirstQueue) getQueue()).pool = this;
         }
 
@@ -190,6 +205,18 @@ final class TaskWorkers {
 
         void force(Runnable lane) {
             super.offer(lane);
+        }
+    }
+
+    /** A pool's size: its base threads, and one for each thread abandoned and not back yet. Guarded by itself. */
+    private static final class Sizing {
+
+        private final int base;
+        /** Below zero while a thread came back before it was counted abandoned. */
+        private int abandoned;
+
+        Sizing(int base) {
+            this.base = base;
         }
     }
 }

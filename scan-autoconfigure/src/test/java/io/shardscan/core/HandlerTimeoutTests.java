@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -132,6 +133,85 @@ class HandlerTimeoutTests {
 
         hangUntil.countDown();
         await().until(() -> stats.abandonedThreads() == 0);
+    }
+
+    /**
+     * The round gives up on a call past the handler timeout and interrupts its thread; the call returns in
+     * between, its thread leaves the lane and runs the next lane (another shard's, on the task's one
+     * worker). Forced: the round is held at its warning line (after it took the call over, before the
+     * interrupt) until that next call has started. The interrupt must not reach it: before, it did, and
+     * failed a row that had nothing to do with the timeout (on the node's shared workers, another task's).
+     */
+    @Test
+    void anAbandonedCallsInterruptNeverReachesTheNextLaneItsThreadRuns() throws InterruptedException {
+        table.insert(40, 40, Instant.now());
+        TaskDefinition task = TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(8)
+                .workers(1)
+                .handlerTimeout(Duration.ofSeconds(2))
+                .build();
+        AtomicReference<Thread> hungThread = new AtomicReference<>();
+        AtomicInteger hungShard = new AtomicInteger(-1);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch nextOnThatThread = new CountDownLatch(1);
+        CountDownLatch nextEnded = new CountDownLatch(1);
+        AtomicReference<Boolean> nextInterrupted = new AtomicReference<>();
+        CapturedLog log = new CapturedLog(Lane.class.getName());
+        log.beforeEach(null);
+        log.whenLogged(record -> {
+            if (record.getMessage().contains("interrupted and replaced")) {
+                // the round took the call over and has not interrupted yet: let the call return, and hold
+                // the round here until the thread runs the next lane
+                release.countDown();
+                awaitQuietly(nextOnThatThread, 10);
+            }
+        });
+        try {
+            engines.start("node-a", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> {
+                if (hungThread.compareAndSet(null, Thread.currentThread())) {
+                    hungShard.set(ctx.shard());
+                    awaitQuietly(release, 60);
+                    return Outcome.done();
+                }
+                if (Thread.currentThread() == hungThread.get()
+                        && ctx.shard() != hungShard.get()
+                        && nextOnThatThread.getCount() > 0) {
+                    nextOnThatThread.countDown();
+                    try {
+                        // well within the handler timeout: only a stray interrupt ends it early
+                        Thread.sleep(300);
+                        nextInterrupted.set(false);
+                    } catch (InterruptedException e) {
+                        nextInterrupted.set(true);
+                    }
+                    nextEnded.countDown();
+                }
+                return Outcome.done();
+            });
+            assertThat(nextEnded.await(60, TimeUnit.SECONDS))
+                    .as("the hung call's thread ran another shard's call")
+                    .isTrue();
+        } finally {
+            log.afterEach(null);
+        }
+        assertThat(nextInterrupted.get())
+                .as("the next call on that thread was interrupted")
+                .isFalse();
+    }
+
+    /** Waits up to {@code seconds}, ignoring interrupts. */
+    private static void awaitQuietly(CountDownLatch latch, long seconds) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (latch.getCount() > 0 && System.nanoTime() < until) {
+            try {
+                latch.await(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                // ignored on purpose
+            }
+        }
     }
 
     @Test
