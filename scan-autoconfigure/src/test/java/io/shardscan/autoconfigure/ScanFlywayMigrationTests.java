@@ -77,8 +77,9 @@ class ScanFlywayMigrationTests {
         runner(db).run(context -> {
             assertThat(context).hasNotFailed();
             db.insertOrder(7);
-            assertThat(context.getBean(ScanTasks.class).drain("orders", TestTime.BUDGET))
-                    .isEqualTo(1);
+            // not the drain's count: a probe may find the row between the insert and the drain, which then
+            // counts none (seen on a loaded machine); the handler's calls say it ran once
+            context.getBean(ScanTasks.class).drain("orders", TestTime.BUDGET);
             assertThat(context.getBean(MigrationDatabases.Handler.class).handled)
                     .containsExactly(7L);
         });
