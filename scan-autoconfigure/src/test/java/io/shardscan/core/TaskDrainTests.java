@@ -146,7 +146,8 @@ class TaskDrainTests {
                 ScanListener.NONE);
         engine.start();
 
-        assertThat(engine.task("orders16").drain(Duration.ofSeconds(30))).isEqualTo(160);
+        engine.task("orders16").drain(Duration.ofSeconds(30));
+        // the table, not the drain's count: the first shards claimed may run rows before the drain begins
         assertThat(table16.count("status = 1")).isEqualTo(160);
     }
 }
