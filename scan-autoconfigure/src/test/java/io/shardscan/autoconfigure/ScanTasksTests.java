@@ -51,7 +51,8 @@ class ScanTasksTests {
             }
             Map<String, Long> handled = tasks.drainAll(Duration.ofSeconds(10));
 
-            assertThat(handled).containsExactly(Map.entry("order-sms", 300L));
+            // every row done once it returns; its count may miss rows a probe found during the inserts
+            assertThat(handled).containsOnlyKeys("order-sms");
             assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM tb_order WHERE status = 1", Integer.class))
                     .isEqualTo(300);
             assertThat(context.getBean(Sms.class).sent).hasSize(300);
