@@ -67,12 +67,7 @@ class HandlerTimeoutTests {
         AtomicInteger active = new AtomicInteger();
         AtomicInteger mostActiveAfterTimeout = new AtomicInteger();
         AtomicInteger attemptsOfRow1 = new AtomicInteger();
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(8)
-                .workers(4)
+        TaskDefinition task = orders().workers(4)
                 .handlerTimeout(Duration.ofSeconds(2))
                 .tiers(List.of(Tier.of("0", Duration.ofMillis(500)), Tier.of("1-5", Duration.ofSeconds(1))))
                 .build();
@@ -145,14 +140,8 @@ class HandlerTimeoutTests {
     @Test
     void anAbandonedCallsInterruptNeverReachesTheNextLaneItsThreadRuns() throws InterruptedException {
         table.insert(40, 40, Instant.now());
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(8)
-                .workers(1)
-                .handlerTimeout(Duration.ofSeconds(2))
-                .build();
+        TaskDefinition task =
+                orders().workers(1).handlerTimeout(Duration.ofSeconds(2)).build();
         AtomicReference<Thread> hungThread = new AtomicReference<>();
         AtomicInteger hungShard = new AtomicInteger(-1);
         CountDownLatch release = new CountDownLatch(1);
@@ -217,12 +206,7 @@ class HandlerTimeoutTests {
     @Test
     void shutdownSaysWhatItWaitsForAndWhatItGaveUpOn() {
         table.insert(1, 1, Instant.now());
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(8)
-                .build();
+        TaskDefinition task = orders().build();
         CountDownLatch entered = new CountDownLatch(1);
         ScanEngine engine = new ScanEngine(
                 List.of(new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> {
@@ -272,15 +256,15 @@ class HandlerTimeoutTests {
 
     /** A call that sleeps for ten minutes and shrugs off interrupts, as a stuck socket read would. */
     private void hangIgnoringInterrupts() {
-        long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-        while (System.nanoTime() < until) {
-            try {
-                if (hangUntil.await(100, TimeUnit.MILLISECONDS)) {
-                    return;
-                }
-            } catch (InterruptedException e) {
-                // ignored on purpose
-            }
-        }
+        awaitQuietly(hangUntil, TimeUnit.MINUTES.toSeconds(10));
+    }
+
+    /** The task of these tests: {@code tb_order}'s orders over 8 shards. */
+    private static TaskDefinition.Builder orders() {
+        return TaskDefinition.builder("orders")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(8);
     }
 }
