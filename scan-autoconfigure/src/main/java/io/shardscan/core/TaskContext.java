@@ -192,6 +192,8 @@ final class TaskContext {
      * dispatcher, which does not poll while no worker is free, is woken to use them.
      */
     void releaseWorkers(int count) {
+        // first: the worker may start the next lane at once, which is to find this lane's thread idle
+        TaskWorkers.workerGivenBack();
         workerPermits.release(count);
         if (budget != null) {
             budget.release(count);

@@ -27,6 +27,12 @@ final class TaskWorkers {
     private final Sizing sizing;
     private final boolean shared;
     private final String prefix;
+    /**
+     * The node pool whose lane the current thread runs and still holds a worker for; see {@link
+     * #workerGivenBack()}.
+     */
+    private static final ThreadLocal<NodePool> LANE_HOLDS_A_WORKER = new ThreadLocal<>();
+
     /** On a shared pool, the threads running this task's lanes now: those {@link #stop()} interrupts. */
     private final Set<Thread> running = new HashSet<>();
 
@@ -75,7 +81,8 @@ final class TaskWorkers {
             pool.execute(lane);
             return;
         }
-        pool.execute(() -> {
+        NodePool node = (NodePool) pool;
+        node.execute(() -> {
             Thread thread = Thread.currentThread();
             String name = thread.getName();
             if (!name.startsWith(prefix)) {
@@ -85,9 +92,12 @@ final class TaskWorkers {
             synchronized (running) {
                 running.add(thread);
             }
+            LANE_HOLDS_A_WORKER.set(node);
             try {
                 lane.run();
             } finally {
+                // a lane that ended without giving its worker back on this thread (the round gave up on it)
+                workerGivenBack();
                 // under the lock stop() interrupts with: a thread that left this task's lane is never
                 // interrupted for it (the pool clears what lands before its next lane)
                 synchronized (running) {
@@ -95,6 +105,21 @@ final class TaskWorkers {
                 }
             }
         });
+    }
+
+    /**
+     * On a lane's thread, just before the lane gives its worker back ({@link TaskContext#releaseWorkers}):
+     * the node's pool counts the thread as idle from now, as it is a moment later, so the lane the freed
+     * worker starts next waits for it instead of making a thread of its own (one task of 8 workers ran on
+     * 12 threads). Elsewhere, a no-op: a round's thread, a pool of a task's own, or a lane whose round gave
+     * up on it (its thread, stuck in the call, stays counted busy until it comes back).
+     */
+    static void workerGivenBack() {
+        NodePool node = LANE_HOLDS_A_WORKER.get();
+        if (node != null) {
+            LANE_HOLDS_A_WORKER.remove();
+            node.submitted.decrementAndGet();
+        }
     }
 
     /** The threads of the pool now, idle ones included. */
@@ -155,7 +180,7 @@ final class TaskWorkers {
     /**
      * The node's pool: its queue takes a lane only while a thread is idle to run it or the pool is at
      * its size; otherwise it refuses, and the pool makes a thread (as Tomcat's executor does, counting
-     * the lanes handed in and not yet done).
+     * the lanes handed in that still hold their worker).
      */
     private static final class NodePool extends ThreadPoolExecutor {
 
@@ -181,11 +206,6 @@ final class TaskWorkers {
                 // the pool reached its size between the queue's answer and the new thread: it waits in line
                 ((IdleFirstQueue) getQueue()).force(lane);
             }
-        }
-
-        @Override
-        protected void afterExecute(Runnable lane, Throwable thrown) {
-            submitted.decrementAndGet();
         }
     }
 

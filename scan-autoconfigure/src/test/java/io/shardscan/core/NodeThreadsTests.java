@@ -23,6 +23,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -282,6 +283,53 @@ class NodeThreadsTests {
         assertThat(inside.await(10, TimeUnit.SECONDS)).as("three lanes at once").isTrue();
         release.countDown();
         assertThat(workers.threads()).isEqualTo(3);
+    }
+
+    /**
+     * A lane's thread counts as idle on the node's workers once the lane gave its worker back, not once
+     * its last line ran: the task's next lane waits a moment for that thread instead of making another.
+     * Forced: every lane's thread lingers 200 ms after its lane (a listener's wrap), while the task's one
+     * worker goes on at once to the next shard's round. Before, those lanes made a thread each (one task
+     * of 8 workers ran on 12 threads).
+     */
+    @Test
+    void aLanesThreadCountsIdleOnceItsWorkerIsBack() {
+        OrderTable table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
+        table.insert(40, 40, java.time.Instant.now());
+        Set<Thread> ran = ConcurrentHashMap.newKeySet();
+        TaskDefinition one = TaskDefinition.builder("lingering")
+                .table("tb_order")
+                .idColumn("order_id")
+                .shardKeyColumn("user_id")
+                .shards(4)
+                .workers(1)
+                .build();
+        ScanListener lingering = new ScanListener() {
+            @Override
+            public Runnable around(String task, int shard, long epoch, Runnable work) {
+                if (!(work instanceof Lane)) {
+                    return work;
+                }
+                return () -> {
+                    work.run();
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                };
+            }
+        };
+        engines.start(new ScanEngine(
+                List.of(new ScanEngine.ScanTask(one, (TaskHandler.PerRow) (row, ctx) -> {
+                    ran.add(Thread.currentThread());
+                    return Outcome.done();
+                })),
+                new JdbcTaskStore(dataSource),
+                new JdbcShardCoordinator(dataSource),
+                Engines.settings("node-1", 10),
+                ScanClock.system(),
+                lingering));
+        await().atMost(TestTime.scaled(Duration.ofSeconds(60))).until(() -> table.count("status = 1") == 40);
+        assertThat(ran)
+                .as("threads that ran the handler of a task of one worker")
+                .hasSize(1);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
