@@ -37,7 +37,7 @@ final class NodeThreads implements AutoCloseable {
     private final ThreadPoolExecutor dispatch;
     private final ExecutorService rounds;
     /** The lanes' threads of every task that takes its workers from the node's budget; made at first use. */
-    private @Nullable ThreadPoolExecutor workers;
+    private TaskWorkers.@Nullable NodePool workers;
 
     /** @param tasks the node's tasks: no more shared threads of a kind than tasks */
     NodeThreads(int tasks) {

@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The threads one task's lanes run on. With the node's worker budget ({@code scan.max-workers}, on by
@@ -25,7 +26,9 @@ final class TaskWorkers {
 
     private final ThreadPoolExecutor pool;
     private final Sizing sizing;
-    private final boolean shared;
+    /** The node's pool this task shares, or {@code null} for a pool of its own. */
+    private final @Nullable NodePool node;
+
     private final String prefix;
     /**
      * The node pool whose lane the current thread runs and still holds a worker for; see {@link
@@ -36,21 +39,21 @@ final class TaskWorkers {
     /** On a shared pool, the threads running this task's lanes now: those {@link #stop()} interrupts. */
     private final Set<Thread> running = new HashSet<>();
 
-    private TaskWorkers(ThreadPoolExecutor pool, Sizing sizing, boolean shared, String prefix) {
+    private TaskWorkers(ThreadPoolExecutor pool, Sizing sizing, @Nullable NodePool node, String prefix) {
         this.pool = pool;
         this.sizing = sizing;
-        this.shared = shared;
+        this.node = node;
         this.prefix = prefix;
     }
 
     /** A pool of the task's own: {@code workers} threads of {@code factory}, queued like a fixed pool. */
     static TaskWorkers own(int workers, ThreadFactory factory) {
-        return new TaskWorkers(pool(workers, factory), new Sizing(workers), false, "");
+        return new TaskWorkers(pool(workers, factory), new Sizing(workers), null, "");
     }
 
     /** A share of the node's pool; its lanes run on threads renamed {@code prefix<n>}. */
-    static TaskWorkers share(ThreadPoolExecutor nodePool, String prefix) {
-        return new TaskWorkers(nodePool, ((NodePool) nodePool).sizing, true, prefix);
+    static TaskWorkers share(NodePool nodePool, String prefix) {
+        return new TaskWorkers(nodePool, nodePool.sizing, nodePool, prefix);
     }
 
     /** One thread per worker, queued like a fixed pool, each ending after a while without work. */
@@ -71,18 +74,18 @@ final class TaskWorkers {
      * made only when none is idle. A fixed pool makes a thread for every lane until it has them all,
      * idle ones or not: one task of 8 workers made the budget's 200.
      */
-    static ThreadPoolExecutor nodePool(int threads, ThreadFactory factory) {
+    static NodePool nodePool(int threads, ThreadFactory factory) {
         return new NodePool(threads, factory);
     }
 
     /** Runs a lane on one of the task's threads. */
     void execute(Runnable lane) {
-        if (!shared) {
+        NodePool shared = node;
+        if (shared == null) {
             pool.execute(lane);
             return;
         }
-        NodePool node = (NodePool) pool;
-        node.execute(() -> {
+        shared.execute(() -> {
             Thread thread = Thread.currentThread();
             String name = thread.getName();
             if (!name.startsWith(prefix)) {
@@ -92,7 +95,7 @@ final class TaskWorkers {
             synchronized (running) {
                 running.add(thread);
             }
-            LANE_HOLDS_A_WORKER.set(node);
+            LANE_HOLDS_A_WORKER.set(shared);
             try {
                 lane.run();
             } finally {
@@ -150,7 +153,7 @@ final class TaskWorkers {
         synchronized (sizing) {
             sizing.abandoned += change;
             int size = sizing.base + Math.max(0, sizing.abandoned);
-            if (shared) {
+            if (node != null) {
                 pool.setMaximumPoolSize(size);
             } else if (size >= pool.getMaximumPoolSize()) {
                 // the core never above the maximum: grow the maximum first, shrink the core first
@@ -168,7 +171,7 @@ final class TaskWorkers {
      * of its own shuts down, the node's goes on for the other tasks.
      */
     void stop() {
-        if (!shared) {
+        if (node == null) {
             pool.shutdownNow();
             return;
         }
@@ -182,7 +185,7 @@ final class TaskWorkers {
      * its size; otherwise it refuses, and the pool makes a thread (as Tomcat's executor does, counting
      * the lanes handed in that still hold their worker).
      */
-    private static final class NodePool extends ThreadPoolExecutor {
+    static final class NodePool extends ThreadPoolExecutor {
 
         private final AtomicInteger submitted = new AtomicInteger();
         private final Sizing sizing;

@@ -52,14 +52,6 @@ final class BoundedJdbc {
         this.timeout = timeout;
     }
 
-    /**
-     * A query timeout in the whole seconds JDBC takes, rounded up, at least one (PostgreSQL's,
-     * MariaDB's and H2's drivers all cancel a statement that waits on a lock past it).
-     */
-    static int seconds(Duration timeout) {
-        return (int) Math.max(1, (timeout.toMillis() + 999) / 1000);
-    }
-
     /** Whether {@code failure} is, anywhere in its causes, a statement {@code dialect}'s driver cancelled by its query timeout. */
     static boolean cancelled(Throwable failure, SqlDialect dialect) {
         Throwable cause = failure;

@@ -22,7 +22,10 @@ final class KeptConnection {
 
     private final DataSource dataSource;
     private @Nullable Connection connection;
+    private @Nullable SingleConnectionDataSource kept;
     private @Nullable JdbcTemplate jdbc;
+    /** The timeout {@link #jdbc} bounds its statements by. */
+    private @Nullable Duration jdbcTimeout;
 
     KeptConnection(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -30,16 +33,17 @@ final class KeptConnection {
 
     /**
      * Runs {@code work} on the kept connection, taking one first when none is kept; each of its
-     * statements times out after {@code timeout} (whole seconds, at least one).
+     * statements is cancelled once it ran for {@code timeout} ({@link StatementDeadlines}, as every
+     * bounded statement of Shardscan's).
      */
     synchronized <T> T run(Duration timeout, Function<JdbcTemplate, T> work) {
-        boolean kept = jdbc != null;
+        boolean wasKept = kept != null;
         RuntimeException first;
         try {
             return work.apply(template(timeout));
         } catch (RuntimeException e) {
             giveBack();
-            if (!kept) {
+            if (!wasKept) {
                 throw e;
             }
             first = e;
@@ -59,7 +63,7 @@ final class KeptConnection {
     }
 
     private JdbcTemplate template(Duration timeout) {
-        if (jdbc == null) {
+        if (kept == null) {
             try {
                 Connection taken = dataSource.getConnection();
                 taken.setAutoCommit(true);
@@ -67,15 +71,19 @@ final class KeptConnection {
             } catch (SQLException e) {
                 throw new IllegalStateException("no connection for the lease renewals: " + e.getMessage(), e);
             }
-            jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
+            kept = new SingleConnectionDataSource(connection, true);
         }
-        jdbc.setQueryTimeout(BoundedJdbc.seconds(timeout));
+        if (jdbc == null || !timeout.equals(jdbcTimeout)) {
+            jdbc = StatementDeadlines.template(kept, timeout);
+            jdbcTimeout = timeout;
+        }
         return jdbc;
     }
 
     private void giveBack() {
         Connection taken = connection;
         connection = null;
+        kept = null;
         jdbc = null;
         if (taken != null) {
             try {
