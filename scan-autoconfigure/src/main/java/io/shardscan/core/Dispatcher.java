@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -254,16 +255,18 @@ final class Dispatcher {
 
     private void start(DueRound round, int permits, WorkerBudget.@Nullable Request request) {
         OwnedShard shard = round.shard;
-        rounds.execute(context.listener()
-                .around(context.name(), shard.shard, shard.epoch, () -> runRound(shard, round.tier, permits, request)));
+        Executor onRoundThread =
+                work -> rounds.execute(context.listener().around(context.name(), shard.shard, shard.epoch, work));
+        onRoundThread.execute(() -> new Round(
+                        context, shard, round.tier, permits, request, onRoundThread, left -> roundEnded(shard, left))
+                .run());
     }
 
-    private void runRound(OwnedShard shard, TierCursor due, int permits, WorkerBudget.@Nullable Request request) {
-        RunningLanes left = null;
+    /** The round of {@code shard} ended; with lanes it {@code left} running, they finish here as its stragglers. */
+    private void roundEnded(OwnedShard shard, @Nullable RunningLanes left) {
         try {
-            left = new Round(context, shard, due, permits, request).run();
-        } finally {
             leases.roundEnded(shard);
+        } finally {
             wakeUp();
         }
         if (left != null) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -86,6 +87,21 @@ final class NodeThreads implements AutoCloseable {
             workers = TaskWorkers.nodePool(budget, Threads.named("scan-worker-"));
         }
         return TaskWorkers.share(workers, "scan-" + task + "-worker-");
+    }
+
+    /** Runs {@code work} every {@code period} on a round thread, until {@link #close()}; it should be quick. */
+    void every(Duration period, Runnable work) {
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        rounds.execute(work);
+                    } catch (RejectedExecutionException e) {
+                        // closed meanwhile
+                    }
+                },
+                period.toNanos(),
+                period.toNanos(),
+                TimeUnit.NANOSECONDS);
     }
 
     /** Interrupts what still runs on the shared threads; after every task stopped. */

@@ -9,6 +9,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * shards due together instead ({@link WorkerShares}). Each lane gives its worker back as soon as it
  * ends, so a slow row holds one worker, not the round's. With a node-wide {@link WorkerBudget} a
  * round starts without workers and takes them from the budget after its fetch, ranked by its
- * task's priority and by how long its oldest row has been due.
+ * task's priority and by how long its oldest row has been due; while it waits it holds no thread,
+ * and its lanes run on the round thread it is resumed on.
  */
 final class Round {
 
@@ -34,98 +39,67 @@ final class Round {
     private final TaskContext task;
     private final OwnedShard shard;
     private final TierCursor cursor;
-    private final int permits;
     private final WorkerBudget.@Nullable Request request;
+    private final Executor resumeOn;
+    private final Consumer<@Nullable RunningLanes> ended;
+
+    // what the round carries from its fetch to its lanes: a round in line for workers resumes on another thread
+    private final long started;
+    private int held;
+    private final ScanListener.Timing timing;
+    private String outcome = "failed";
+    private @Nullable Throwable error;
+    private @Nullable RunningLanes left;
+    private boolean handlersRan;
+    private List<Row> page = List.of();
+    private List<Row> startable = List.of();
 
     /**
+     * Starts the round on the calling thread: {@link #run()} next.
+     *
      * @param permits the task's workers the dispatcher took for it; 0 when it is in line for workers
      *     of the node's budget with {@code request}
+     * @param resumeOn where a round that waited in line for workers runs its lanes once granted
+     * @param ended told once the round ended, whatever happened, with the lanes it left running (whose
+     *     {@link RunningLanes#finishStragglers} the caller runs then), or {@code null} when none; the
+     *     round's workers are given back by then
      */
-    Round(TaskContext task, OwnedShard shard, TierCursor cursor, int permits, WorkerBudget.@Nullable Request request) {
+    Round(
+            TaskContext task,
+            OwnedShard shard,
+            TierCursor cursor,
+            int permits,
+            WorkerBudget.@Nullable Request request,
+            Executor resumeOn,
+            Consumer<@Nullable RunningLanes> ended) {
         this.task = task;
         this.shard = shard;
         this.cursor = cursor;
-        this.permits = permits;
+        this.held = permits;
         this.request = request;
+        this.resumeOn = resumeOn;
+        this.ended = ended;
+        this.started = task.clock().nanos();
+        this.timing = task.listener().roundStarted(task.name(), shard.shard, cursor.tier);
     }
 
     /**
-     * Runs the round on the calling thread; returns the worker permits it was given or took, whatever
-     * happens. In line for the node's budget, it takes its workers from there after its fetch.
-     *
-     * @return the lanes it left running, whose {@link RunningLanes#finishStragglers} the caller runs
-     *     once the round ended; {@code null} when none
+     * Runs the round on the calling thread. In line for the node's budget, it takes its workers from
+     * there after its fetch; when none are free it returns at once, and its lanes run on {@code
+     * resumeOn} once it is granted them.
      */
-    @Nullable
-    RunningLanes run() {
-        long started = task.clock().nanos();
-        int held = permits;
-        boolean inLine = request != null;
-        ScanListener.Timing timing = task.listener().roundStarted(task.name(), shard.shard, cursor.tier);
-        String outcome = "failed";
-        Throwable error = null;
-        RunningLanes left = null;
-        boolean handlersRan = false;
+    void run() {
+        step(this::fetch);
+    }
+
+    /**
+     * Runs one step of the round, then ends it unless the step left it in line for workers; a
+     * failure ends it too, its rows left pending.
+     */
+    private void step(BooleanSupplier step) {
+        boolean inLine = false;
         try {
-            refreshHeldKeys();
-            // taken before the fetch: a straggler ending after this may have its row read as pending by
-            // the fetch, and the snapshot still leaves that row out
-            Stragglers.Snapshot straggling = shard.stragglers().snapshot();
-            Instant now = task.clock().now();
-            int limit = task.definition().rounds().pageSize();
-            EndpointBlacklist endpoints = task.endpoints();
-            cursor.fetching();
-            List<Row> page = task.store()
-                    .fetch(
-                            task.definition(),
-                            task.fetch(
-                                    shard.shard,
-                                    cursor.tier,
-                                    cursor.afterDue,
-                                    cursor.afterId,
-                                    cursor.afterText,
-                                    limit,
-                                    endpoints == null ? List.of() : endpoints.excluded()));
-            task.stats().storeReached(true);
-            if (page.isEmpty() || !shard.canDispatch(task.clock().nanos())) {
-                cursor.advance(List.of(), limit, now, List.of());
-                outcome = page.isEmpty() ? "empty" : "lost";
-                return null;
-            }
-            List<Row> startable = notLeftBehind(straggling.startable(page));
-            if (startable.isEmpty()) {
-                cursor.advance(page, limit, task.clock().now(), perKey() ? page : List.of());
-                outcome = "handled";
-                return null;
-            }
-            if (inLine) {
-                held = awaitWorkers(startable);
-                inLine = false;
-                if (held == 0) {
-                    // stopped, paused or the shard moved while it waited: the page stays pending, fetched again
-                    outcome = "cancelled";
-                    return null;
-                }
-            }
-            List<List<Row>> split = Lanes.split(
-                    startable,
-                    Math.min(held, startable.size()),
-                    task.definition().endpoints(),
-                    perKey());
-            task.releaseWorkers(held - split.size());
-            held = 0;
-            Outcomes outcomes = new Outcomes(task.definition(), task.rules(), page);
-            handlersRan = true;
-            RunningLanes lanes = RunningLanes.start(task, shard, cursor.tier, split, outcomes, started);
-            if (lanes.awaitOrDetach()) {
-                left = lanes;
-            }
-            if (!lanes.flush()) {
-                outcome = "lost";
-                return left;
-            }
-            cursor.advance(page, limit, task.clock().now(), perKey() ? outcomes.unfinished() : List.of());
-            outcome = "handled";
+            inLine = step.getAsBoolean();
         } catch (RuntimeException | Error e) {
             // an Error too (a class gone from a replaced jar): escaping, it killed the round's thread and
             // left the cursor due, so the same rows ran again and again with nothing written back
@@ -137,13 +111,130 @@ final class Round {
             logFailure(e, retryAfter);
             cursor.retryAt(task.clock().now().plus(retryAfter));
         } finally {
-            if (inLine) {
-                Objects.requireNonNull(task.budget()).cancel(Objects.requireNonNull(request));
+            if (!inLine) {
+                end();
+            }
+        }
+    }
+
+    /** Gives back what the round holds, and tells that it ended. */
+    private void end() {
+        try {
+            if (request != null) {
+                // no longer in line once granted or given up: then this changes nothing
+                Objects.requireNonNull(task.budget()).cancel(request);
             }
             task.releaseWorkers(held);
+            held = 0;
             timing.stop(outcome, error);
+        } finally {
+            ended.accept(left);
         }
-        return left;
+    }
+
+    /**
+     * Fetches the page and, holding workers, runs its lanes.
+     *
+     * @return whether the round waits in line for workers, to run its lanes once granted
+     */
+    private boolean fetch() {
+        refreshHeldKeys();
+        // taken before the fetch: a straggler ending after this may have its row read as pending by
+        // the fetch, and the snapshot still leaves that row out
+        Stragglers.Snapshot straggling = shard.stragglers().snapshot();
+        Instant now = task.clock().now();
+        int limit = task.definition().rounds().pageSize();
+        EndpointBlacklist endpoints = task.endpoints();
+        cursor.fetching();
+        page = task.store()
+                .fetch(
+                        task.definition(),
+                        task.fetch(
+                                shard.shard,
+                                cursor.tier,
+                                cursor.afterDue,
+                                cursor.afterId,
+                                cursor.afterText,
+                                limit,
+                                endpoints == null ? List.of() : endpoints.excluded()));
+        task.stats().storeReached(true);
+        if (page.isEmpty() || !shard.canDispatch(task.clock().nanos())) {
+            cursor.advance(List.of(), limit, now, List.of());
+            outcome = page.isEmpty() ? "empty" : "lost";
+            return false;
+        }
+        startable = notLeftBehind(straggling.startable(page));
+        if (startable.isEmpty()) {
+            cursor.advance(page, limit, task.clock().now(), perKey() ? page : List.of());
+            outcome = "handled";
+            return false;
+        }
+        if (request != null) {
+            int granted = awaitWorkers();
+            if (granted == WorkerBudget.IN_LINE) {
+                // another thread resumes it: nothing of the round is touched here any more
+                return true;
+            }
+            // out of line: the task may put its next round in line while this one runs its lanes
+            task.wakeUp();
+            if (granted == 0) {
+                outcome = "cancelled";
+                return false;
+            }
+            held = granted;
+        }
+        runLanes();
+        return false;
+    }
+
+    /**
+     * The budget granted the round in line {@code granted} workers, or it gave up (0): its lanes run
+     * on {@code resumeOn}, else it ends there.
+     */
+    private void resume(int granted) {
+        held = granted;
+        try {
+            resumeOn.execute(() -> step(this::resumed));
+        } catch (RejectedExecutionException e) {
+            // the task shut down meanwhile: the round ends without its lanes, its workers given back
+            outcome = "cancelled";
+            end();
+        }
+    }
+
+    private boolean resumed() {
+        task.wakeUp();
+        if (held == 0) {
+            // stopped, paused or the shard moved while it waited: the page stays pending, fetched again
+            outcome = "cancelled";
+            return false;
+        }
+        runLanes();
+        return false;
+    }
+
+    /** Splits the page into lanes for the workers held, runs them, and writes back. */
+    private void runLanes() {
+        List<List<Row>> split = Lanes.split(
+                startable, Math.min(held, startable.size()), task.definition().endpoints(), perKey());
+        task.releaseWorkers(held - split.size());
+        held = 0;
+        Outcomes outcomes = new Outcomes(task.definition(), task.rules(), page);
+        handlersRan = true;
+        RunningLanes lanes = RunningLanes.start(task, shard, cursor.tier, split, outcomes, started);
+        if (lanes.awaitOrDetach()) {
+            left = lanes;
+        }
+        if (!lanes.flush()) {
+            outcome = "lost";
+            return;
+        }
+        cursor.advance(
+                page,
+                task.definition().rounds().pageSize(),
+                task.clock().now(),
+                perKey() ? outcomes.unfinished() : List.of());
+        outcome = "handled";
     }
 
     private boolean perKey() {
@@ -191,30 +282,27 @@ final class Round {
     }
 
     /**
-     * Waits in the node's budget for as many workers as the page can use; the rank of the round
-     * ages with its oldest row only when its task has a max-wait, which costs reading its rows'
-     * timestamps.
+     * Waits in the node's budget for as many workers as the page can use, without a thread; the rank
+     * of the round ages with its oldest row only when its task has a max-wait, which costs reading its
+     * rows' timestamps.
      *
-     * @return the workers taken, 0 when the round gave up waiting
+     * @return the workers taken at once, 0 when the round gave up, or {@link WorkerBudget#IN_LINE}:
+     *     {@link #resume} follows
      */
-    private int awaitWorkers(List<Row> page) {
+    private int awaitWorkers() {
         WorkerBudget budget = Objects.requireNonNull(task.budget(), "a round in line needs the budget");
         TaskDefinition definition = task.definition();
         Instant oldestDue = definition.rounds().maxWait() == null
                 ? null
-                : DueTimes.oldest(task.rules(), page, definition.columns().updatedAt());
-        try {
-            return budget.await(
-                    Objects.requireNonNull(request),
-                    Math.min(definition.rounds().workers(), page.size()),
-                    oldestDue,
-                    () -> task.dispatching()
-                            && shard.busy()
-                            && shard.canDispatch(task.clock().nanos()));
-        } finally {
-            // out of line: the task may put its next round in line while this one runs its lanes
-            task.wakeUp();
-        }
+                : DueTimes.oldest(task.rules(), startable, definition.columns().updatedAt());
+        return budget.whenGranted(
+                Objects.requireNonNull(request),
+                Math.min(definition.rounds().workers(), startable.size()),
+                oldestDue,
+                () -> task.dispatching()
+                        && shard.busy()
+                        && shard.canDispatch(task.clock().nanos()),
+                this::resume);
     }
 
     /**

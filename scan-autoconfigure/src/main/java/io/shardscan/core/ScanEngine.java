@@ -283,6 +283,10 @@ public final class ScanEngine {
                 throw new InvalidTaskException(problems);
             }
         }
+        if (budget != null) {
+            // the rounds in line hold no thread that would notice their task stop or their shard move
+            threads.every(WorkerBudget.SWEEP, budget::sweep);
+        }
         runners.values().forEach(TaskRunner::start);
         renewals.start();
         ranges.values().forEach(RangeRunner::start);

@@ -34,7 +34,9 @@ public interface ScanListener {
 
     /**
      * A round of {@code tier} on {@code shard} starts on the calling thread. The engine stops the
-     * returned timing once, on the same thread, when the round ends, with its outcome:
+     * returned timing once when the round ends, on the same thread unless the round waited for
+     * workers of {@code scan.max-workers} (it waits without a thread, and ends on the one it resumed
+     * on), with its outcome:
      * {@code handled} (rows were handled and written back), {@code empty} (nothing was due),
      * {@code lost} (the shard was lost before the write-back), {@code failed} (the store failed) or,
      * with {@code scan.max-workers}, {@code cancelled} (it gave up waiting for workers because its

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,20 +23,27 @@ import org.jspecify.annotations.Nullable;
  *   <li>then the round whose oldest row has been due longest, then the one that came first.
  * </ol>
  *
- * A round whose task already holds its own {@code workers} is passed over, so it never holds up
+ * A round waits in line without a thread: it says what it does once granted ({@link #whenGranted})
+ * and its thread goes back to the pool, so the rounds in line do not hold a thread each (200 tasks had
+ * 868 round threads, most of them waiting here).
+ *
+ * <p>A round whose task already holds its own {@code workers} is passed over, so it never holds up
  * another task. A round gets between one and the workers it asked for: as many lanes as it can
  * start now, but no more than its share of its task's free workers while other rounds of that task
  * are in line (free / rounds in line, rounded up), so that two due shards of a task with 8 free
  * workers run 4 lanes each, not 8 and none. Workers come back one by one as lanes end ({@link TaskContext#releaseWorkers}), also
  * from a lane whose hung handler was abandoned, so the budget counts workers, never stuck threads.
  * A waiting round gives up (its rows stay pending) when its task stops or pauses, its shard moves
- * or the node stops ({@link #close()}), so neither shutdown, a pause nor a handover waits for
- * workers. Thread-safe.
+ * ({@link #sweep()}, every {@link #SWEEP}) or the node stops ({@link #close()}), so neither shutdown,
+ * a pause nor a handover waits for workers. Thread-safe.
  */
 final class WorkerBudget {
 
-    /** How often a waiting round checks, between grants, whether it is still wanted. */
-    private static final long RECHECK_MILLIS = 100;
+    /** How often the rounds in line are asked whether they are still wanted ({@link #sweep()}). */
+    static final Duration SWEEP = Duration.ofMillis(100);
+
+    /** What {@link #whenGranted} returns for a round that stays in line: it is resumed later. */
+    static final int IN_LINE = -1;
 
     /** The rank of an aged round: above every priority a task can have. */
     private static final int AGED = TaskDefinition.MAX_PRIORITY + 1;
@@ -63,8 +72,8 @@ final class WorkerBudget {
     /**
      * Puts a round of {@code task} in line for workers, before it fetches, so that a task with more
      * due rows holds its place while it reads them; it ranks by its task's priority until
-     * {@link #await} tells how long its rows have been due. It may be granted workers meanwhile.
-     * The round must end with {@link #await} or {@link #cancel}.
+     * {@link #whenGranted} tells how long its rows have been due. It may be granted workers meanwhile.
+     * The round must end with {@link #whenGranted} or {@link #cancel}.
      */
     Request request(TaskContext task) {
         return request(task, 1).get(0);
@@ -75,97 +84,131 @@ final class WorkerBudget {
      * so that they share the task's free workers instead of the first taking them all; otherwise as
      * {@link #request(TaskContext)}.
      */
-    synchronized List<Request> request(TaskContext task, int rounds) {
+    List<Request> request(TaskContext task, int rounds) {
         List<Request> requests = new ArrayList<>(rounds);
-        for (int i = 0; i < rounds; i++) {
-            Request request = new Request(task, task.definition().rounds().workers(), arrivals++, clock.nanos());
-            task.stats().roundsWaiting(1);
-            waiting.add(request);
-            requests.add(request);
+        List<Request> resumed;
+        synchronized (this) {
+            for (int i = 0; i < rounds; i++) {
+                Request request = new Request(task, task.definition().rounds().workers(), arrivals++, clock.nanos());
+                task.stats().roundsWaiting(1);
+                waiting.add(request);
+                requests.add(request);
+            }
+            resumed = grant();
         }
-        grant();
+        resume(resumed);
         return requests;
     }
 
     /**
-     * Waits until the round gets workers of the budget and of its task's own cap.
+     * The round fetched its page and waits for workers of the budget and of its task's own cap,
+     * without a thread: once granted, or once it gives up, {@code resume} is called, once, on the
+     * thread that granted or gave up, outside the budget's lock (it should only hand the round on).
      *
      * @param wanted the workers its page can use, at least 1
      * @param oldestDue since when the round's oldest row has been due, or {@code null} when unknown
      *     (the round then never ages)
-     * @param stillWanted checked while waiting; once it says {@code false} the round gives up
-     * @return the workers granted, at least 1, taken from the budget and from the task's permits
-     *     (more than {@code wanted} when granted before the fetch: the round gives back the rest);
-     *     0 when the round gave up or its thread was interrupted
+     * @param stillWanted asked every {@link #SWEEP} while it waits; once it says {@code false} the
+     *     round gives up
+     * @param resume given the workers granted, at least 1, taken from the budget and from the task's
+     *     permits; 0 when the round gave up
+     * @return the workers granted already (then {@code resume} is never called; more than {@code
+     *     wanted} when granted before the fetch: the round gives back the rest), 0 when it gave up at
+     *     once, or {@link #IN_LINE}
      */
-    int await(Request request, int wanted, @Nullable Instant oldestDue, BooleanSupplier stillWanted) {
-        int granted = awaitGrant(request, wanted, oldestDue, stillWanted);
-        if (granted > 0) {
-            // told outside the lock: a listener must not hold up the line
-            Duration waited = Duration.ofNanos(request.grantedNanos - request.arrivedNanos);
-            request.task.stats().budgetWaited(waited.toNanos(), request.aged);
-            request.task.listener().budgetWaited(request.task.name(), waited, request.aged);
-        }
-        return granted;
-    }
-
-    private synchronized int awaitGrant(
-            Request request, int wanted, @Nullable Instant oldestDue, BooleanSupplier stillWanted) {
-        request.wanted = wanted;
-        request.oldestDue = oldestDue;
-        try {
-            while (request.granted == 0) {
+    int whenGranted(
+            Request request, int wanted, @Nullable Instant oldestDue, BooleanSupplier stillWanted, IntConsumer resume) {
+        synchronized (this) {
+            if (request.granted == 0) {
                 if (closed || !stillWanted.getAsBoolean()) {
                     leave(request);
                     return 0;
                 }
-                wait(RECHECK_MILLIS);
+                request.wanted = wanted;
+                request.oldestDue = oldestDue;
+                request.stillWanted = stillWanted;
+                request.resume = resume;
+                return IN_LINE;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            leave(request);
-            return 0;
+            request.task.stats().roundsWaiting(-1);
+            request.done = true;
         }
-        request.task.stats().roundsWaiting(-1);
-        request.done = true;
+        told(request);
         return request.granted;
     }
 
     /** The round ends without running lanes (nothing due, or it failed): it leaves the line, giving back any workers. */
-    synchronized void cancel(Request request) {
-        if (!request.done) {
-            leave(request);
+    void cancel(Request request) {
+        List<Request> resumed;
+        synchronized (this) {
+            if (request.done) {
+                return;
+            }
+            resumed = leave(request);
         }
+        resume(resumed);
     }
 
-    private void leave(Request request) {
+    /** Takes the round out of line, giving back any workers it got; returns the rounds granted them. */
+    private List<Request> leave(Request request) {
         request.done = true;
         request.task.stats().roundsWaiting(-1);
         waiting.remove(request);
-        if (request.granted > 0) {
-            request.task.workerPermits().release(request.granted);
-            free += request.granted;
-            request.granted = 0;
-            grant();
+        if (request.granted == 0) {
+            return List.of();
         }
+        request.task.workerPermits().release(request.granted);
+        free += request.granted;
+        request.granted = 0;
+        return grant();
     }
 
     /** {@code count} workers of {@code task} are free again; the task's own permits were released first. */
-    synchronized void release(int count) {
+    void release(int count) {
         if (count <= 0) {
             return;
         }
-        free += count;
-        grant();
+        List<Request> resumed;
+        synchronized (this) {
+            free += count;
+            resumed = grant();
+        }
+        resume(resumed);
+    }
+
+    /**
+     * Every round in line that is no longer wanted (its task stopped or paused, its shard moved)
+     * gives up; the node runs it every {@link #SWEEP}.
+     */
+    void sweep() {
+        List<Request> resumed = new ArrayList<>();
+        synchronized (this) {
+            for (Request request : List.copyOf(waiting)) {
+                if (request.resume != null && !closed && !request.stillWanted.getAsBoolean()) {
+                    resumed.addAll(leave(request));
+                    resumed.add(request);
+                }
+            }
+        }
+        resume(resumed);
     }
 
     /**
      * The node stops: no round gets workers any more, and every round in line gives up at once, so
      * workers that come free as one task stops never start another task's rows.
      */
-    synchronized void close() {
-        closed = true;
-        notifyAll();
+    void close() {
+        List<Request> resumed = new ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            for (Request request : List.copyOf(waiting)) {
+                if (request.resume != null) {
+                    leave(request);
+                    resumed.add(request);
+                }
+            }
+        }
+        resume(resumed);
     }
 
     /** How long the longest waiting round of {@code task} has waited; zero when none waits. */
@@ -180,8 +223,12 @@ final class WorkerBudget {
         return Duration.ofNanos(longest);
     }
 
-    /** Hands free workers to the waiting rounds in rank order, passing over those whose task is at its own cap. */
-    private void grant() {
+    /**
+     * Hands free workers to the waiting rounds in rank order, passing over those whose task is at its
+     * own cap; returns the rounds granted that wait without a thread, for {@link #resume} outside the lock.
+     */
+    private List<Request> grant() {
+        List<Request> resumed = List.of();
         Instant now = null;
         while (!closed && free > 0 && !waiting.isEmpty()) {
             now = now == null ? clock.now() : now;
@@ -193,21 +240,44 @@ final class WorkerBudget {
                 }
             }
             if (best == null) {
-                return;
+                break;
             }
             int available = best.task.workerPermits().availablePermits();
             int count = Math.min(Math.min(best.wanted, free), share(available, inLine(best.task)));
             // only the budget takes a budgeted task's permits, under this lock, so they are there
             if (!best.task.workerPermits().tryAcquire(count)) {
-                return;
+                break;
             }
             free -= count;
             best.granted = count;
             best.grantedNanos = clock.nanos();
             best.aged = best.rank(now) == AGED;
             waiting.remove(best);
-            notifyAll();
+            if (best.resume != null) {
+                best.task.stats().roundsWaiting(-1);
+                best.done = true;
+                resumed = resumed.isEmpty() ? new ArrayList<>() : resumed;
+                resumed.add(best);
+            }
         }
+        return resumed;
+    }
+
+    /** Resumes rounds granted or given up, outside the lock. */
+    private static void resume(List<Request> resumed) {
+        for (Request request : resumed) {
+            if (request.granted > 0) {
+                told(request);
+            }
+            Objects.requireNonNull(request.resume).accept(request.granted);
+        }
+    }
+
+    /** Tells the task's stats and listener how long a granted round waited; outside the lock, so a listener never holds up the line. */
+    private static void told(Request request) {
+        Duration waited = Duration.ofNanos(request.grantedNanos - request.arrivedNanos);
+        request.task.stats().budgetWaited(waited.toNanos(), request.aged);
+        request.task.listener().budgetWaited(request.task.name(), waited, request.aged);
     }
 
     /** The rounds of {@code task} in line. */
@@ -237,6 +307,10 @@ final class WorkerBudget {
         private long grantedNanos;
         private boolean aged;
         private boolean done;
+        /** Set once the round waits without a thread. */
+        private @Nullable IntConsumer resume;
+
+        private BooleanSupplier stillWanted = () -> true;
 
         private Request(TaskContext task, int wanted, long arrival, long arrivedNanos) {
             this.task = task;

@@ -1,7 +1,6 @@
 package io.shardscan.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.shardscan.core.spi.TaskStore;
 import io.shardscan.core.task.EndpointDownClassifier;
@@ -18,11 +17,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,34 +33,30 @@ class WorkerBudgetLineTests {
     static final TaskStore store = new JdbcTaskStore(TestServers.h2("worker_budget_line"));
 
     final SettableScanClock clock = new SettableScanClock(Instant.parse("2026-01-01T00:00:00Z"));
-    final ExecutorService rounds = Executors.newCachedThreadPool();
     WorkerBudget budget = new WorkerBudget(1, clock);
 
     @AfterEach
     void stop() {
         budget.close();
-        rounds.shutdownNow();
     }
 
     @Test
-    void aFreeWorkerGoesToTheHigherPriorityUntilTheLowerOnesOldestRowWaitedPastMaxWait() throws Exception {
+    void aFreeWorkerGoesToTheHigherPriorityUntilTheLowerOnesOldestRowWaitedPastMaxWait() {
         TaskContext high = task("high", 10, null, 2);
         TaskContext low = task("low", 0, Duration.ofSeconds(5), 1);
-        assertThat(awaitNow(high, null)).isEqualTo(1);
+        assertThat(grantedNow(high)).isEqualTo(1);
         // low is in line first, with a row due since now; then a round of high
-        Future<Integer> lowRound = inLine(low, clock.now());
-        Future<Integer> highRound = inLine(high, clock.now());
+        CompletableFuture<Integer> lowRound = inLine(low, clock.now());
+        CompletableFuture<Integer> highRound = inLine(high, clock.now());
 
         high.releaseWorkers(1);
-        assertThat(highRound.get(5, TimeUnit.SECONDS))
-                .as("the higher priority goes first")
-                .isEqualTo(1);
+        assertThat(highRound.getNow(-1)).as("the higher priority goes first").isEqualTo(1);
         assertThat(holds(low)).isZero();
 
-        Future<Integer> nextHighRound = inLine(high, clock.now());
+        CompletableFuture<Integer> nextHighRound = inLine(high, clock.now());
         clock.advance(Duration.ofSeconds(6));
         high.releaseWorkers(1);
-        assertThat(lowRound.get(5, TimeUnit.SECONDS))
+        assertThat(lowRound.getNow(-1))
                 .as("low's oldest row waited 6 s, past its max-wait of 5 s")
                 .isEqualTo(1);
         assertThat(holds(high)).as("high's next round still waits").isZero();
@@ -73,14 +65,14 @@ class WorkerBudgetLineTests {
     }
 
     @Test
-    void aTaskAtItsOwnCapDoesNotHoldUpAnother() throws Exception {
+    void aTaskAtItsOwnCapDoesNotHoldUpAnother() {
         budget = new WorkerBudget(2, clock);
         TaskContext capped = task("capped", 10, null, 1);
         TaskContext other = task("other", 0, null, 1);
-        assertThat(awaitNow(capped, null)).isEqualTo(1);
-        Future<Integer> cappedRound = inLine(capped, clock.now());
+        assertThat(grantedNow(capped)).isEqualTo(1);
+        CompletableFuture<Integer> cappedRound = inLine(capped, clock.now());
 
-        assertThat(inLine(other, clock.now()).get(5, TimeUnit.SECONDS))
+        assertThat(inLine(other, clock.now()).getNow(-1))
                 .as("the free worker, which capped may not take")
                 .isEqualTo(1);
         assertThat(holds(capped)).isEqualTo(1);
@@ -93,23 +85,45 @@ class WorkerBudgetLineTests {
         TaskContext orders = task("orders", 0, null, 8);
         List<Integer> granted = new ArrayList<>();
         for (WorkerBudget.Request request : budget.request(orders, 3)) {
-            granted.add(budget.await(request, 8, null, () -> true));
+            granted.add(budget.whenGranted(request, 8, null, () -> true, late -> {}));
         }
         assertThat(granted).as("workers of each round, of the task's 8").containsExactly(3, 3, 2);
     }
 
     @Test
-    void closingSendsEveryRoundInLineAwayAndGrantsNothingMore() throws Exception {
+    void closingSendsEveryRoundInLineAwayAndGrantsNothingMore() {
         TaskContext holder = task("holder", 10, null, 1);
         TaskContext waiter = task("waiter", 0, null, 1);
-        assertThat(awaitNow(holder, null)).isEqualTo(1);
-        Future<Integer> waiting = inLine(waiter, clock.now());
+        assertThat(grantedNow(holder)).isEqualTo(1);
+        CompletableFuture<Integer> waiting = inLine(waiter, clock.now());
 
         budget.close();
-        assertThat(waiting.get(5, TimeUnit.SECONDS)).as("workers the round got").isZero();
+        assertThat(waiting.getNow(-1)).as("workers the round got").isZero();
         holder.releaseWorkers(1);
         assertThat(holds(waiter)).isZero();
         assertThat(waiter.stats().roundsWaiting()).isZero();
+    }
+
+    @Test
+    void aRoundInLineNoLongerWantedGivesUpAtTheSweepWithoutAWorker() {
+        TaskContext holder = task("holder", 10, null, 1);
+        TaskContext waiter = task("waiter", 0, null, 1);
+        assertThat(grantedNow(holder)).isEqualTo(1);
+        AtomicBoolean wanted = new AtomicBoolean(true);
+        CompletableFuture<Integer> round = new CompletableFuture<>();
+        assertThat(budget.whenGranted(budget.request(waiter), 1, clock.now(), wanted::get, round::complete))
+                .isEqualTo(WorkerBudget.IN_LINE);
+
+        budget.sweep();
+        assertThat(round).as("still wanted, it stays in line").isNotDone();
+        wanted.set(false);
+        budget.sweep();
+        assertThat(round.getNow(-1)).as("workers the round got").isZero();
+        assertThat(waiter.stats().roundsWaiting()).isZero();
+        holder.releaseWorkers(1);
+        assertThat(holds(waiter))
+                .as("the worker freed does not go to a round that gave up")
+                .isZero();
     }
 
     @Test
@@ -140,18 +154,15 @@ class WorkerBudgetLineTests {
     }
 
     /**
-     * Puts a round of {@code task} in line now and waits for its workers on a thread of its own;
-     * returns once that thread waits in the budget (or got its workers), so the budget knows its age.
+     * Puts a round of {@code task} in line now, its page fetched with a row due since {@code oldestDue};
+     * the future completes with the workers it is granted, 0 when it gave up.
      */
-    private Future<Integer> inLine(TaskContext task, Instant oldestDue) {
-        WorkerBudget.Request request = budget.request(task);
-        AtomicReference<Thread> thread = new AtomicReference<>();
-        Future<Integer> round = rounds.submit(() -> {
-            thread.set(Thread.currentThread());
-            return budget.await(request, 1, oldestDue, () -> true);
-        });
-        await().until(() ->
-                round.isDone() || (thread.get() != null && thread.get().getState() == Thread.State.TIMED_WAITING));
+    private CompletableFuture<Integer> inLine(TaskContext task, Instant oldestDue) {
+        CompletableFuture<Integer> round = new CompletableFuture<>();
+        int now = budget.whenGranted(budget.request(task), 1, oldestDue, () -> true, round::complete);
+        if (now != WorkerBudget.IN_LINE) {
+            round.complete(now);
+        }
         return round;
     }
 
@@ -160,8 +171,10 @@ class WorkerBudgetLineTests {
         return task.definition().rounds().workers() - task.workerPermits().availablePermits();
     }
 
-    private int awaitNow(TaskContext task, @Nullable Instant oldestDue) {
-        return budget.await(budget.request(task), 1, oldestDue, () -> true);
+    private int grantedNow(TaskContext task) {
+        return budget.whenGranted(budget.request(task), 1, null, () -> true, late -> {
+            throw new AssertionError("granted later");
+        });
     }
 
     private TaskContext task(String name, int priority, @Nullable Duration maxWait, int workers) {

@@ -188,7 +188,9 @@ class WorkerBudgetTests {
         engine.task("vip").resume();
         await().until(() -> engine.task("vip").workersHeld() == BUDGET);
         engine.task("normal").resume();
-        await().until(() -> engine.task("normal").stats().roundsWaiting() > 0);
+        // as many rounds in line as normal has workers, and they hold no thread while they wait
+        await().until(() ->
+                engine.task("normal").stats().roundsWaiting() == BUDGET && threadsNamed("scan-normal-round-") == 0);
 
         engine.task("normal").pause();
         await().until(() -> engine.task("normal").stats().roundsWaiting() == 0);
@@ -265,6 +267,12 @@ class WorkerBudgetTests {
                 active.decrementAndGet();
             }
         };
+    }
+
+    private static long threadsNamed(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith(prefix))
+                .count();
     }
 
     private void insert(String task, long firstId, int count, Instant updatedAt) {
