@@ -255,11 +255,15 @@ final class Dispatcher {
 
     private void start(DueRound round, int permits, WorkerBudget.@Nullable Request request) {
         OwnedShard shard = round.shard;
-        Executor onRoundThread =
-                work -> rounds.execute(context.listener().around(context.name(), shard.shard, shard.epoch, work));
-        onRoundThread.execute(() -> new Round(
-                        context, shard, round.tier, permits, request, onRoundThread, left -> roundEnded(shard, left))
-                .run());
+        Executor lanes = work -> rounds.lanes().execute(around(shard, work));
+        rounds.execute(around(shard, () -> new Round(
+                        context, shard, round.tier, permits, request, lanes, left -> roundEnded(shard, left))
+                .run()));
+    }
+
+    /** {@code work} for {@code shard} as the listener wraps it (see {@link ScanListener#around}). */
+    private Runnable around(OwnedShard shard, Runnable work) {
+        return context.listener().around(context.name(), shard.shard, shard.epoch, work);
     }
 
     /** The round of {@code shard} ended; with lanes it {@code left} running, they finish here as its stragglers. */
@@ -295,7 +299,7 @@ final class Dispatcher {
             archiver.cancel();
             return;
         }
-        rounds.execute(context.listener().around(context.name(), shard.shard, shard.epoch, () -> {
+        rounds.execute(around(shard, () -> {
             try {
                 archiver.run(shard);
             } finally {

@@ -15,10 +15,12 @@ import org.jspecify.annotations.Nullable;
  * one {@link TaskThread} on them, and for its rounds ({@link TaskRounds}): a node's threads no longer
  * grow with its tasks (200 tasks had a lease thread, a dispatcher thread and round threads each, and
  * 3,400 threads in all once their workers had run).
- * A tick or a pass waits for its coordinator call or its probe at most; with {@link #TICK_THREADS}
- * and {@link #DISPATCH_THREADS} a task whose calls hang holds one thread, the others go on. Every
- * shared thread ends after {@link #KEEP_ALIVE} without work, so does every worker thread of a task
- * ({@link TaskRunner}); a round's thread does after a minute. With the node's worker budget, the
+ * A tick, a pass or a round's fetch waits for its coordinator call, its probe or its statement at
+ * most; with {@link #TICK_THREADS}, {@link #DISPATCH_THREADS} and {@link #FETCH_THREADS} a task whose
+ * calls hang holds one thread, the others go on. A round runs its lanes on the round threads, as many
+ * as rounds run lanes at once (each holding a worker); a round in line for workers holds none
+ * ({@link WorkerBudget}). Every shared thread ends after {@link #KEEP_ALIVE} without work, so does
+ * every worker thread of a task ({@link TaskRunner}); a round's thread does after a minute. With the node's worker budget, the
  * tasks' lanes share one pool of worker threads too ({@link #workers}). Closed once every task has
  * stopped.
  */
@@ -30,12 +32,19 @@ final class NodeThreads implements AutoCloseable {
     /** The shared threads of dispatcher passes, at most. */
     static final int DISPATCH_THREADS = 8;
 
+    /**
+     * The shared threads of rounds' fetches and archive batches, at most: each waits for the
+     * database, which runs few statements at once anyway (a pool of 10 connections by default).
+     */
+    static final int FETCH_THREADS = 8;
+
     /** How long a shared or worker thread without work is kept. */
     static final Duration KEEP_ALIVE = Duration.ofSeconds(60);
 
     private final ScheduledThreadPoolExecutor timer;
     private final ThreadPoolExecutor ticks;
     private final ThreadPoolExecutor dispatch;
+    private final ThreadPoolExecutor fetches;
     private final ExecutorService rounds;
     /** The lanes' threads of every task that takes its workers from the node's budget; made at first use. */
     private TaskWorkers.@Nullable NodePool workers;
@@ -47,7 +56,9 @@ final class NodeThreads implements AutoCloseable {
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.ticks = pool("scan-ticks-", Math.max(1, Math.min(tasks, TICK_THREADS)));
         this.dispatch = pool("scan-dispatch-", Math.max(1, Math.min(tasks, DISPATCH_THREADS)));
-        // as many as rounds run at once: a round waits for its lanes, which wait for workers
+        // as many as one task's rounds may fetch at once: not fewer for a node of one task
+        this.fetches = pool("scan-fetch-", FETCH_THREADS);
+        // as many as rounds run lanes at once, each holding a worker: a round waits for its lanes
         this.rounds = Executors.newCachedThreadPool(Threads.named("scan-round-"));
     }
 
@@ -75,7 +86,7 @@ final class NodeThreads implements AutoCloseable {
 
     /** The task's rounds and archive batches. */
     TaskRounds rounds(String task) {
-        return new TaskRounds("scan-" + task + "-round", rounds);
+        return new TaskRounds("scan-" + task + "-round", fetches, rounds);
     }
 
     /**
@@ -113,6 +124,7 @@ final class NodeThreads implements AutoCloseable {
         timer.shutdownNow();
         ticks.shutdownNow();
         dispatch.shutdownNow();
+        fetches.shutdownNow();
         rounds.shutdownNow();
     }
 }

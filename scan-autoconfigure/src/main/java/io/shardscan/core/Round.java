@@ -29,8 +29,9 @@ import org.jspecify.annotations.Nullable;
  * shards due together instead ({@link WorkerShares}). Each lane gives its worker back as soon as it
  * ends, so a slow row holds one worker, not the round's. With a node-wide {@link WorkerBudget} a
  * round starts without workers and takes them from the budget after its fetch, ranked by its
- * task's priority and by how long its oldest row has been due; while it waits it holds no thread,
- * and its lanes run on the round thread it is resumed on.
+ * task's priority and by how long its oldest row has been due; while it waits it holds no thread.
+ * A round fetches on one thread and runs its lanes on another (of the node's few fetch threads and
+ * its round threads), so the rounds that wait for the database or for workers hold few threads.
  */
 final class Round {
 
@@ -40,10 +41,10 @@ final class Round {
     private final OwnedShard shard;
     private final TierCursor cursor;
     private final WorkerBudget.@Nullable Request request;
-    private final Executor resumeOn;
+    private final Executor lanes;
     private final Consumer<@Nullable RunningLanes> ended;
 
-    // what the round carries from its fetch to its lanes: a round in line for workers resumes on another thread
+    // what the round carries from its fetch to its lanes, which run on another thread
     private final long started;
     private int held;
     private final ScanListener.Timing timing;
@@ -59,7 +60,7 @@ final class Round {
      *
      * @param permits the task's workers the dispatcher took for it; 0 when it is in line for workers
      *     of the node's budget with {@code request}
-     * @param resumeOn where a round that waited in line for workers runs its lanes once granted
+     * @param lanes where the round runs its lanes once its fetch found rows and it holds workers
      * @param ended told once the round ended, whatever happened, with the lanes it left running (whose
      *     {@link RunningLanes#finishStragglers} the caller runs then), or {@code null} when none; the
      *     round's workers are given back by then
@@ -70,36 +71,36 @@ final class Round {
             TierCursor cursor,
             int permits,
             WorkerBudget.@Nullable Request request,
-            Executor resumeOn,
+            Executor lanes,
             Consumer<@Nullable RunningLanes> ended) {
         this.task = task;
         this.shard = shard;
         this.cursor = cursor;
         this.held = permits;
         this.request = request;
-        this.resumeOn = resumeOn;
+        this.lanes = lanes;
         this.ended = ended;
         this.started = task.clock().nanos();
         this.timing = task.listener().roundStarted(task.name(), shard.shard, cursor.tier);
     }
 
     /**
-     * Runs the round on the calling thread. In line for the node's budget, it takes its workers from
-     * there after its fetch; when none are free it returns at once, and its lanes run on {@code
-     * resumeOn} once it is granted them.
+     * Runs the round's fetch on the calling thread, then hands it to {@code lanes} to run its lanes.
+     * In line for the node's budget, it takes its workers from there after its fetch; when none are
+     * free it waits in line without a thread, and is handed on once granted.
      */
     void run() {
         step(this::fetch);
     }
 
     /**
-     * Runs one step of the round, then ends it unless the step left it in line for workers; a
+     * Runs one step of the round, then ends it unless the step handed it on to another thread; a
      * failure ends it too, its rows left pending.
      */
     private void step(BooleanSupplier step) {
-        boolean inLine = false;
+        boolean handedOn = false;
         try {
-            inLine = step.getAsBoolean();
+            handedOn = step.getAsBoolean();
         } catch (RuntimeException | Error e) {
             // an Error too (a class gone from a replaced jar): escaping, it killed the round's thread and
             // left the cursor due, so the same rows ran again and again with nothing written back
@@ -111,7 +112,7 @@ final class Round {
             logFailure(e, retryAfter);
             cursor.retryAt(task.clock().now().plus(retryAfter));
         } finally {
-            if (!inLine) {
+            if (!handedOn) {
                 end();
             }
         }
@@ -133,9 +134,9 @@ final class Round {
     }
 
     /**
-     * Fetches the page and, holding workers, runs its lanes.
+     * Fetches the page; with rows to run, hands the round on to run its lanes, once it holds workers.
      *
-     * @return whether the round waits in line for workers, to run its lanes once granted
+     * @return whether the round was handed on: another thread runs it from here, or will
      */
     private boolean fetch() {
         refreshHeldKeys();
@@ -169,32 +170,23 @@ final class Round {
             outcome = "handled";
             return false;
         }
-        if (request != null) {
-            int granted = awaitWorkers();
-            if (granted == WorkerBudget.IN_LINE) {
-                // another thread resumes it: nothing of the round is touched here any more
-                return true;
-            }
-            // out of line: the task may put its next round in line while this one runs its lanes
-            task.wakeUp();
-            if (granted == 0) {
-                outcome = "cancelled";
-                return false;
-            }
-            held = granted;
+        int granted = request == null ? held : awaitWorkers();
+        if (granted != WorkerBudget.IN_LINE) {
+            handOn(granted);
         }
-        runLanes();
-        return false;
+        // in line, the budget hands it on once granted: nothing of the round is touched here any more
+        return true;
     }
 
     /**
-     * The budget granted the round in line {@code granted} workers, or it gave up (0): its lanes run
-     * on {@code resumeOn}, else it ends there.
+     * Hands the round, holding {@code granted} workers, on to a round thread to run its lanes; 0 when
+     * it gave up waiting for them in the budget's line, to end there.
      */
-    private void resume(int granted) {
+    private void handOn(int granted) {
         held = granted;
         try {
-            resumeOn.execute(() -> step(this::resumed));
+            // the lanes' wait and write-back on a round thread: the fetch threads are few, and only fetch
+            lanes.execute(() -> step(this::lanes));
         } catch (RejectedExecutionException e) {
             // the task shut down meanwhile: the round ends without its lanes, its workers given back
             outcome = "cancelled";
@@ -202,8 +194,11 @@ final class Round {
         }
     }
 
-    private boolean resumed() {
-        task.wakeUp();
+    private boolean lanes() {
+        if (request != null) {
+            // out of line: the task may put its next round in line while this one runs its lanes
+            task.wakeUp();
+        }
         if (held == 0) {
             // stopped, paused or the shard moved while it waited: the page stays pending, fetched again
             outcome = "cancelled";
@@ -287,7 +282,7 @@ final class Round {
      * rows' timestamps.
      *
      * @return the workers taken at once, 0 when the round gave up, or {@link WorkerBudget#IN_LINE}:
-     *     {@link #resume} follows
+     *     {@link #handOn} follows
      */
     private int awaitWorkers() {
         WorkerBudget budget = Objects.requireNonNull(task.budget(), "a round in line needs the budget");
@@ -302,7 +297,7 @@ final class Round {
                 () -> task.dispatching()
                         && shard.busy()
                         && shard.canDispatch(task.clock().nanos()),
-                this::resume);
+                this::handOn);
     }
 
     /**

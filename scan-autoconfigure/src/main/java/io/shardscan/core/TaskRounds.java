@@ -6,33 +6,55 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * One task's rounds (and archive batches) on the node's shared round threads ({@link NodeThreads}):
- * each runs on a thread that carries the task's name meanwhile ({@code scan-orders-round-7});
- * {@link #shutdownNow} interrupts the task's rounds still running, never a shared thread once it runs
- * another task's round. Thread-safe.
+ * One task's rounds (and archive batches) on the node's shared threads ({@link NodeThreads}): a
+ * round's fetch, or an archive batch, on the node's few fetch threads ({@link #execute}), its lanes'
+ * wait and write-back on the node's round threads ({@link #lanes}), so that the rounds a node's
+ * tasks start at once do not each hold a thread while they wait for the database. Each runs on a
+ * thread that carries the task's name meanwhile ({@code scan-orders-round-7}); {@link #shutdownNow}
+ * interrupts the task's work still running, never a shared thread once it runs another task's.
+ * Thread-safe.
  */
 final class TaskRounds implements Executor {
 
     private final String name;
-    private final Executor pool;
+    private final Executor fetches;
+    private final Executor lanes;
     private final Set<Thread> running = new HashSet<>();
     private boolean shutdown;
 
-    /** @param name the name a round's thread carries, a shared thread's number appended */
-    TaskRounds(String name, Executor pool) {
+    /**
+     * @param name the name a round's thread carries, a shared thread's number appended
+     * @param fetches the node's fetch threads
+     * @param lanes the node's round threads
+     */
+    TaskRounds(String name, Executor fetches, Executor lanes) {
         this.name = name;
-        this.pool = pool;
+        this.fetches = fetches;
+        this.lanes = lanes;
     }
 
-    /** @throws RejectedExecutionException once shut down */
+    /**
+     * Runs a round's fetch or an archive batch on the node's fetch threads.
+     *
+     * @throws RejectedExecutionException once shut down
+     */
     @Override
-    public void execute(Runnable round) {
+    public void execute(Runnable fetch) {
+        submit(fetches, fetch);
+    }
+
+    /** Where a round runs its lanes once it holds workers; rejects once shut down. */
+    Executor lanes() {
+        return work -> submit(lanes, work);
+    }
+
+    private void submit(Executor pool, Runnable work) {
         synchronized (this) {
             if (shutdown) {
                 throw new RejectedExecutionException(name + " is shut down");
             }
         }
-        pool.execute(() -> run(round));
+        pool.execute(() -> run(work));
     }
 
     /** Takes no more rounds and interrupts those running. */

@@ -96,8 +96,12 @@ class NodeThreadsTests {
                 .as(report)
                 .isLessThanOrEqualTo(NodeThreads.TICK_THREADS);
         assertThat(kinds.getOrDefault("dispatch", 0)).as(report).isLessThanOrEqualTo(NodeThreads.DISPATCH_THREADS);
-        // and the rounds' shared threads (as many as ran at once: not bounded here), the timer, the renewals
-        assertThat(kinds.keySet()).as(report).isSubsetOf("ticks", "lease", "dispatch", "round", "timer", "lease-renew");
+        // the start-up's first rounds fetched on the fetch threads
+        assertThat(kinds.getOrDefault("fetch", 0)).as(report).isLessThanOrEqualTo(NodeThreads.FETCH_THREADS);
+        // and the round threads (lanes, and the budget's sweep), the timer, the renewals
+        assertThat(kinds.keySet())
+                .as(report)
+                .isSubsetOf("ticks", "lease", "dispatch", "fetch", "round", "timer", "lease-renew");
     }
 
     /**
