@@ -174,7 +174,7 @@ final class Round {
         if (granted != WorkerBudget.IN_LINE) {
             handOn(granted);
         }
-        // in line, the budget hands it on once granted: nothing of the round is touched here any more
+        // handed on, or in line to be once granted: another thread has the round from here
         return true;
     }
 
@@ -186,7 +186,7 @@ final class Round {
         held = granted;
         try {
             // the lanes' wait and write-back on a round thread: the fetch threads are few, and only fetch
-            lanes.execute(() -> step(this::lanes));
+            lanes.execute(() -> step(this::withWorkers));
         } catch (RejectedExecutionException e) {
             // the task shut down meanwhile: the round ends without its lanes, its workers given back
             outcome = "cancelled";
@@ -194,7 +194,8 @@ final class Round {
         }
     }
 
-    private boolean lanes() {
+    /** The round handed on: runs its lanes with the workers it holds, or ends when it got none. */
+    private boolean withWorkers() {
         if (request != null) {
             // out of line: the task may put its next round in line while this one runs its lanes
             task.wakeUp();

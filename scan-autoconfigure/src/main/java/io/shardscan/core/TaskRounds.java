@@ -18,7 +18,7 @@ final class TaskRounds implements Executor {
 
     private final String name;
     private final Executor fetches;
-    private final Executor lanes;
+    private final Executor taskLanes;
     private final Set<Thread> running = new HashSet<>();
     private boolean shutdown;
 
@@ -30,7 +30,7 @@ final class TaskRounds implements Executor {
     TaskRounds(String name, Executor fetches, Executor lanes) {
         this.name = name;
         this.fetches = fetches;
-        this.lanes = lanes;
+        this.taskLanes = work -> submit(lanes, work);
     }
 
     /**
@@ -45,7 +45,7 @@ final class TaskRounds implements Executor {
 
     /** Where a round runs its lanes once it holds workers; rejects once shut down. */
     Executor lanes() {
-        return work -> submit(lanes, work);
+        return taskLanes;
     }
 
     private void submit(Executor pool, Runnable work) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -181,16 +182,7 @@ final class WorkerBudget {
      * gives up; the node runs it every {@link #SWEEP}.
      */
     void sweep() {
-        List<Request> resumed = new ArrayList<>();
-        synchronized (this) {
-            for (Request request : List.copyOf(waiting)) {
-                if (request.resume != null && !closed && !request.stillWanted.getAsBoolean()) {
-                    resumed.addAll(leave(request));
-                    resumed.add(request);
-                }
-            }
-        }
-        resume(resumed);
+        sendAway(request -> !request.stillWanted.getAsBoolean());
     }
 
     /**
@@ -198,17 +190,24 @@ final class WorkerBudget {
      * workers that come free as one task stops never start another task's rows.
      */
     void close() {
-        List<Request> resumed = new ArrayList<>();
         synchronized (this) {
             closed = true;
+        }
+        sendAway(request -> true);
+    }
+
+    /** The rounds waiting in line without a thread that {@code unwanted} picks give up (a round in line holds no workers). */
+    private void sendAway(Predicate<Request> unwanted) {
+        List<Request> gone = new ArrayList<>();
+        synchronized (this) {
             for (Request request : List.copyOf(waiting)) {
-                if (request.resume != null) {
+                if (request.resume != null && unwanted.test(request)) {
                     leave(request);
-                    resumed.add(request);
+                    gone.add(request);
                 }
             }
         }
-        resume(resumed);
+        resume(gone);
     }
 
     /** How long the longest waiting round of {@code task} has waited; zero when none waits. */
