@@ -120,7 +120,7 @@ public final class ScanEngine {
                         "scan.tasks." + task.definition().name() + " has two handlers: keep one @ScanTask(\""
                                 + task.definition().name() + "\") method");
             }
-            warnWithoutBudget(task.definition(), budget);
+            tellAboutBudget(task.definition(), budget);
         }
         this.wakes = new Wakes(runners, WakeChannel.NONE);
         for (RangeJob job : rangeJobs) {
@@ -133,14 +133,26 @@ public final class ScanEngine {
         }
     }
 
-    /** Priorities and max-wait rank the rounds waiting for the node's budget; without one they change nothing. */
-    private static void warnWithoutBudget(TaskDefinition task, @Nullable WorkerBudget budget) {
+    /**
+     * Priorities and max-wait rank the rounds waiting for the node's budget; without one they change
+     * nothing. With one, a task's {@code workers} above it are never all used on this node.
+     */
+    private static void tellAboutBudget(TaskDefinition task, @Nullable WorkerBudget budget) {
         if (budget == null && (task.rounds().priority() != 0 || task.rounds().maxWait() != null)) {
             log.log(
                     Level.WARNING,
                     "scan.tasks." + task.name() + ".priority and max-wait decide which task gets free workers of"
                             + " scan.max-workers first, which is not set: they have no effect; set scan.max-workers"
                             + " to the handler threads all tasks of this node share");
+        }
+        if (budget != null && task.rounds().workers() > budget.size()) {
+            log.log(
+                    Level.INFO,
+                    "Task " + task.name() + ": scan.tasks." + task.name() + ".workers is "
+                            + task.rounds().workers()
+                            + ", above scan.max-workers (" + budget.size() + ", the handler threads all tasks of this"
+                            + " node share): it runs at most " + budget.size() + " handlers at once on this node;"
+                            + " raise scan.max-workers to run more");
         }
     }
 

@@ -161,6 +161,21 @@ class WorkerBudgetConfigurationTests {
                 });
     }
 
+    @Test
+    void workersAboveTheBudgetAreSaidToBeCappedByIt(CapturedOutput output) {
+        runner.withPropertyValues("scan.max-workers=3", TASK + "workers=4").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(output.getOut() + output.getErr())
+                    .contains(
+                            "Task orders: scan.tasks.orders.workers is 4, above scan.max-workers (3, the handler"
+                                    + " threads all tasks of this node share): it runs at most 3 handlers at once on this node");
+        });
+        runner.withPropertyValues("scan.max-workers=4", TASK + "workers=4")
+                .run(context -> assertThat(output.getOut() + output.getErr())
+                        .as("once: not for workers within the budget")
+                        .containsOnlyOnce("above scan.max-workers"));
+    }
+
     record Order(long orderId, long userId) {}
 
     static class Handler {
