@@ -20,9 +20,9 @@ import org.jspecify.annotations.Nullable;
  * calls hang holds one thread, the others go on. A round runs its lanes on the round threads, as many
  * as rounds run lanes at once (each holding a worker); a round in line for workers holds none
  * ({@link WorkerBudget}). Every shared thread ends after {@link #KEEP_ALIVE} without work, so does
- * every worker thread of a task ({@link TaskRunner}); a round's thread does after a minute. With the node's worker budget, the
- * tasks' lanes share one pool of worker threads too ({@link #workers}). Closed once every task has
- * stopped.
+ * every worker thread of a task ({@link TaskRunner}); a round's thread does after a minute. With the
+ * node's worker budget, the tasks' lanes share one pool of worker threads too ({@link #workers}).
+ * Closed once every task has stopped.
  */
 final class NodeThreads implements AutoCloseable {
 
@@ -56,7 +56,7 @@ final class NodeThreads implements AutoCloseable {
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.ticks = pool("scan-ticks-", Math.max(1, Math.min(tasks, TICK_THREADS)));
         this.dispatch = pool("scan-dispatch-", Math.max(1, Math.min(tasks, DISPATCH_THREADS)));
-        // as many as one task's rounds may fetch at once: not fewer for a node of one task
+        // not fewer for a node of one task: the shards of one task fetch side by side too
         this.fetches = pool("scan-fetch-", FETCH_THREADS);
         // as many as rounds run lanes at once, each holding a worker: a round waits for its lanes
         this.rounds = Executors.newCachedThreadPool(Threads.named("scan-round-"));
