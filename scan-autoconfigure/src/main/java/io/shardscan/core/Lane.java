@@ -193,7 +193,7 @@ final class Lane implements Runnable {
         }
         task.stats().inFlight(unit.size());
         ScanListener.Timing timing = task.listener().handlerStarted(task.name(), shard.shard, tier);
-        Outcome outcome;
+        Outcome outcome = null;
         Throwable thrown = null;
         boolean written = false;
         try {
@@ -207,16 +207,18 @@ final class Lane implements Runnable {
             // any Throwable, a VirtualMachineError too: one that escaped ended the lane with its row unrecorded, so
             // an OutOfMemoryError in a handler ran its row 99 times at retry 0 and held its key's later rows forever
             thrown = e;
-            outcome = task.handlerFailures().failed(unit, e);
         }
         if (!inHandler.compareAndSet(call, null)) {
-            // the round took this call over (and its in-flight count) when it gave up on it
+            // the round took this call over (and its in-flight count) when it gave up on it, and recorded and
+            // logged the row: what the call threw since (the interrupt it was sent, most often) is not the row's
             task.abandonedWorkerReturned();
             timing.stop("timed-out", thrown);
             return null;
         }
         task.stats().inFlight(-unit.size());
-        if (outcome == null) {
+        if (thrown != null) {
+            outcome = task.handlerFailures().failed(unit, thrown);
+        } else if (outcome == null) {
             timing.stop("lost", thrown);
             return null;
         }

@@ -191,6 +191,47 @@ class HandlerTimeoutTests {
                 .isFalse();
     }
 
+    /**
+     * A call the round took over past the handler timeout throws once it is interrupted, as a blocking
+     * read does: the row was recorded and logged as timed out, and the call's late failure is not logged
+     * as the row's (before, a second WARN said the row "failed at attempt 1" with the interrupt).
+     */
+    @Test
+    void anAbandonedCallsLateFailureIsNotLoggedAsTheRowsOwn() throws InterruptedException {
+        table.insert(20, 20, Instant.now());
+        TaskDefinition task = orders().workers(2)
+                .handlerTimeout(Duration.ofSeconds(1))
+                .tiers(List.of(Tier.of("0", Duration.ofMillis(200)), Tier.of("1-5", Duration.ofMillis(500))))
+                .build();
+        AtomicInteger attemptsOfRow1 = new AtomicInteger();
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CapturedLog log = new CapturedLog(Lane.class.getName());
+        log.beforeEach(null);
+        try {
+            engines.start("node-a", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> {
+                if (row.id() == 1 && attemptsOfRow1.incrementAndGet() == 1) {
+                    try {
+                        Thread.sleep(TimeUnit.MINUTES.toMillis(1));
+                    } catch (InterruptedException e) {
+                        interrupted.countDown();
+                        throw new IllegalStateException("read interrupted", e);
+                    }
+                }
+                return table.recordEffect(row, ctx, 0);
+            });
+            await().until(() -> table.count("status = 1") == 20);
+            assertThat(interrupted.await(10, TimeUnit.SECONDS))
+                    .as("the abandoned call was interrupted")
+                    .isTrue();
+        } finally {
+            log.afterEach(null);
+        }
+        assertThat(attemptsOfRow1.get()).isEqualTo(2);
+        assertThat(log.messages())
+                .anyMatch(message -> message.contains("row 1 timed out after PT1S"))
+                .noneMatch(message -> message.contains("failed at attempt"));
+    }
+
     /** Waits up to {@code seconds}, ignoring interrupts. */
     private static void awaitQuietly(CountDownLatch latch, long seconds) {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
