@@ -1,11 +1,15 @@
 package io.shardscan.core;
 
+import io.shardscan.core.spi.TaskStore;
 import java.time.Duration;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -33,8 +37,9 @@ final class NodeThreads implements AutoCloseable {
     static final int DISPATCH_THREADS = 8;
 
     /**
-     * The shared threads of rounds' fetches and archive batches, at most: each waits for the
-     * database, which runs few statements at once anyway (a pool of 10 connections by default).
+     * The shared threads of rounds' fetches and archive batches of the tasks of one store (one data
+     * source), at most: each waits for the database, which runs few statements at once anyway (a pool
+     * of 10 connections by default); a database that stops answering holds its own store's only.
      */
     static final int FETCH_THREADS = 8;
 
@@ -44,7 +49,10 @@ final class NodeThreads implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timer;
     private final ThreadPoolExecutor ticks;
     private final ThreadPoolExecutor dispatch;
-    private final ThreadPoolExecutor fetches;
+    /** The fetch threads of each task store, made at first use; named as one. */
+    private final Map<TaskStore, ThreadPoolExecutor> fetches = new IdentityHashMap<>();
+
+    private final ThreadFactory fetchThreads = Threads.named("scan-fetch-");
     private final ExecutorService rounds;
     /** The lanes' threads of every task that takes its workers from the node's budget; made at first use. */
     private TaskWorkers.@Nullable NodePool workers;
@@ -56,20 +64,17 @@ final class NodeThreads implements AutoCloseable {
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.ticks = pool("scan-ticks-", Math.max(1, Math.min(tasks, TICK_THREADS)));
         this.dispatch = pool("scan-dispatch-", Math.max(1, Math.min(tasks, DISPATCH_THREADS)));
-        // not fewer for a node of one task: the shards of one task fetch side by side too
-        this.fetches = pool("scan-fetch-", FETCH_THREADS);
         // as many as rounds run lanes at once, each holding a worker: a round waits for its lanes
         this.rounds = Executors.newCachedThreadPool(Threads.named("scan-round-"));
     }
 
     private static ThreadPoolExecutor pool(String prefix, int threads) {
+        return pool(Threads.named(prefix), threads);
+    }
+
+    private static ThreadPoolExecutor pool(ThreadFactory factory, int threads) {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                threads,
-                threads,
-                KEEP_ALIVE.toMillis(),
-                TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(),
-                Threads.named(prefix));
+                threads, threads, KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }
@@ -84,9 +89,14 @@ final class NodeThreads implements AutoCloseable {
         return new TaskThread("scan-" + task + "-dispatch", dispatch, timer);
     }
 
-    /** The task's rounds and archive batches. */
-    TaskRounds rounds(String task) {
-        return new TaskRounds("scan-" + task + "-round", fetches, rounds);
+    /**
+     * The task's rounds and archive batches; they fetch on the fetch threads of {@code store}, the
+     * task's store, which the node's other tasks on that store share: not fewer for a node of one task,
+     * whose shards fetch side by side too.
+     */
+    synchronized TaskRounds rounds(String task, TaskStore store) {
+        ThreadPoolExecutor storeFetches = fetches.computeIfAbsent(store, any -> pool(fetchThreads, FETCH_THREADS));
+        return new TaskRounds("scan-" + task + "-round", storeFetches, rounds);
     }
 
     /**
@@ -124,7 +134,7 @@ final class NodeThreads implements AutoCloseable {
         timer.shutdownNow();
         ticks.shutdownNow();
         dispatch.shutdownNow();
-        fetches.shutdownNow();
+        fetches.values().forEach(ThreadPoolExecutor::shutdownNow);
         rounds.shutdownNow();
     }
 }

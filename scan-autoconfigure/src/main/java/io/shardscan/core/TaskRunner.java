@@ -87,7 +87,7 @@ final class TaskRunner {
                 pausedEverywhere,
                 this::startsRounds,
                 threads.dispatcher(name),
-                threads.rounds(name),
+                threads.rounds(name, store),
                 mates);
         this.runs = new RunKeeper(context, this::trigger);
         // a tick scheduled for later does not run after stop() released the leases
