@@ -9,6 +9,7 @@ import io.shardscan.core.task.TaskHandler;
 import io.shardscan.jdbc.JdbcShardCoordinator;
 import io.shardscan.jdbc.JdbcTaskStore;
 import io.shardscan.jdbc.SchemaDdl;
+import io.shardscan.jdbc.SqlDialect;
 import io.shardscan.testsupport.Engines;
 import io.shardscan.testsupport.OrderTable;
 import io.shardscan.testsupport.RecordingTaskStore;
@@ -47,8 +48,8 @@ class FetchThreadsTests {
 
     @Test
     void aDatabaseThatStopsAnsweringHoldsNoneOfAnotherDatabasesFetchThreads() {
-        table(stuckDatabase, "tb_stuck", 400);
-        table(healthyDatabase, "tb_healthy", 400);
+        table(stuckDatabase, "stuck", 400);
+        table(healthyDatabase, "healthy", 400);
         RecordingTaskStore stuck =
                 new RecordingTaskStore(new JdbcTaskStore(stuckDatabase), "order_id").hangFetches(answersAgain);
         TaskHandler.PerRow done = (row, ctx) -> Outcome.done();
@@ -83,16 +84,17 @@ class FetchThreadsTests {
                 .build();
     }
 
-    private static void table(DataSource dataSource, String table, int rows) {
+    /** The task's table in {@code dataSource}, with {@code rows} pending rows, indexed as Shardscan says. */
+    private static void table(DataSource dataSource, String task, int rows) {
         new OrderTable(dataSource).coordinationTables();
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        String table = "tb_" + task;
         jdbc.execute("DROP TABLE IF EXISTS " + table);
         jdbc.execute("CREATE TABLE " + table + " (order_id BIGINT PRIMARY KEY, user_id BIGINT NOT NULL,"
                 + " status SMALLINT NOT NULL DEFAULT 0, retry_count INT NOT NULL DEFAULT 0,"
-                + " updated_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, last_error VARCHAR(512),"
-                + " scan_shard INT GENERATED ALWAYS AS (" + SchemaDdl.shardOf("user_id", SHARDS) + "))");
-        jdbc.execute(
-                "CREATE INDEX " + table + "_scan_idx ON " + table + " (status, scan_shard, retry_count, order_id)");
+                + " updated_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP, last_error VARCHAR(512))");
+        SchemaDdl.scanIndexStatements(SqlDialect.detect(dataSource), task(task, 1))
+                .forEach(jdbc::execute);
         jdbc.update("INSERT INTO " + table + " (order_id, user_id) SELECT X, MOD(X, 97) FROM SYSTEM_RANGE(1, ?)", rows);
     }
 

@@ -25,14 +25,12 @@ public final class CuttableCoordinator implements ShardCoordinator {
     private volatile CountDownLatch releasesHangUntil;
     private final AtomicInteger releases = new AtomicInteger();
     private final AtomicInteger releasesHanging = new AtomicInteger();
-    private final AtomicInteger ticksHeld = new AtomicInteger();
+    private final CallHold ticks = new CallHold();
     private final AtomicInteger heartbeats = new AtomicInteger();
     private final AtomicInteger granted = new AtomicInteger();
     private final AtomicInteger acquireAttempts = new AtomicInteger();
     private final AtomicInteger mostReleasesHanging = new AtomicInteger();
-    private volatile CountDownLatch ticksHeldUntil;
-    private volatile CountDownLatch grantsHeldUntil;
-    private final AtomicInteger grantsHeld = new AtomicInteger();
+    private final CallHold grants = new CallHold();
     private final List<Integer> releasedShards = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public CuttableCoordinator(ShardCoordinator delegate) {
@@ -70,7 +68,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
      * then goes through: a coordinator call that hangs, and ignores interrupts, as a socket read does.
      */
     public void holdTicksUntil(CountDownLatch open) {
-        ticksHeldUntil = open;
+        ticks.holdUntil(open);
     }
 
     /** The most releases that waited on the latch given to {@link #hangReleasesUntil} at one time. */
@@ -79,12 +77,12 @@ public final class CuttableCoordinator implements ShardCoordinator {
      * 60 s): the grant is made, its answer is late, and interrupts do not cut the wait.
      */
     public void holdGrantsUntil(CountDownLatch open) {
-        grantsHeldUntil = open;
+        grants.holdUntil(open);
     }
 
     /** How many granted leases wait on the latch given to {@link #holdGrantsUntil} right now. */
     public int grantsHeld() {
-        return grantsHeld.get();
+        return grants.held();
     }
 
     /** The shards whose leases were released through this coordinator, in order. */
@@ -98,7 +96,7 @@ public final class CuttableCoordinator implements ShardCoordinator {
 
     /** How many lease ticks wait on the latch given to {@link #holdTicksUntil} right now. */
     public int ticksHeld() {
-        return ticksHeld.get();
+        return ticks.held();
     }
 
     /** How many times {@link #release} was called so far, failed ones included. */
@@ -145,28 +143,8 @@ public final class CuttableCoordinator implements ShardCoordinator {
     @Override
     public List<Member> heartbeat(String task, String node, Duration timeout, NodeCounters counters) {
         heartbeats.incrementAndGet();
-        CountDownLatch held = ticksHeldUntil;
-        if (held != null) {
-            ticksHeld.incrementAndGet();
-            try {
-                awaitIgnoringInterrupts(held);
-            } finally {
-                ticksHeld.decrementAndGet();
-            }
-        }
+        ticks.pass();
         return reach().heartbeat(task, node, timeout, counters);
-    }
-
-    /** Waits up to 60 s for {@code open}, as a call that does not answer interrupts would. */
-    private static void awaitIgnoringInterrupts(CountDownLatch open) {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (open.getCount() > 0 && System.nanoTime() - until < 0) {
-            try {
-                open.await(until - System.nanoTime(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                // ignored
-            }
-        }
     }
 
     @Override
@@ -174,14 +152,8 @@ public final class CuttableCoordinator implements ShardCoordinator {
         acquireAttempts.incrementAndGet();
         Optional<Lease> lease = reach().tryAcquire(task, shard, node, ttl);
         lease.ifPresent(l -> granted.incrementAndGet());
-        CountDownLatch held = grantsHeldUntil;
-        if (held != null && lease.isPresent()) {
-            grantsHeld.incrementAndGet();
-            try {
-                awaitIgnoringInterrupts(held);
-            } finally {
-                grantsHeld.decrementAndGet();
-            }
+        if (lease.isPresent()) {
+            grants.pass();
         }
         return lease;
     }

@@ -40,8 +40,7 @@ public final class RecordingTaskStore implements TaskStore {
     private final AtomicLong failWriteBacksUntil = new AtomicLong();
     private volatile Duration failFor = Duration.ZERO;
     private volatile @Nullable Supplier<? extends Error> writeBackFailure;
-    private volatile @Nullable CountDownLatch fetchesHangUntil;
-    private final AtomicInteger hanging = new AtomicInteger();
+    private final CallHold fetches = new CallHold();
 
     public RecordingTaskStore(TaskStore store, String column) {
         this.store = store;
@@ -70,46 +69,25 @@ public final class RecordingTaskStore implements TaskStore {
         // stamped when the fetch starts: a fetch that began before a ban may return after it
         long now = System.nanoTime();
         looks.add(now);
-        CountDownLatch hang = fetchesHangUntil;
-        if (hang != null) {
-            hanging.incrementAndGet();
-            try {
-                // as a fetch waits on a database that stopped answering: interrupts do not end it
-                awaitQuietly(hang);
-            } finally {
-                hanging.decrementAndGet();
-            }
-        }
+        fetches.pass();
         List<Row> page = store.fetch(task, request);
         page.forEach(row ->
                 fetched.add(new Fetched(now, Objects.toString(row.columns().get(column)))));
         return page;
     }
 
-    /** Every fetch from now on waits until {@code released}, before it reaches the database: a database that stopped answering. */
+    /**
+     * Every fetch from now on waits until {@code released} opens (at most 60 s), before it reaches the
+     * database, and interrupts do not end the wait: a database that stopped answering.
+     */
     public RecordingTaskStore hangFetches(CountDownLatch released) {
-        fetchesHangUntil = released;
+        fetches.holdUntil(released);
         return this;
     }
 
     /** The fetches waiting in {@link #hangFetches} now. */
     public int hangingFetches() {
-        return hanging.get();
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        return fetches.held();
     }
 
     /** The real store's probe, its requests recorded: a probe reads no row, so it records none as fetched. */
