@@ -7,8 +7,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One task's rounds (and archive batches) on the node's shared threads ({@link NodeThreads}): a
- * round's fetch, or an archive batch, on the node's few fetch threads ({@link #execute}), its lanes'
- * wait and write-back on the node's round threads ({@link #lanes}), so that the rounds a node's
+ * round's fetch, or an archive batch, on the few fetch threads of the task's store ({@link #execute}),
+ * its lanes' wait and write-back on the node's round threads ({@link #lanes}), so that the rounds a node's
  * tasks start at once do not each hold a thread while they wait for the database. Each runs on a
  * thread that carries the task's name meanwhile ({@code scan-orders-round-7}); {@link #shutdownNow}
  * interrupts the task's work still running, never a shared thread once it runs another task's.
@@ -24,7 +24,7 @@ final class TaskRounds implements Executor {
 
     /**
      * @param name the name a round's thread carries, a shared thread's number appended
-     * @param fetches the node's fetch threads
+     * @param fetches the fetch threads of the task's store
      * @param lanes the node's round threads
      */
     TaskRounds(String name, Executor fetches, Executor lanes) {
@@ -34,7 +34,7 @@ final class TaskRounds implements Executor {
     }
 
     /**
-     * Runs a round's fetch or an archive batch on the node's fetch threads.
+     * Runs a round's fetch or an archive batch on the fetch threads of the task's store.
      *
      * @throws RejectedExecutionException once shut down
      */
