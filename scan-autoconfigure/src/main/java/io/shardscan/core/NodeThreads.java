@@ -69,10 +69,11 @@ final class NodeThreads implements AutoCloseable {
     }
 
     private static ThreadPoolExecutor pool(String prefix, int threads) {
-        return pool(Threads.named(prefix), threads);
+        return pool(threads, Threads.named(prefix));
     }
 
-    private static ThreadPoolExecutor pool(ThreadFactory factory, int threads) {
+    /** Up to {@code threads} threads of {@code factory}, queued like a fixed pool, each ending after {@link #KEEP_ALIVE} without work. */
+    static ThreadPoolExecutor pool(int threads, ThreadFactory factory) {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(
                 threads, threads, KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
         pool.allowCoreThreadTimeOut(true);
@@ -95,7 +96,7 @@ final class NodeThreads implements AutoCloseable {
      * whose shards fetch side by side too.
      */
     synchronized TaskRounds rounds(String task, TaskStore store) {
-        ThreadPoolExecutor storeFetches = fetches.computeIfAbsent(store, any -> pool(fetchThreads, FETCH_THREADS));
+        ThreadPoolExecutor storeFetches = fetches.computeIfAbsent(store, any -> pool(FETCH_THREADS, fetchThreads));
         return new TaskRounds("scan-" + task + "-round", storeFetches, rounds);
     }
 

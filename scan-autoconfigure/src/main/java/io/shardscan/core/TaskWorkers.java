@@ -48,25 +48,12 @@ final class TaskWorkers {
 
     /** A pool of the task's own: {@code workers} threads of {@code factory}, queued like a fixed pool. */
     static TaskWorkers own(int workers, ThreadFactory factory) {
-        return new TaskWorkers(pool(workers, factory), new Sizing(workers), null, "");
+        return new TaskWorkers(NodeThreads.pool(workers, factory), new Sizing(workers), null, "");
     }
 
     /** A share of the node's pool; its lanes run on threads renamed {@code prefix<n>}. */
     static TaskWorkers share(NodePool nodePool, String prefix) {
         return new TaskWorkers(nodePool, nodePool.sizing, nodePool, prefix);
-    }
-
-    /** One thread per worker, queued like a fixed pool, each ending after a while without work. */
-    static ThreadPoolExecutor pool(int threads, ThreadFactory factory) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                threads,
-                threads,
-                NodeThreads.KEEP_ALIVE.toMillis(),
-                TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(),
-                factory);
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
     }
 
     /**

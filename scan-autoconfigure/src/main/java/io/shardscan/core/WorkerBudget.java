@@ -227,7 +227,7 @@ final class WorkerBudget {
      * own cap; returns the rounds granted that wait without a thread, for {@link #resume} outside the lock.
      */
     private List<Request> grant() {
-        List<Request> resumed = List.of();
+        List<Request> resumed = new ArrayList<>();
         Instant now = null;
         while (!closed && free > 0 && !waiting.isEmpty()) {
             now = now == null ? clock.now() : now;
@@ -255,7 +255,6 @@ final class WorkerBudget {
             if (best.resume != null) {
                 best.task.stats().roundsWaiting(-1);
                 best.done = true;
-                resumed = resumed.isEmpty() ? new ArrayList<>() : resumed;
                 resumed.add(best);
             }
         }
