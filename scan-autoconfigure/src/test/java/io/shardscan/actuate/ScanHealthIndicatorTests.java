@@ -220,11 +220,7 @@ class ScanHealthIndicatorTests {
     }
 
     private static TaskDefinition.Builder orders() {
-        return TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(4);
+        return OrderTable.task("orders", 4);
     }
 
     private ScanEngine start(DataSource store, ShardCoordinator leases, TaskDefinition task) {

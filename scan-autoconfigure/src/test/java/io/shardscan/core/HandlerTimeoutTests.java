@@ -211,7 +211,8 @@ class HandlerTimeoutTests {
             engines.start("node-a", dataSource, task, (TaskHandler.PerRow) (row, ctx) -> {
                 if (row.id() == 1 && attemptsOfRow1.incrementAndGet() == 1) {
                     try {
-                        Thread.sleep(TimeUnit.MINUTES.toMillis(1));
+                        // hangs until interrupted, as a blocking read does
+                        hangUntil.await();
                     } catch (InterruptedException e) {
                         interrupted.countDown();
                         throw new IllegalStateException("read interrupted", e);
@@ -302,10 +303,6 @@ class HandlerTimeoutTests {
 
     /** The task of these tests: {@code tb_order}'s orders over 8 shards. */
     private static TaskDefinition.Builder orders() {
-        return TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(8);
+        return OrderTable.task("orders", 8);
     }
 }

@@ -301,13 +301,7 @@ class NodeThreadsTests {
         OrderTable table = new OrderTable(dataSource).recreate(4, true).coordinationTables();
         table.insert(40, 40, java.time.Instant.now());
         Set<Thread> ran = ConcurrentHashMap.newKeySet();
-        TaskDefinition one = TaskDefinition.builder("lingering")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(4)
-                .workers(1)
-                .build();
+        TaskDefinition one = OrderTable.task("lingering", 4).workers(1).build();
         ScanListener lingering = new ScanListener() {
             @Override
             public Runnable around(String task, int shard, long epoch, Runnable work) {
@@ -345,11 +339,7 @@ class NodeThreadsTests {
     }
 
     private static TaskDefinition task(String name) {
-        return TaskDefinition.builder(name)
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(2)
+        return OrderTable.task(name, 2)
                 .workers(2)
                 .matchOverlap(MatchOverlap.ALLOWED)
                 .build();

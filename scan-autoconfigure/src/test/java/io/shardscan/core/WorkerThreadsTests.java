@@ -51,13 +51,7 @@ class WorkerThreadsTests {
             };
         };
         Set<String> ranOn = ConcurrentHashMap.newKeySet();
-        TaskDefinition task = TaskDefinition.builder("orders")
-                .table("tb_order")
-                .idColumn("order_id")
-                .shardKeyColumn("user_id")
-                .shards(4)
-                .workers(WORKERS)
-                .build();
+        TaskDefinition task = OrderTable.task("orders", 4).workers(WORKERS).build();
         engines.start(new ScanEngine(
                 List.of(new ScanEngine.ScanTask(task, (TaskHandler.PerRow) (row, ctx) -> {
                     ranOn.add(Thread.currentThread().getName());

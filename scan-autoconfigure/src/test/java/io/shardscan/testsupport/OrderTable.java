@@ -53,15 +53,18 @@ public final class OrderTable {
         return recreate(shards, true, "MOD(user_id, " + shards + ")");
     }
 
-    /** The task the table's indexes serve: {@code shards} shards, the default tiers, due at {@code due_at} when {@code due}. */
-    private static TaskDefinition task(int shards, boolean due) {
-        return TaskDefinition.builder("orders")
+    /** A task {@code name} over tb_order's orders, keyed by user, in {@code shards} shards: the task most tests run. */
+    public static TaskDefinition.Builder task(String name, int shards) {
+        return TaskDefinition.builder(name)
                 .table("tb_order")
                 .idColumn("order_id")
                 .shardKeyColumn("user_id")
-                .shards(shards)
-                .dueAtColumn(due ? "due_at" : null)
-                .build();
+                .shards(shards);
+    }
+
+    /** The task the table's indexes serve: {@code shards} shards, the default tiers, due at {@code due_at} when {@code due}. */
+    private static TaskDefinition task(int shards, boolean due) {
+        return task("orders", shards).dueAtColumn(due ? "due_at" : null).build();
     }
 
     private OrderTable recreate(int shards, boolean indexed, String shard) {
